@@ -1,0 +1,50 @@
+extension Effect {
+  /// An effect that runs several effects one after another.
+  ///
+  /// Each effect starts when the previous one has finished. Cancelling the concatenation stops
+  /// the running effect and skips the rest.
+  ///
+  /// ```swift
+  /// return .concatenate(
+  ///   .run { _ in try await storage.save(standups) },
+  ///   .send(.saveFinished)
+  /// )
+  /// ```
+  ///
+  /// - Parameter effects: The effects to run, in order.
+  /// - Returns: An effect that finishes after the last one.
+  public static func concatenate(_ effects: Self...) -> Self {
+    concatenate(effects)
+  }
+
+  /// An effect that runs a sequence of effects one after another.
+  ///
+  /// - Parameter effects: The effects to run, in order.
+  /// - Returns: An effect that finishes after the last one.
+  public static func concatenate(_ effects: some Sequence<Self>) -> Self {
+    var flattened: [Self] = []
+    for effect in effects {
+      switch effect.operation {
+      case .none:
+        continue
+      case .concatenate(let nested):
+        flattened.append(contentsOf: nested)
+      default:
+        flattened.append(effect)
+      }
+    }
+    switch flattened.count {
+    case 0: return .none
+    case 1: return flattened[0]
+    default: return Self(operation: .concatenate(flattened))
+    }
+  }
+
+  /// Runs this effect and then another.
+  ///
+  /// - Parameter next: The effect to run once this one has finished.
+  /// - Returns: The two effects in sequence.
+  public func concatenate(with next: Self) -> Self {
+    .concatenate([self, next])
+  }
+}

@@ -1,0 +1,51 @@
+extension Effect {
+  /// An effect that runs several effects at the same time.
+  ///
+  /// ```swift
+  /// return .merge(
+  ///   .run { send in await send(.speechResult(…)) },
+  ///   .run { _ in await soundClient.play() }
+  /// )
+  /// ```
+  ///
+  /// - Parameter effects: The effects to run.
+  /// - Returns: An effect that finishes when all of them have finished.
+  public static func merge(_ effects: Self...) -> Self {
+    merge(effects)
+  }
+
+  /// An effect that runs a sequence of effects at the same time.
+  ///
+  /// - Parameter effects: The effects to run.
+  /// - Returns: An effect that finishes when all of them have finished.
+  public static func merge(_ effects: some Sequence<Self>) -> Self {
+    var flattened: [Self] = []
+    for effect in effects {
+      switch effect.operation {
+      case .none:
+        continue
+      case .merge(let nested):
+        flattened.append(contentsOf: nested)
+      default:
+        flattened.append(effect)
+      }
+    }
+    switch flattened.count {
+    case 0: return .none
+    case 1: return flattened[0]
+    default: return Self(operation: .merge(flattened))
+    }
+  }
+
+  /// Runs this effect and another at the same time.
+  ///
+  /// - Parameter other: The other effect.
+  /// - Returns: An effect that finishes when both have finished.
+  public func merge(with other: Self) -> Self {
+    switch (operation, other.operation) {
+    case (.none, _): return other
+    case (_, .none): return self
+    default: return .merge([self, other])
+    }
+  }
+}

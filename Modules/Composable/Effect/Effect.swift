@@ -1,0 +1,133 @@
+import Dependencies
+
+/// Work a reducer asks the store to do after it has updated state: send more actions, run
+/// asynchronous code, or cancel earlier work.
+///
+/// An effect is a description, not running work. The store that receives it from a reducer
+/// starts it, tracks it, and cancels it when asked to (see ``cancellable(id:cancelInFlight:)``)
+/// or when the feature that owns it leaves the screen. Effects compose with ``merge(_:)-(Self...)``,
+/// ``concatenate(_:)-(Self...)`` and ``map(_:)``.
+///
+/// ```swift
+/// case .refreshButtonTapped:
+///   return .run { send in
+///     let fact = try await factClient.fetch(count)
+///     await send(.factResponse(fact))
+///   } catch: { error, send in
+///     await send(.factFailed(error.localizedDescription))
+///   }
+/// ```
+public struct Effect<Action: Sendable>: Sendable {
+  enum Operation: Sendable {
+    case none
+    case send(Action)
+    case run(Run)
+    case merge([Effect])
+    case concatenate([Effect])
+    indirect case cancellable(CancellationKey, cancelInFlight: Bool, Effect)
+    case cancel(CancellationKey)
+  }
+
+  /// The asynchronous work of ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)``.
+  struct Run: Sendable {
+    let priority: TaskPriority?
+    /// The dependencies in effect where the effect was created; they stay in effect inside it.
+    let dependencies: DependencyValues.Continuation
+    let body: @Sendable (Send<Action>) async throws -> Void
+    let location: CodeLocation
+  }
+
+  let operation: Operation
+}
+
+extension Effect {
+  /// An effect that does nothing.
+  ///
+  /// Return it when an action only changes state.
+  ///
+  /// ```swift
+  /// case .titleChanged(let title):
+  ///   state.title = title
+  ///   return .none
+  /// ```
+  public static var none: Self {
+    Self(operation: .none)
+  }
+
+  /// An effect that immediately sends an action back into the store.
+  ///
+  /// The action is processed synchronously, right after the current one and before the store
+  /// returns control, so the two changes reach observers together. Prefer calling shared logic
+  /// directly; `send` is for telling a parent something, such as a delegate action.
+  ///
+  /// ```swift
+  /// return .send(.delegate(.standupUpdated(state.standup)))
+  /// ```
+  ///
+  /// - Parameter action: The action to send.
+  /// - Returns: An effect that sends `action`.
+  public static func send(_ action: Action) -> Self {
+    Self(operation: .send(action))
+  }
+
+  /// An effect that runs asynchronous work, which can send any number of actions back.
+  ///
+  /// The work runs in a new task. The dependencies in effect where the effect is created (in a
+  /// reducer, those of its store and navigation context) stay in effect inside the work.
+  /// Cancelling the effect cancels the task, and ``Send`` drops actions sent after
+  /// cancellation.
+  ///
+  /// A `CancellationError` ends the effect quietly. Any other error goes to `handler`; with no
+  /// handler it is reported as an issue naming the action that started the effect, because an
+  /// effect that fails silently leaves the feature in a state nobody can see.
+  ///
+  /// ```swift
+  /// return .run { send in
+  ///   for await _ in clock.timer(interval: .seconds(1)) {
+  ///     await send(.timerTick)
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - priority: The priority of the task that runs the work.
+  ///   - operation: The work. Send actions with the given ``Send``.
+  ///   - handler: Called with any error `operation` throws, except `CancellationError`.
+  /// - Returns: An effect that runs `operation`.
+  public static func run(
+    priority: TaskPriority? = nil,
+    operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> Self {
+    let body: @Sendable (Send<Action>) async throws -> Void
+    if let handler {
+      body = { send in
+        do {
+          try await operation(send)
+        } catch is CancellationError {
+          throw CancellationError()
+        } catch {
+          await handler(error, send)
+        }
+      }
+    } else {
+      body = operation
+    }
+    return withEscapedDependencies { dependencies in
+      Self(
+        operation: .run(
+          Run(
+            priority: priority,
+            dependencies: dependencies,
+            body: body,
+            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+          )
+        )
+      )
+    }
+  }
+}

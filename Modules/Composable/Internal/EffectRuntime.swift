@@ -1,0 +1,271 @@
+import Synchronization
+
+/// Starts, tracks and cancels the effects of one store.
+///
+/// Every task an effect needs is registered here until it finishes, under the cancellation
+/// keys that enclose it. Registration and removal are constant-time dictionary operations, and
+/// a finished task leaves nothing behind, so ``runningCount`` is zero whenever nothing runs.
+///
+/// Each store owns its own runtime: identical cancellation keys in two stores never meet.
+package final class EffectRuntime: Sendable {
+  private struct Tables {
+    var nextToken: UInt64 = 0
+    var running: [UInt64: Entry] = [:]
+    var tokensByKey: [CancellationKey: Set<UInt64>] = [:]
+  }
+
+  private struct Entry {
+    let task: Task<Void, Never>
+    let keys: [CancellationKey]
+    let origin: (any Sendable)?
+  }
+
+  private let tables = Mutex(Tables())
+  private let recordsOrigins: Bool
+  private let onFinish: (@Sendable () -> Void)?
+
+  /// Creates a runtime.
+  ///
+  /// - Parameters:
+  ///   - recordsOrigins: Whether to remember the action that started each task, for
+  ///     diagnostics such as a test store's "effect still running" failure.
+  ///   - onFinish: Called, on the finishing task, each time a task has been unregistered.
+  package init(recordsOrigins: Bool = false, onFinish: (@Sendable () -> Void)? = nil) {
+    self.recordsOrigins = recordsOrigins
+    self.onFinish = onFinish
+  }
+
+  /// The number of tasks started by effects that have not finished yet.
+  package var runningCount: Int {
+    tables.withLock { $0.running.count }
+  }
+
+  /// The number of cancellation keys with at least one running task.
+  package var cancellationKeyCount: Int {
+    tables.withLock { $0.tokensByKey.count }
+  }
+
+  /// The actions that started the tasks still running (only when recording origins).
+  package var runningOrigins: [any Sendable] {
+    tables.withLock { tables in
+      tables.running.sorted { $0.key < $1.key }.compactMap { $0.value.origin }
+    }
+  }
+
+  /// Cancels every running task registered under `key`.
+  package func cancel(_ key: CancellationKey) {
+    let tasks = tables.withLock { tables -> [Task<Void, Never>] in
+      guard let tokens = tables.tokensByKey.removeValue(forKey: key) else { return [] }
+      return tokens.compactMap { tables.running[$0]?.task }
+    }
+    // NB: Cancelling runs cancellation handlers synchronously; never do it under the lock.
+    for task in tasks { task.cancel() }
+  }
+
+  /// Cancels every running task.
+  package func cancelAll() {
+    let tasks = tables.withLock { tables in
+      tables.tokensByKey.removeAll()
+      return tables.running.values.map(\.task)
+    }
+    for task in tasks { task.cancel() }
+  }
+
+  /// Waits until every task running now has finished.
+  package func waitForRunningTasks() async {
+    let tasks = tables.withLock { tables in tables.running.values.map(\.task) }
+    for task in tasks { await task.value }
+  }
+
+  /// Starts `work` in a new task registered under `keys`.
+  private func spawn(
+    priority: TaskPriority?,
+    keys: [CancellationKey],
+    origin: some Sendable,
+    work: @escaping @Sendable () async -> Void
+  ) -> Task<Void, Never> {
+    let origin: (any Sendable)? = recordsOrigins ? origin : nil
+    // NB: The task is created under the lock so that it is registered before it can finish
+    // and unregister itself.
+    return tables.withLock { tables in
+      let token = tables.nextToken
+      tables.nextToken += 1
+      let task = Task(priority: priority) {
+        await work()
+        self.finish(token)
+      }
+      tables.running[token] = Entry(task: task, keys: keys, origin: origin)
+      for key in keys {
+        tables.tokensByKey[key, default: []].insert(token)
+      }
+      return task
+    }
+  }
+
+  private func finish(_ token: UInt64) {
+    tables.withLock { tables in
+      guard let entry = tables.running.removeValue(forKey: token) else { return }
+      for key in entry.keys {
+        guard var tokens = tables.tokensByKey.removeValue(forKey: key) else { continue }
+        tokens.remove(token)
+        if !tokens.isEmpty {
+          tables.tokensByKey[key] = tokens
+        }
+      }
+    }
+    onFinish?()
+  }
+}
+
+extension EffectRuntime {
+  /// Starts an effect returned by a reducer.
+  ///
+  /// Synchronous parts happen before this returns: actions from ``Effect/send(_:)`` are
+  /// appended to `actions` in order, and cancellations take effect. Asynchronous parts start
+  /// in new tasks, appended to `tasks`.
+  ///
+  /// - Parameters:
+  ///   - effect: The effect.
+  ///   - origin: The action whose reduction returned the effect.
+  ///   - send: Delivers actions from asynchronous work back to the store.
+  ///   - actions: Receives synchronously sent actions.
+  ///   - tasks: Receives the tasks started.
+  package func start<Action>(
+    _ effect: Effect<Action>,
+    origin: Action,
+    send: Send<Action>,
+    actions: inout [Action],
+    tasks: inout [Task<Void, Never>]
+  ) {
+    start(effect, keys: [], origin: origin, send: send, actions: &actions, tasks: &tasks)
+  }
+
+  private func start<Action>(
+    _ effect: Effect<Action>,
+    keys: [CancellationKey],
+    origin: Action,
+    send: Send<Action>,
+    actions: inout [Action],
+    tasks: inout [Task<Void, Never>]
+  ) {
+    switch effect.operation {
+    case .none:
+      return
+    case .send(let action):
+      actions.append(action)
+    case .run(let run):
+      tasks.append(
+        spawn(priority: run.priority, keys: keys, origin: origin) {
+          await self.execute(run, send: send, origin: origin)
+        }
+      )
+    case .merge(let effects):
+      for effect in effects {
+        start(effect, keys: keys, origin: origin, send: send, actions: &actions, tasks: &tasks)
+      }
+    case .concatenate(let effects):
+      var remaining = effects[...]
+      while let first = remaining.first, first.isSynchronous {
+        start(first, keys: keys, origin: origin, send: send, actions: &actions, tasks: &tasks)
+        remaining.removeFirst()
+      }
+      guard !remaining.isEmpty else { return }
+      let rest = Effect<Action>(operation: .concatenate(Array(remaining)))
+      tasks.append(
+        spawn(priority: nil, keys: keys, origin: origin) {
+          await self.perform(rest, send: send, origin: origin)
+        }
+      )
+    case .cancellable(let key, let cancelInFlight, let effect):
+      if cancelInFlight {
+        cancel(key)
+      }
+      start(
+        effect, keys: keys + [key], origin: origin, send: send, actions: &actions, tasks: &tasks)
+    case .cancel(let key):
+      cancel(key)
+    }
+  }
+
+  /// Runs an effect to completion inside a task that is already running.
+  private func perform<Action>(_ effect: Effect<Action>, send: Send<Action>, origin: Action) async {
+    switch effect.operation {
+    case .none:
+      return
+    case .send(let action):
+      await send(action)
+    case .run(let run):
+      await execute(run, send: send, origin: origin)
+    case .merge(let effects):
+      await withTaskGroup(of: Void.self) { group in
+        for effect in effects {
+          group.addTask { await self.perform(effect, send: send, origin: origin) }
+        }
+      }
+    case .concatenate(let effects):
+      for effect in effects {
+        guard !Task.isCancelled else { return }
+        await perform(effect, send: send, origin: origin)
+      }
+    case .cancellable(let key, let cancelInFlight, let effect):
+      if cancelInFlight {
+        cancel(key)
+      }
+      let task = spawn(priority: nil, keys: [key], origin: origin) {
+        await self.perform(effect, send: send, origin: origin)
+      }
+      await withTaskCancellationHandler {
+        await task.value
+      } onCancel: {
+        task.cancel()
+      }
+    case .cancel(let key):
+      cancel(key)
+    }
+  }
+
+  private func execute<Action>(
+    _ run: Effect<Action>.Run,
+    send: Send<Action>,
+    origin: Action
+  ) async {
+    await run.dependencies.yield {
+      do {
+        try await run.body(send)
+      } catch is CancellationError {
+        return
+      } catch {
+        run.location.reportIssue(
+          """
+          An "Effect.run" threw an unhandled error:
+
+            \(error)
+
+          The effect was started by this action:
+
+            \(debugCaseOutput(origin))
+
+          Handle the error with the "catch:" parameter of "Effect.run", or inside the \
+          operation, so that the feature can tell the user what went wrong.
+          """
+        )
+      }
+    }
+  }
+}
+
+extension Effect {
+  /// Whether starting the effect does all of its work immediately, without a task.
+  var isSynchronous: Bool {
+    switch operation {
+    case .none, .send, .cancel:
+      return true
+    case .run:
+      return false
+    case .merge(let effects), .concatenate(let effects):
+      return effects.allSatisfy(\.isSynchronous)
+    case .cancellable(_, _, let effect):
+      return effect.isSynchronous
+    }
+  }
+}

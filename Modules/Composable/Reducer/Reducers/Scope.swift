@@ -1,0 +1,101 @@
+public import CasePaths
+import IssueReporting
+
+/// Runs a child reducer on a part of the parent's state and actions.
+///
+/// `Scope` is how a parent embeds a child feature whose state is always present: the child sees
+/// only its own state and actions, and its effects are lifted back into parent actions. The
+/// state can be a stored property (a key path) or one case of an enum (a case key path), which
+/// is how an enum of features such as a navigation `Path` gives each case its own reducer.
+///
+/// ```swift
+/// var body: some ReducerOf<Self> {
+///   Scope(state: \.list, action: \.list) { StandupsList() }
+///   Reduce { state, action in … }
+/// }
+/// ```
+///
+/// > Important: With an enum, a child action that arrives while the state is in another case is
+/// > reported as an issue and ignored: it usually means an effect outlived the case it belonged
+/// > to.
+public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {
+  enum StatePath {
+    case keyPath(WritableKeyPath<ParentState, Child.State>)
+    case casePath(AnyCasePath<ParentState, Child.State>, CodeLocation)
+  }
+
+  let toChildState: StatePath
+  let toChildAction: AnyCasePath<ParentAction, Child.Action>
+  let child: Child
+
+  /// Scopes to child state held in a stored property.
+  ///
+  /// - Parameters:
+  ///   - toChildState: A writable key path from the parent state to the child state.
+  ///   - toChildAction: A case key path from the parent action to the child action.
+  ///   - child: The child reducer.
+  public init<ChildState, ChildAction>(
+    state toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.toChildState = .keyPath(toChildState)
+    self.toChildAction = AnyCasePath(toChildAction)
+    self.child = child()
+  }
+
+  /// Scopes to child state held in one case of an enum.
+  ///
+  /// - Parameters:
+  ///   - toChildState: A case key path from the parent state to the child state.
+  ///   - toChildAction: A case key path from the parent action to the child action.
+  ///   - child: The child reducer.
+  public init<ChildState, ChildAction>(
+    state toChildState: CaseKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where ChildState == Child.State, ChildAction == Child.Action, ParentState: CasePathable {
+    self.toChildState = .casePath(
+      AnyCasePath(toChildState),
+      CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+    self.toChildAction = AnyCasePath(toChildAction)
+    self.child = child()
+  }
+
+  /// Runs the child on its part of the state when the action is a child action.
+  public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
+    guard let childAction = toChildAction.extract(from: action) else { return .none }
+    let childEffect: Effect<Child.Action>
+    switch toChildState {
+    case .keyPath(let keyPath):
+      childEffect = child.reduce(into: &state[keyPath: keyPath], action: childAction)
+    case .casePath(let casePath, let location):
+      guard var childState = casePath.extract(from: state) else {
+        location.reportIssue(
+          """
+          A "Scope" received a child action when child state was set to a different case.
+
+            Action:
+              \(debugCaseOutput(action))
+            State:
+              \(debugCaseOutput(state))
+
+          This usually means an effect of the child kept running after the parent switched \
+          to another case. Tie the child's effects to its presence (for example with \
+          "ifLet" and "PresentationState", or "forEach" on a stack), or cancel them before \
+          changing the case.
+          """
+        )
+        return .none
+      }
+      childEffect = child.reduce(into: &childState, action: childAction)
+      state = casePath.embed(childState)
+    }
+    return childEffect.map { [toChildAction] in toChildAction.embed($0) }
+  }
+}

@@ -1,0 +1,162 @@
+public import CasePaths
+public import Dependencies
+
+/// The runtime of a feature: it holds the state, runs the reducer for each action, starts the
+/// effects, and tells a view layer when to re-render.
+///
+/// A store lives on the main actor. The reducer mutates the state in place, so a change to one
+/// element of a large collection costs the same however large the collection is. Child stores
+/// made with ``scope(state:action:)`` read and send through the root, so they never hold a
+/// stale copy.
+///
+/// ```swift
+/// let store = Store(initialState: AppFeature.State()) {
+///   AppFeature()
+/// } withDependencies: {
+///   $0.continuousClock = ContinuousClock()
+/// }
+/// store.send(.list(.addButtonTapped))
+/// let observation = store.observe { render(store.state) }
+/// ```
+@MainActor
+@dynamicMemberLookup
+public final class Store<State, Action: Sendable> {
+  private let root: any StoreRoot
+  private let toState: @MainActor () -> State
+  private let toSend: @MainActor (Action) -> StoreTask
+
+  /// Creates a store.
+  ///
+  /// The initial state and the reducer are built with the store's dependencies in effect, so
+  /// identifiers they create (such as stack element IDs) come from the same generators the
+  /// reducer will use.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state to start from.
+  ///   - reducer: The reducer that runs the feature.
+  ///   - prepareDependencies: Overrides dependencies for the reducer and every effect it
+  ///     starts.
+  public convenience init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
+  ) {
+    let dependencies = withDependencies {
+      $0.prepareForNewStore()
+      prepareDependencies?(&$0)
+    } operation: {
+      DependencyValues._current
+    }
+    let (state, reducer) = withDependencies {
+      $0 = dependencies
+    } operation: {
+      (initialState(), reducer())
+    }
+    self.init(
+      root: RootStore(state: state, reducer: reducer, dependencies: dependencies)
+    )
+  }
+
+  package convenience init(root: RootStore<State, Action>) {
+    self.init(
+      root: root,
+      toState: { root.state },
+      toSend: { root.send($0) }
+    )
+  }
+
+  private init(
+    root: any StoreRoot,
+    toState: @escaping @MainActor () -> State,
+    toSend: @escaping @MainActor (Action) -> StoreTask
+  ) {
+    self.root = root
+    self.toState = toState
+    self.toSend = toSend
+  }
+
+  /// The current state.
+  public var state: State {
+    toState()
+  }
+
+  /// Reads a property of the current state.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    state[keyPath: keyPath]
+  }
+
+  /// Sends an action to the store.
+  ///
+  /// The reducer runs synchronously, followed by any actions its effects send synchronously;
+  /// observers are notified once when all of that is done. Asynchronous effects start in the
+  /// background.
+  ///
+  /// - Parameter action: The action.
+  /// - Returns: A handle on the effects the action started.
+  @discardableResult
+  public func send(_ action: Action) -> StoreTask {
+    toSend(action)
+  }
+
+  /// Derives a store for a child feature.
+  ///
+  /// The child store reads its state through this store every time, and its actions are
+  /// embedded into this store's actions.
+  ///
+  /// ```swift
+  /// let listStore = store.scope(state: \.list, action: \.list)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toChildState: A key path from this state to the child state.
+  ///   - toChildAction: A case key path from this action to the child action.
+  /// - Returns: The child store.
+  public func scope<ChildState, ChildAction>(
+    state toChildState: KeyPath<State, ChildState>,
+    action toChildAction: CaseKeyPath<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction> {
+    let embed = AnyCasePath(toChildAction)
+    return Store<ChildState, ChildAction>(
+      root: root,
+      toState: { [toState] in toState()[keyPath: toChildState] },
+      toSend: { [toSend] in toSend(embed.embed($0)) }
+    )
+  }
+
+  /// Calls `onChange` after every batch of actions the store processes.
+  ///
+  /// A batch is an action sent from outside plus every action its effects send synchronously,
+  /// so a view layer re-renders once per user event, not once per nested action.
+  ///
+  /// - Parameter onChange: Called on the main actor after each batch.
+  /// - Returns: The subscription; notifications stop when it is cancelled or released.
+  public func observe(_ onChange: @escaping @MainActor () -> Void) -> StoreObservation {
+    root.observe(onChange)
+  }
+
+  /// The number of effect tasks of the root store that are still running.
+  package var runningEffectCount: Int {
+    root.runtime.runningCount
+  }
+
+  /// The effect runtime of the root store.
+  package var effectRuntime: EffectRuntime {
+    root.runtime
+  }
+}
+
+/// The part of a root store that scoped stores share.
+@MainActor
+package protocol StoreRoot: AnyObject {
+  var runtime: EffectRuntime { get }
+  func observe(_ onChange: @escaping @MainActor () -> Void) -> StoreObservation
+}
+
+extension RootStore: StoreRoot {}
+
+extension DependencyValues {
+  /// Resets the dependencies that must be fresh for every store.
+  package mutating func prepareForNewStore() {
+    navigationIDPath = NavigationIDPath()
+  }
+}

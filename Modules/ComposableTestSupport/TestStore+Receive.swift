@@ -1,0 +1,263 @@
+public import CasePaths
+import Composable
+import CustomDump
+import IssueReporting
+
+extension TestStore {
+  /// Asserts that an effect sent an action equal to `expectedAction`, and how it changed the
+  /// state.
+  ///
+  /// Waits for the action if it has not arrived yet, for at most `timeout` (default
+  /// ``timeout``); waiting ends early when no effect is running, because then it can never
+  /// arrive.
+  ///
+  /// ```swift
+  /// await store.receive(.timerTick) { $0.secondsElapsed = 1 }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - expectedAction: The action the effect must have sent.
+  ///   - timeout: How long to wait before failing.
+  ///   - updateStateToExpectedResult: Turns the expected state before the action into the
+  ///     expected state after it.
+  public func receive(
+    _ expectedAction: Action,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: Equatable {
+    await receiveAction(
+      matching: { $0 == expectedAction },
+      expected: String(customDumping: expectedAction),
+      mismatch: { received in
+        """
+        Received unexpected action:
+
+        \((diff(expectedAction, received, format: .proportional) ?? "").indented(by: 2))
+
+        (Expected: −, Received: +)
+        """
+      },
+      timeout: timeout,
+      assert: updateStateToExpectedResult,
+      at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts that an effect sent an action in the case named by a case key path, and how it
+  /// changed the state.
+  ///
+  /// ```swift
+  /// await store.receive(\.child.delegate.save) { $0.isSaving = false }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actionCase: A case key path to the expected action's case, possibly nested.
+  ///   - timeout: How long to wait before failing.
+  ///   - updateStateToExpectedResult: Turns the expected state before the action into the
+  ///     expected state after it.
+  public func receive<Value>(
+    _ actionCase: CaseKeyPath<Action, Value>,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let casePath = AnyCasePath(actionCase)
+    await receiveAction(
+      matching: { casePath.extract(from: $0) != nil },
+      expected: "matching \(actionCase)",
+      mismatch: { received in
+        """
+        Received unexpected action:
+
+          Expected: an action matching \(actionCase)
+          Received: \(debugCaseOutput(received))
+        """
+      },
+      timeout: timeout,
+      assert: updateStateToExpectedResult,
+      at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts that an effect sent an action in the case named by a case key path with the given
+  /// associated value, and how it changed the state.
+  ///
+  /// ```swift
+  /// await store.receive(\.speechResult, "Hello")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actionCase: A case key path to the expected action's case.
+  ///   - value: The expected associated value.
+  ///   - timeout: How long to wait before failing.
+  ///   - updateStateToExpectedResult: Turns the expected state before the action into the
+  ///     expected state after it.
+  public func receive<Value: Equatable>(
+    _ actionCase: CaseKeyPath<Action, Value>,
+    _ value: Value,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let casePath = AnyCasePath(actionCase)
+    await receiveAction(
+      matching: { casePath.extract(from: $0) == value },
+      expected: "matching \(actionCase) with \(String(customDumping: value))",
+      mismatch: { received in
+        guard let receivedValue = casePath.extract(from: received) else {
+          return """
+            Received unexpected action:
+
+              Expected: an action matching \(actionCase)
+              Received: \(debugCaseOutput(received))
+            """
+        }
+        return """
+          Received unexpected action value:
+
+          \((diff(value, receivedValue, format: .proportional) ?? "").indented(by: 2))
+
+          (Expected: −, Received: +)
+          """
+      },
+      timeout: timeout,
+      assert: updateStateToExpectedResult,
+      at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts that an effect sent an action for which `isMatching` returns `true`, and how it
+  /// changed the state.
+  ///
+  /// ```swift
+  /// await store.receive({ if case .loaded(.success) = $0 { true } else { false } })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - isMatching: Whether a received action is the expected one.
+  ///   - timeout: How long to wait before failing.
+  ///   - updateStateToExpectedResult: Turns the expected state before the action into the
+  ///     expected state after it.
+  public func receive(
+    _ isMatching: (Action) -> Bool,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await receiveAction(
+      matching: isMatching,
+      expected: "matching the predicate",
+      mismatch: { received in
+        """
+        Received an action that does not match the predicate:
+
+          \(debugCaseOutput(received))
+        """
+      },
+      timeout: timeout,
+      assert: updateStateToExpectedResult,
+      at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  private func receiveAction(
+    matching isMatching: (Action) -> Bool,
+    expected: String,
+    mismatch: (Action) -> String,
+    timeout: Duration?,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)?,
+    at location: CodeLocation
+  ) async {
+    await takeReceivedAction(
+      matching: isMatching,
+      expected: expected,
+      mismatch: mismatch,
+      timeout: timeout,
+      assert: updateStateToExpectedResult,
+      at: location
+    )
+    await settle()
+  }
+
+  private func takeReceivedAction(
+    matching isMatching: (Action) -> Bool,
+    expected: String,
+    mismatch: (Action) -> String,
+    timeout: Duration?,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)?,
+    at location: CodeLocation
+  ) async {
+    let timeout = timeout ?? self.timeout
+    let exhaustivity = self.exhaustivity
+    let settled = await progress.wait(
+      until: {
+        let arrived =
+          exhaustivity == .on
+          ? !receivedActions.isEmpty
+          : receivedActions.contains { isMatching($0.action) }
+        return arrived || root.runtime.runningCount == 0
+      },
+      timeout: timeout
+    )
+    let reason =
+      settled
+      ? "no effect that could send it is still running"
+      : "nothing arrived within \(timeout)"
+
+    switch exhaustivity {
+    case .on:
+      guard !receivedActions.isEmpty else {
+        location.reportIssue(
+          "Expected to receive an action \(expected), but received none: \(reason)."
+        )
+        return
+      }
+      let (action, state) = receivedActions.removeFirst()
+      if !isMatching(action) {
+        location.reportIssue(mismatch(action))
+      }
+      expectState(state, toMatch: updateStateToExpectedResult, at: location)
+
+    case .off(let showSkippedAssertions):
+      guard let index = receivedActions.firstIndex(where: { isMatching($0.action) }) else {
+        location.reportIssue(
+          "Expected to receive an action \(expected), but received none: \(reason)."
+        )
+        return
+      }
+      if index > 0 {
+        if showSkippedAssertions {
+          let skipped = receivedActions[..<index]
+            .map { String(customDumping: $0.action).indented(by: 2) }
+            .joined(separator: "\n")
+          withExpectedIssue {
+            location.reportIssue(
+              """
+              Skipped receiving \(index) action\(index == 1 ? "" : "s"):
+
+              \(skipped)
+              """
+            )
+          }
+        }
+        expectedState = receivedActions[index - 1].state
+      }
+      let (_, state) = receivedActions[index]
+      receivedActions.removeFirst(index + 1)
+      expectState(state, toMatch: updateStateToExpectedResult, at: location)
+    }
+  }
+}

@@ -1,0 +1,217 @@
+import Composable
+import ConcurrencyExtras
+import CustomDump
+import IssueReporting
+
+extension TestStore {
+  /// Sends an action and asserts exactly how it changes the state.
+  ///
+  /// The closure receives the state as it was expected before the action; mutate it into the
+  /// state you expect afterwards. Omit the closure when the action must not change the state.
+  ///
+  /// ```swift
+  /// await store.send(.incrementButtonTapped) {
+  ///   $0.count = 1
+  /// }
+  /// ```
+  ///
+  /// > Important: In an exhaustive test every action received from an effect must be asserted
+  /// > before the next send.
+  ///
+  /// - Parameters:
+  ///   - action: The action to send.
+  ///   - updateStateToExpectedResult: Turns the expected state before the action into the
+  ///     expected state after it.
+  /// - Returns: The effects the action started, which can be awaited or cancelled.
+  @discardableResult
+  public func send(
+    _ action: Action,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard !isDismissed else {
+      location.reportIssue(
+        """
+        Can't send an action to a test store that has been dismissed.
+
+          Action:
+            \(debugCaseOutput(action))
+
+        The feature called "dismiss()" at the root of the store, so nothing can receive the \
+        action.
+        """
+      )
+      return TestStoreTask(rawValue: StoreTask(tasks: []), progress: progress, timeout: timeout)
+    }
+    settleReceivedActions(beforeSending: action, location: location)
+    sentState = nil
+    let task = root.send(.send(action))
+    expectState(sentState ?? root.state, toMatch: updateStateToExpectedResult, at: location)
+    await settle()
+    return TestStoreTask(rawValue: task, progress: progress, timeout: timeout)
+  }
+
+  /// Asserts the current state without sending an action.
+  ///
+  /// ```swift
+  /// store.assert { $0.isLoading = false }
+  /// ```
+  ///
+  /// - Parameter updateStateToExpectedResult: Turns the expected state into the current one.
+  public func assert(
+    _ updateStateToExpectedResult: (inout State) throws -> Void,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    withoutActuallyEscaping(updateStateToExpectedResult) { update in
+      expectState(root.state, toMatch: update, at: location)
+    }
+  }
+
+  /// Gives effects that are ready to run their turn on the main serial executor, so that work
+  /// that completes without waiting (an effect that sends and returns) is done before the test
+  /// goes on.
+  func settle() async {
+    await Task.megaYield()
+  }
+
+  private func settleReceivedActions(beforeSending action: Action, location: CodeLocation) {
+    guard let last = receivedActions.last else { return }
+    switch exhaustivity {
+    case .on:
+      location.reportIssue(
+        """
+        Must handle \(receivedActions.count) received \
+        action\(receivedActions.count == 1 ? "" : "s") before sending an action:
+
+        \(describeReceivedActions())
+
+          Unhandled before sending:
+            \(debugCaseOutput(action))
+        """
+      )
+    case .off(let showSkippedAssertions):
+      if showSkippedAssertions {
+        withExpectedIssue {
+          location.reportIssue(
+            """
+            Skipped receiving \(receivedActions.count) \
+            action\(receivedActions.count == 1 ? "" : "s"):
+
+            \(describeReceivedActions())
+            """
+          )
+        }
+      }
+    }
+    expectedState = last.state
+    receivedActions.removeAll()
+  }
+
+  /// Compares the state after an action with what the test expects, and adopts the actual
+  /// state as the new baseline either way so that one mistake is reported once.
+  func expectState(
+    _ actualState: State,
+    toMatch updateStateToExpectedResult: ((inout State) throws -> Void)?,
+    at location: CodeLocation
+  ) {
+    defer { expectedState = actualState }
+    switch exhaustivity {
+    case .on:
+      var expected = expectedState
+      guard apply(updateStateToExpectedResult, to: &expected, at: location) else { return }
+      if expected != actualState {
+        reportStateMismatch(
+          expected: expected,
+          actual: actualState,
+          changeExpected: updateStateToExpectedResult != nil,
+          at: location
+        )
+      } else if updateStateToExpectedResult != nil, expected == expectedState {
+        location.reportIssue(
+          """
+          Expected state to change, but no change occurred.
+
+          The trailing closure made no observable modifications to state. If no change to \
+          state is expected, omit the trailing closure.
+          """
+        )
+      }
+    case .off(let showSkippedAssertions):
+      var expectedGivenActual = actualState
+      guard apply(updateStateToExpectedResult, to: &expectedGivenActual, at: location) else {
+        return
+      }
+      if expectedGivenActual != actualState {
+        reportStateMismatch(
+          expected: expectedGivenActual,
+          actual: actualState,
+          changeExpected: true,
+          at: location
+        )
+        return
+      }
+      guard showSkippedAssertions else { return }
+      var expectedGivenPrevious = expectedState
+      guard apply(updateStateToExpectedResult, to: &expectedGivenPrevious, at: location) else {
+        return
+      }
+      if expectedGivenPrevious != actualState {
+        withExpectedIssue {
+          location.reportIssue(
+            """
+            Skipped assertions: the state changed in ways the test did not assert:
+
+            \((diff(expectedGivenPrevious, actualState, format: .proportional) ?? "").indented(by: 2))
+
+            (Expected: −, Actual: +)
+            """
+          )
+        }
+      }
+    }
+  }
+
+  private func apply(
+    _ update: ((inout State) throws -> Void)?,
+    to state: inout State,
+    at location: CodeLocation
+  ) -> Bool {
+    do {
+      try update?(&state)
+      return true
+    } catch {
+      location.reportIssue("The assertion closure threw an error: \(error)")
+      return false
+    }
+  }
+
+  private func reportStateMismatch(
+    expected: State,
+    actual: State,
+    changeExpected: Bool,
+    at location: CodeLocation
+  ) {
+    let difference = (diff(expected, actual, format: .proportional) ?? "").indented(by: 2)
+    let headline =
+      changeExpected
+      ? "A state change does not match expectation:"
+      : "State was not expected to change, but a change occurred:"
+    location.reportIssue(
+      """
+      \(headline)
+
+      \(difference)
+
+      (Expected: −, Actual: +)
+      """
+    )
+  }
+}

@@ -1,0 +1,70 @@
+public import Composable
+import IssueReporting
+
+/// The effects started by one action sent to a ``TestStore``.
+///
+/// ```swift
+/// let task = await store.send(.onTask)
+/// await task.cancel()  // the screen went away
+/// ```
+public struct TestStoreTask: Hashable, Sendable {
+  /// The underlying store task.
+  public let rawValue: StoreTask
+  let progress: Progress
+  let timeout: Duration
+
+  /// Cancels the effects and waits for them to wind down.
+  public func cancel() async {
+    rawValue.cancel()
+    for task in rawValue.tasks { await task.value }
+  }
+
+  /// Waits for the effects to finish, and reports them if they are still running after
+  /// `timeout`.
+  ///
+  /// - Parameter timeout: How long to wait; the store's timeout by default.
+  @MainActor
+  public func finish(
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let timeout = timeout ?? self.timeout
+    let completion = Completion()
+    let watcher = Task { [rawValue, progress] in
+      for task in rawValue.tasks { await task.value }
+      completion.isComplete = true
+      progress.signal()
+    }
+    let finished = await progress.wait(until: { completion.isComplete }, timeout: timeout)
+    if !finished {
+      watcher.cancel()
+      CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        .reportIssue(
+          "Expected the effects of this action to finish, but they are still running after \(timeout)."
+        )
+    }
+  }
+
+  /// Whether every effect has been cancelled.
+  public var isCancelled: Bool {
+    rawValue.isCancelled
+  }
+
+  /// Whether two handles cover the same effects.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.rawValue == rhs.rawValue
+  }
+
+  /// Hashes the effects the handle covers.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(rawValue)
+  }
+}
+
+@MainActor
+private final class Completion {
+  var isComplete = false
+}

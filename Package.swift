@@ -1,0 +1,94 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+  name: "Standups",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "Composable", targets: ["Composable"]),
+    .library(name: "ComposableTestSupport", targets: ["ComposableTestSupport"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+    .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
+    .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+  ],
+  targets: [
+    .target(
+      name: "Composable",
+      dependencies: [
+        .casePaths,
+        .concurrencyExtras,
+        .customDump,
+        .dependencies,
+        .issueReporting,
+        .orderedCollections,
+      ],
+      path: "Modules/Composable"
+    ),
+    .target(
+      name: "ComposableTestSupport",
+      dependencies: [
+        "Composable",
+        .casePaths,
+        .concurrencyExtras,
+        .customDump,
+        .dependencies,
+        .issueReporting,
+        .issueReportingTestSupport,
+      ],
+      path: "Modules/ComposableTestSupport"
+    ),
+    .testTarget(
+      name: "ComposableTests",
+      dependencies: [
+        "Composable",
+        "ComposableTestSupport",
+        .casePaths,
+        .clocks,
+        .concurrencyExtras,
+        .dependencies,
+        .issueReporting,
+        .issueReportingTestSupport,
+      ],
+      path: "Tests/ComposableTests"
+    ),
+  ]
+)
+
+extension Target.Dependency {
+  static let casePaths = product(name: "CasePaths", package: "swift-case-paths")
+  static let clocks = product(name: "Clocks", package: "swift-clocks")
+  static let concurrencyExtras = product(
+    name: "ConcurrencyExtras",
+    package: "swift-concurrency-extras"
+  )
+  static let customDump = product(name: "CustomDump", package: "swift-custom-dump")
+  static let dependencies = product(name: "Dependencies", package: "swift-dependencies")
+  static let issueReporting = product(name: "IssueReporting", package: "xctest-dynamic-overlay")
+  static let issueReportingTestSupport = product(
+    name: "IssueReportingTestSupport",
+    package: "xctest-dynamic-overlay"
+  )
+  static let orderedCollections = product(
+    name: "OrderedCollections",
+    package: "swift-collections"
+  )
+}
+
+// Settings shared by every target of this package (not by its dependencies): Swift 6 strict
+// concurrency comes from `swiftLanguageModes`; warnings fail the build.
+for target in package.targets {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .treatAllWarnings(as: .error),
+      .enableUpcomingFeature("ExistentialAny"),
+      .enableUpcomingFeature("InternalImportsByDefault"),
+    ]
+}
+
+package.swiftLanguageModes = [.v6]

@@ -1,0 +1,180 @@
+import CasePaths
+import Clocks
+import Composable
+import ComposableTestSupport
+import ConcurrencyExtras
+import Dependencies
+import Testing
+
+@MainActor
+struct CancellationTests {
+  struct Search: Reducer {
+    struct State: Equatable {
+      var query = ""
+      var results: [String] = []
+    }
+
+    @CasePathable
+    enum Action: Equatable {
+      case cancelButtonTapped
+      case queryChanged(String)
+      case searchResponse([String])
+      case watchButtonTapped
+    }
+
+    enum CancelID { case search, watch }
+
+    @Dependency(\.continuousClock) var clock
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .cancelButtonTapped:
+        return .merge(.cancel(id: CancelID.search), .cancel(id: CancelID.watch))
+      case .queryChanged(let query):
+        state.query = query
+        return .run { send in
+          try await clock.sleep(for: .milliseconds(300))
+          await send(.searchResponse(["\(query) result"]))
+        }
+        .cancellable(id: CancelID.search, cancelInFlight: true)
+      case .searchResponse(let results):
+        state.results = results
+        return .none
+      case .watchButtonTapped:
+        return .run { _ in
+          try await clock.sleep(for: .seconds(60 * 60))
+        }
+        .cancellable(id: CancelID.watch)
+      }
+    }
+  }
+
+  @Test func cancelInFlightKeepsOnlyTheNewestEffect() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Search.State()) {
+      Search()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+
+    await store.send(.queryChanged("s")) { $0.query = "s" }
+    await clock.advance(by: .milliseconds(200))
+    await store.send(.queryChanged("sw")) { $0.query = "sw" }
+    await clock.advance(by: .milliseconds(200))
+    await store.send(.queryChanged("swi")) { $0.query = "swi" }
+    await clock.advance(by: .milliseconds(300))
+    await store.receive(\.searchResponse, ["swi result"]) { $0.results = ["swi result"] }
+    #expect(store.state.results == ["swi result"])
+  }
+
+  @Test func cancelStopsARunningEffect() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Search.State()) {
+      Search()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+
+    await store.send(.queryChanged("swift")) { $0.query = "swift" }
+    await store.send(.cancelButtonTapped)
+    await clock.run()
+    await store.finish()
+  }
+
+  @Test func theSameIDInTwoStoresDoesNotCollide() async {
+    let clock = TestClock()
+    let first = Store(initialState: Search.State()) {
+      Search()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+    let second = Store(initialState: Search.State()) {
+      Search()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+
+    let firstWatch = first.send(.watchButtonTapped)
+    let secondWatch = second.send(.watchButtonTapped)
+    second.send(.cancelButtonTapped)
+    await secondWatch.finish()
+
+    #expect(secondWatch.isCancelled)
+    #expect(!firstWatch.isCancelled)
+    #expect(first.runningEffectCount == 1)
+    #expect(second.runningEffectCount == 0)
+
+    first.send(.cancelButtonTapped)
+    await firstWatch.finish()
+    #expect(first.runningEffectCount == 0)
+  }
+
+  @Test func theRegistryIsEmptyOnceEffectsFinishOrAreCancelled() async {
+    let store = Store(initialState: Search.State()) {
+      Search()
+    } withDependencies: {
+      $0.continuousClock = ImmediateClock()
+    }
+
+    await store.send(.queryChanged("a")).finish()
+    #expect(store.state.results == ["a result"])
+    #expect(store.runningEffectCount == 0)
+    #expect(store.effectRuntime.cancellationKeyCount == 0)
+
+    let watch = store.send(.watchButtonTapped)
+    #expect(store.runningEffectCount == 1)
+    #expect(store.effectRuntime.cancellationKeyCount == 1)
+    store.send(.cancelButtonTapped)
+    await watch.finish()
+    #expect(store.runningEffectCount == 0)
+    #expect(store.effectRuntime.cancellationKeyCount == 0)
+  }
+
+  struct Steps: Reducer {
+    struct State: Equatable { var steps: [Int] = [] }
+    @CasePathable
+    enum Action: Equatable {
+      case start
+      case step(Int)
+      case stop
+    }
+    @Dependency(\.continuousClock) var clock
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .start:
+        return .concatenate(
+          (1...3).map { step in
+            .run { send in
+              try await clock.sleep(for: .seconds(1))
+              await send(.step(step))
+            }
+          }
+        )
+        .cancellable(id: "steps")
+      case .step(let step):
+        state.steps.append(step)
+        return .none
+      case .stop:
+        return .cancel(id: "steps")
+      }
+    }
+  }
+
+  @Test func cancellingAConcatenationSkipsTheRest() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Steps.State()) {
+      Steps()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+
+    await store.send(.start)
+    await clock.advance(by: .seconds(1))
+    await store.receive(.step(1)) { $0.steps = [1] }
+    await store.send(.stop)
+    await clock.advance(by: .seconds(5))
+    await store.finish()
+    #expect(store.state.steps == [1])
+  }
+}

@@ -1,0 +1,141 @@
+import CasePaths
+import Clocks
+import Composable
+import ComposableTestSupport
+import Dependencies
+import Testing
+
+@MainActor
+struct EffectTests {
+  struct Feature: Reducer {
+    struct State: Equatable {
+      var log: [String] = []
+    }
+
+    @CasePathable
+    enum Action: Equatable {
+      case concatenateButtonTapped
+      case countdownButtonTapped
+      case mapButtonTapped
+      case mergeButtonTapped
+      case number(Int)
+      case record(String)
+      case sendButtonTapped
+    }
+
+    @Dependency(\.continuousClock) var clock
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .concatenateButtonTapped:
+        return .concatenate(
+          .send(.record("first")),
+          .run { [clock] send in
+            try await clock.sleep(for: .seconds(1))
+            await send(.record("second"))
+          },
+          .send(.record("third"))
+        )
+      case .countdownButtonTapped:
+        return .run { send in
+          for count in (1...3).reversed() {
+            await send(.number(count))
+          }
+        }
+      case .mapButtonTapped:
+        return Effect<Int>.run { send in
+          await send(7)
+          await send(8)
+        }
+        .map(Action.number)
+      case .mergeButtonTapped:
+        return .merge(
+          .run { [clock] send in
+            try await clock.sleep(for: .seconds(2))
+            await send(.record("slow"))
+          },
+          .run { [clock] send in
+            try await clock.sleep(for: .seconds(1))
+            await send(.record("fast"))
+          }
+        )
+      case .number(let number):
+        state.log.append("\(number)")
+        return .none
+      case .record(let entry):
+        state.log.append(entry)
+        return .none
+      case .sendButtonTapped:
+        return .send(.record("sent"))
+      }
+    }
+  }
+
+  @Test func sendDeliversTheActionImmediately() async {
+    let store = TestStore(initialState: Feature.State()) {
+      Feature()
+    } withDependencies: {
+      $0.continuousClock = ImmediateClock()
+    }
+
+    await store.send(.sendButtonTapped)
+    await store.receive(.record("sent")) { $0.log = ["sent"] }
+  }
+
+  @Test func runSendsSeveralActionsInOrder() async {
+    let store = TestStore(initialState: Feature.State()) {
+      Feature()
+    } withDependencies: {
+      $0.continuousClock = ImmediateClock()
+    }
+
+    await store.send(.countdownButtonTapped)
+    await store.receive(.number(3)) { $0.log = ["3"] }
+    await store.receive(.number(2)) { $0.log = ["3", "2"] }
+    await store.receive(.number(1)) { $0.log = ["3", "2", "1"] }
+  }
+
+  @Test func mergeRunsEffectsConcurrently() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Feature.State()) {
+      Feature()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+
+    await store.send(.mergeButtonTapped)
+    await clock.advance(by: .seconds(1))
+    await store.receive(.record("fast")) { $0.log = ["fast"] }
+    await clock.advance(by: .seconds(1))
+    await store.receive(.record("slow")) { $0.log = ["fast", "slow"] }
+  }
+
+  @Test func concatenateRunsEffectsOneAfterAnother() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Feature.State()) {
+      Feature()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+
+    await store.send(.concatenateButtonTapped)
+    await store.receive(.record("first")) { $0.log = ["first"] }
+    await clock.advance(by: .milliseconds(999))
+    #expect(store.state.log == ["first"])
+    await clock.advance(by: .milliseconds(1))
+    await store.receive(.record("second")) { $0.log = ["first", "second"] }
+    await store.receive(.record("third")) { $0.log = ["first", "second", "third"] }
+  }
+
+  @Test func mapTransformsEveryAction() async {
+    let store = TestStore(initialState: Feature.State()) {
+      Feature()
+    } withDependencies: {
+      $0.continuousClock = ImmediateClock()
+    }
+
+    await store.send(.mapButtonTapped)
+    await store.receive(.number(7)) { $0.log = ["7"] }
+    await store.receive(.number(8)) { $0.log = ["7", "8"] }
+  }
+}

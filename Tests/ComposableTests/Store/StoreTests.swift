@@ -1,0 +1,215 @@
+import CasePaths
+import Composable
+import Dependencies
+import Foundation
+import IssueReporting
+import Testing
+
+@MainActor
+struct StoreTests {
+  struct Logger: Reducer {
+    struct State: Equatable {
+      var log: [String] = []
+      var child = Child.State()
+    }
+
+    @CasePathable
+    enum Action: Equatable {
+      case child(Child.Action)
+      case chainButtonTapped
+      case effectButtonTapped
+      case record(String)
+      case recordThenChain(String)
+    }
+
+    var body: some ReducerOf<Self> {
+      Scope(state: \.child, action: \.child) { Child() }
+      Reduce { state, action in
+        switch action {
+        case .child:
+          return .none
+        case .chainButtonTapped:
+          state.log.append("tapped")
+          return .merge(.send(.recordThenChain("b")), .send(.record("c")))
+        case .effectButtonTapped:
+          state.log.append("tapped")
+          return .merge(
+            .send(.record("sync 1")),
+            .run { send in
+              await send(.record("async 1"))
+              await send(.record("async 2"))
+            },
+            .send(.record("sync 2"))
+          )
+        case .record(let entry):
+          state.log.append(entry)
+          return .none
+        case .recordThenChain(let entry):
+          state.log.append(entry)
+          return .send(.record("\(entry) → d"))
+        }
+      }
+    }
+  }
+
+  struct Child: Reducer {
+    struct State: Equatable { var count = 0 }
+    @CasePathable
+    enum Action: Equatable { case incrementButtonTapped }
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      state.count += 1
+      return .none
+    }
+  }
+
+  @Test func synchronousActionsAreQueuedInOrderNotReentered() {
+    let store = Store(initialState: Logger.State()) { Logger() }
+
+    store.send(.chainButtonTapped)
+
+    #expect(store.state.log == ["tapped", "b", "c", "b → d"])
+  }
+
+  @Test func actionsFromEffectsFollowSynchronousOnesInOrder() async {
+    let store = Store(initialState: Logger.State()) { Logger() }
+
+    let task = store.send(.effectButtonTapped)
+    #expect(store.state.log == ["tapped", "sync 1", "sync 2"])
+    await task.finish()
+    #expect(store.state.log == ["tapped", "sync 1", "sync 2", "async 1", "async 2"])
+    #expect(store.runningEffectCount == 0)
+  }
+
+  @Test func scopedStoresReadAndWriteThroughTheRoot() {
+    let store = Store(initialState: Logger.State()) { Logger() }
+    let child = store.scope(state: \.child, action: \.child)
+
+    store.send(.child(.incrementButtonTapped))
+    #expect(child.state.count == 1)
+    child.send(.incrementButtonTapped)
+    #expect(store.state.child.count == 2)
+    #expect(child.count == 2)
+  }
+
+  @Test func observersAreNotifiedOncePerBatch() async {
+    let store = Store(initialState: Logger.State()) { Logger() }
+    var notifications: [[String]] = []
+    let observation = store.observe { notifications.append(store.state.log) }
+
+    store.send(.chainButtonTapped)
+    #expect(notifications == [["tapped", "b", "c", "b → d"]])
+
+    observation.cancel()
+    store.send(.record("unobserved"))
+    #expect(notifications.count == 1)
+  }
+
+  @Test func releasingTheObservationStopsNotifications() {
+    let store = Store(initialState: Logger.State()) { Logger() }
+    var count = 0
+    var observation: StoreObservation? = store.observe { count += 1 }
+
+    store.send(.record("one"))
+    #expect(observation != nil)
+    observation = nil
+    store.send(.record("two"))
+    #expect(count == 1)
+  }
+
+  @Test func anUnhandledErrorInRunIsReportedWithTheAction() async {
+    struct LoadError: Error {}
+    let store = Store(initialState: 0) {
+      Reduce<Int, String> { _, _ in
+        .run { _ in throw LoadError() }
+      }
+    }
+
+    await withKnownIssue {
+      await store.send("loadButtonTapped").finish()
+    } matching: { issue in
+      issue.says("threw an unhandled error", "LoadError", "loadButtonTapped")
+    }
+    #expect(store.runningEffectCount == 0)
+  }
+
+  @Test func aHandledErrorGoesToTheCatchHandler() async {
+    struct LoadError: Error {}
+    let store = Store(initialState: "") {
+      Reduce<String, String> { state, action in
+        if action == "load" {
+          return .run { _ in
+            throw LoadError()
+          } catch: { _, send in
+            await send("failed")
+          }
+        }
+        state = action
+        return .none
+      }
+    }
+
+    await store.send("load").finish()
+    #expect(store.state == "failed")
+  }
+
+  @Test func cancellationErrorsEndEffectsQuietly() async {
+    let store = Store(initialState: 0) {
+      Reduce<Int, String> { _, _ in
+        .run { _ in throw CancellationError() }
+      }
+    }
+
+    await store.send("go").finish()
+    #expect(store.runningEffectCount == 0)
+  }
+
+  @Test func storeDependenciesReachTheReducerAndItsEffects() async {
+    struct Stamp: Reducer {
+      @Dependency(\.uuid) var uuid
+      func reduce(into state: inout [UUID], action: String) -> Effect<String> {
+        state.append(uuid())
+        guard action == "start" else { return .none }
+        return .run { send in
+          @Dependency(\.uuid) var uuid
+          _ = uuid()
+          await send("effect")
+        }
+      }
+    }
+    let store = Store(initialState: [UUID]()) {
+      Stamp()
+    } withDependencies: {
+      $0.uuid = .incrementing
+    }
+
+    await store.send("start").finish()
+    #expect(
+      store.state == [UUID(0), UUID(2)]
+    )
+  }
+
+  @Test func cancellingAStoreTaskCancelsItsEffects() async {
+    let store = Store(initialState: 0) {
+      Reduce<Int, String> { state, action in
+        if action == "tick" {
+          state += 1
+          return .none
+        }
+        return .run { send in
+          let never = AsyncStream<Never> { _ in }
+          for await _ in never {}
+          await send("tick")
+        }
+      }
+    }
+
+    let task = store.send("start")
+    #expect(store.runningEffectCount == 1)
+    task.cancel()
+    await task.finish()
+    #expect(task.isCancelled)
+    #expect(store.state == 0)
+    #expect(store.runningEffectCount == 0)
+  }
+}
