@@ -225,11 +225,16 @@ extension TestStore {
         )
         return
       }
-      let (action, state) = receivedActions.removeFirst()
+      let (action, state, nextStackElementID) = receivedActions.removeFirst()
       if !isMatching(action) {
         location.reportIssue(mismatch(action))
       }
-      expectState(state, toMatch: updateStateToExpectedResult, at: location)
+      expectState(
+        state,
+        toMatch: updateStateToExpectedResult,
+        at: location,
+        nextStackElementID: nextStackElementID
+      )
 
     case .off(let showSkippedAssertions):
       guard let index = receivedActions.firstIndex(where: { isMatching($0.action) }) else {
@@ -255,9 +260,14 @@ extension TestStore {
         }
         expectedState = receivedActions[index - 1].state
       }
-      let (_, state) = receivedActions[index]
+      let (_, state, nextStackElementID) = receivedActions[index]
       receivedActions.removeFirst(index + 1)
-      expectState(state, toMatch: updateStateToExpectedResult, at: location)
+      expectState(
+        state,
+        toMatch: updateStateToExpectedResult,
+        at: location,
+        nextStackElementID: nextStackElementID
+      )
     }
   }
 }

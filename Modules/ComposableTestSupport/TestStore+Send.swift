@@ -1,6 +1,8 @@
+public import CasePaths
 import Composable
 import ConcurrencyExtras
 import CustomDump
+import Dependencies
 import IssueReporting
 
 extension TestStore {
@@ -49,10 +51,80 @@ extension TestStore {
     }
     settleReceivedActions(beforeSending: action, location: location)
     sentState = nil
+    let nextIDBefore = nextStackElementID
     let task = root.send(.send(action))
-    expectState(sentState ?? root.state, toMatch: updateStateToExpectedResult, at: location)
+    expectState(
+      sentState ?? root.state,
+      toMatch: updateStateToExpectedResult,
+      at: location,
+      nextStackElementID: sentNextStackElementID ?? nextIDBefore
+    )
     await settle()
     return TestStoreTask(rawValue: task, progress: progress, timeout: timeout)
+  }
+
+  /// Sends the action at a case key path whose case has no associated value, and asserts how it
+  /// changes the state.
+  ///
+  /// ```swift
+  /// await store.send(\.path[id: 0].detail.editButtonTapped) { … }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actionCase: A case key path to the action to send.
+  ///   - updateStateToExpectedResult: Turns the expected state before the action into the
+  ///     expected state after it.
+  /// - Returns: The effects the action started.
+  @discardableResult
+  public func send(
+    _ actionCase: CaseKeyPath<Action, Void>,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    await send(
+      actionCase(),
+      assert: updateStateToExpectedResult,
+      fileID: fileID,
+      filePath: filePath,
+      line: line,
+      column: column
+    )
+  }
+
+  /// Sends the action at a case key path with the given associated value, and asserts how it
+  /// changes the state.
+  ///
+  /// ```swift
+  /// await store.send(\.path[id: 0].detail.titleChanged, "Engineering") { … }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actionCase: A case key path to the action to send.
+  ///   - value: The associated value.
+  ///   - updateStateToExpectedResult: Turns the expected state before the action into the
+  ///     expected state after it.
+  /// - Returns: The effects the action started.
+  @discardableResult
+  public func send<Value>(
+    _ actionCase: CaseKeyPath<Action, Value>,
+    _ value: Value,
+    assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    await send(
+      actionCase(value),
+      assert: updateStateToExpectedResult,
+      fileID: fileID,
+      filePath: filePath,
+      line: line,
+      column: column
+    )
   }
 
   /// Asserts the current state without sending an action.
@@ -71,7 +143,12 @@ extension TestStore {
   ) {
     let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     withoutActuallyEscaping(updateStateToExpectedResult) { update in
-      expectState(root.state, toMatch: update, at: location)
+      expectState(
+        root.state,
+        toMatch: update,
+        at: location,
+        nextStackElementID: nextStackElementID
+      )
     }
   }
 
@@ -120,13 +197,21 @@ extension TestStore {
   func expectState(
     _ actualState: State,
     toMatch updateStateToExpectedResult: ((inout State) throws -> Void)?,
-    at location: CodeLocation
+    at location: CodeLocation,
+    nextStackElementID: StackElementID
   ) {
+    let apply = { (state: inout State) -> Bool in
+      withDependencies {
+        $0.stackElementID = .incrementing(startingAt: nextStackElementID)
+      } operation: {
+        self.apply(updateStateToExpectedResult, to: &state, at: location)
+      }
+    }
     defer { expectedState = actualState }
     switch exhaustivity {
     case .on:
       var expected = expectedState
-      guard apply(updateStateToExpectedResult, to: &expected, at: location) else { return }
+      guard apply(&expected) else { return }
       if expected != actualState {
         reportStateMismatch(
           expected: expected,
@@ -146,9 +231,7 @@ extension TestStore {
       }
     case .off(let showSkippedAssertions):
       var expectedGivenActual = actualState
-      guard apply(updateStateToExpectedResult, to: &expectedGivenActual, at: location) else {
-        return
-      }
+      guard apply(&expectedGivenActual) else { return }
       if expectedGivenActual != actualState {
         reportStateMismatch(
           expected: expectedGivenActual,
@@ -160,9 +243,7 @@ extension TestStore {
       }
       guard showSkippedAssertions else { return }
       var expectedGivenPrevious = expectedState
-      guard apply(updateStateToExpectedResult, to: &expectedGivenPrevious, at: location) else {
-        return
-      }
+      guard apply(&expectedGivenPrevious) else { return }
       if expectedGivenPrevious != actualState {
         withExpectedIssue {
           location.reportIssue(

@@ -73,7 +73,12 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   let location: CodeLocation
   var expectedState: State
   var sentState: State?
-  var receivedActions: [(action: Action, state: State)] = [] {
+  var sentNextStackElementID: StackElementID?
+  /// The next stack element ID before the most recent reduction: IDs an assertion creates start
+  /// here, so that they match the ones the reducer created.
+  var nextStackElementID: StackElementID
+  var receivedActions: [(action: Action, state: State, nextStackElementID: StackElementID)] = []
+  {
     didSet { ledger.withLock { $0.pendingActions = receivedActions.map(\.action) } }
   }
 
@@ -130,6 +135,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     self.timeout = timeout
     self.location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.expectedState = state
+    self.nextStackElementID = dependencies.stackElementID.peek()
     root.didReduce = { [weak self] action, state in
       self?.didReduce(action, state: state)
     }
@@ -156,11 +162,14 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   }
 
   private func didReduce(_ action: TestAction<Action>, state: State) {
+    let nextIDBefore = nextStackElementID
+    nextStackElementID = root.dependencies.stackElementID.peek()
     switch action {
     case .send:
       sentState = state
+      sentNextStackElementID = nextIDBefore
     case .receive(let action):
-      receivedActions.append((action, state))
+      receivedActions.append((action, state, nextIDBefore))
       progress.signal()
     }
   }
@@ -217,6 +226,11 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 
   nonisolated static func describe(_ actions: [Action]) -> String {
     actions.map { String(customDumping: $0).indented(by: 2) }.joined(separator: "\n")
+  }
+
+  /// The effect runtime of the store, for tests that check that nothing is left behind.
+  package var effectRuntime: EffectRuntime {
+    root.runtime
   }
 
   func runningOrigins() -> [Action] {

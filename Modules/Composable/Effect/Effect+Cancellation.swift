@@ -64,7 +64,11 @@ package struct CancellationKey: Hashable, Sendable, CustomStringConvertible {
   package let path: NavigationIDPath
 
   package init(id: some Hashable & Sendable, path: NavigationIDPath) {
-    self.id = AnyHashableSendable(id)
+    self.init(id: AnyHashableSendable(id), path: path)
+  }
+
+  package init(id: AnyHashableSendable, path: NavigationIDPath) {
+    self.id = id
     self.path = path
   }
 

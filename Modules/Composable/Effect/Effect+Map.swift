@@ -13,6 +13,15 @@ extension Effect {
   public func map<NewAction: Sendable>(
     _ transform: @escaping @Sendable (Action) -> NewAction
   ) -> Effect<NewAction> {
+    map(transform) { _, body in try await body() }
+  }
+
+  /// Transforms every action, and wraps the work of every ``run(priority:operation:catch:fileID:filePath:line:column:)``
+  /// in `wrapBody`, which receives the new effect's ``Send``.
+  func map<NewAction: Sendable>(
+    _ transform: @escaping @Sendable (Action) -> NewAction,
+    wrapBody: @escaping @Sendable (Send<NewAction>, () async throws -> Void) async throws -> Void
+  ) -> Effect<NewAction> {
     switch operation {
     case .none:
       return .none
@@ -24,21 +33,35 @@ extension Effect {
           Effect<NewAction>.Run(
             priority: run.priority,
             dependencies: run.dependencies,
-            body: { send in try await run.body(Send { send(transform($0)) }) },
+            body: { send in
+              try await wrapBody(send) {
+                try await run.body(Send { send(transform($0)) })
+              }
+            },
             location: run.location
           )
         )
       )
     case .merge(let effects):
-      return Effect<NewAction>(operation: .merge(effects.map { $0.map(transform) }))
+      return Effect<NewAction>(
+        operation: .merge(effects.map { $0.map(transform, wrapBody: wrapBody) })
+      )
     case .concatenate(let effects):
-      return Effect<NewAction>(operation: .concatenate(effects.map { $0.map(transform) }))
+      return Effect<NewAction>(
+        operation: .concatenate(effects.map { $0.map(transform, wrapBody: wrapBody) })
+      )
     case .cancellable(let key, let cancelInFlight, let effect):
       return Effect<NewAction>(
-        operation: .cancellable(key, cancelInFlight: cancelInFlight, effect.map(transform))
+        operation: .cancellable(
+          key,
+          cancelInFlight: cancelInFlight,
+          effect.map(transform, wrapBody: wrapBody)
+        )
       )
     case .cancel(let key):
       return Effect<NewAction>(operation: .cancel(key))
+    case .cancelScopes(let parent, let keeping):
+      return Effect<NewAction>(operation: .cancelScopes(under: parent, keeping: keeping))
     }
   }
 }

@@ -1,3 +1,4 @@
+import ConcurrencyExtras
 import Dependencies
 
 /// Work a reducer asks the store to do after it has updated state: send more actions, run
@@ -26,6 +27,7 @@ public struct Effect<Action: Sendable>: Sendable {
     case concatenate([Effect])
     indirect case cancellable(CancellationKey, cancelInFlight: Bool, Effect)
     case cancel(CancellationKey)
+    case cancelScopes(under: NavigationIDPath, keeping: @Sendable (AnyHashableSendable) -> Bool)
   }
 
   /// The asynchronous work of ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)``.

@@ -1,3 +1,4 @@
+package import ConcurrencyExtras
 import Synchronization
 
 /// Starts, tracks and cancels the effects of one store.
@@ -12,6 +13,43 @@ package final class EffectRuntime: Sendable {
     var nextToken: UInt64 = 0
     var running: [UInt64: Entry] = [:]
     var tokensByKey: [CancellationKey: Set<UInt64>] = [:]
+    /// The navigation paths at which each identifier has running work: what a cancellation
+    /// searches to reach descendants, without scanning unrelated keys.
+    var pathsByID: [AnyHashableSendable: Set<NavigationIDPath>] = [:]
+
+    mutating func register(_ token: UInt64, under key: CancellationKey) {
+      if tokensByKey[key]?.insert(token) == nil {
+        tokensByKey[key] = [token]
+        pathsByID[key.id, default: []].insert(key.path)
+      }
+    }
+
+    mutating func unregister(_ token: UInt64, from key: CancellationKey) {
+      guard tokensByKey[key]?.remove(token) != nil, tokensByKey[key]?.isEmpty == true else {
+        return
+      }
+      removeKey(key)
+    }
+
+    /// Removes `key` and returns the tasks registered under it.
+    @discardableResult
+    mutating func removeKey(_ key: CancellationKey) -> [Task<Void, Never>] {
+      guard let tokens = tokensByKey.removeValue(forKey: key) else { return [] }
+      if pathsByID[key.id]?.remove(key.path) != nil, pathsByID[key.id]?.isEmpty == true {
+        pathsByID[key.id] = nil
+      }
+      return tokens.compactMap { running[$0]?.task }
+    }
+
+    /// Removes `key` and every key with the same identifier under its path.
+    mutating func removeKeys(under key: CancellationKey) -> [Task<Void, Never>] {
+      guard let paths = pathsByID[key.id] else { return [] }
+      var tasks: [Task<Void, Never>] = []
+      for path in paths where path.hasPrefix(key.path) {
+        tasks += removeKey(CancellationKey(id: key.id, path: path))
+      }
+      return tasks
+    }
   }
 
   private struct Entry {
@@ -52,13 +90,36 @@ package final class EffectRuntime: Sendable {
     }
   }
 
-  /// Cancels every running task registered under `key`.
+  /// Cancels the running tasks registered under `key`, and under the same identifier in every
+  /// navigation scope below the key's: a parent can cancel its children's work by identifier,
+  /// while siblings never reach each other's.
   package func cancel(_ key: CancellationKey) {
-    let tasks = tables.withLock { tables -> [Task<Void, Never>] in
-      guard let tokens = tables.tokensByKey.removeValue(forKey: key) else { return [] }
-      return tokens.compactMap { tables.running[$0]?.task }
-    }
+    let tasks = tables.withLock { $0.removeKeys(under: key) }
     // NB: Cancelling runs cancellation handlers synchronously; never do it under the lock.
+    for task in tasks { task.cancel() }
+  }
+
+  /// Cancels the navigation scopes directly under `parent` whose last component `keeping`
+  /// rejects, with everything below them.
+  package func cancelScopes(
+    under parent: NavigationIDPath,
+    keeping: (AnyHashableSendable) -> Bool
+  ) {
+    let tasks = tables.withLock { tables -> [Task<Void, Never>] in
+      guard let scopes = tables.pathsByID[AnyHashableSendable(NavigationScope())] else {
+        return []
+      }
+      var tasks: [Task<Void, Never>] = []
+      for scope in scopes {
+        guard
+          scope.parent == parent,
+          let component = scope.components.last,
+          !keeping(component)
+        else { continue }
+        tasks += tables.removeKeys(under: .navigationScope(scope))
+      }
+      return tasks
+    }
     for task in tasks { task.cancel() }
   }
 
@@ -66,6 +127,7 @@ package final class EffectRuntime: Sendable {
   package func cancelAll() {
     let tasks = tables.withLock { tables in
       tables.tokensByKey.removeAll()
+      tables.pathsByID.removeAll()
       return tables.running.values.map(\.task)
     }
     for task in tasks { task.cancel() }
@@ -96,7 +158,7 @@ package final class EffectRuntime: Sendable {
       }
       tables.running[token] = Entry(task: task, keys: keys, origin: origin)
       for key in keys {
-        tables.tokensByKey[key, default: []].insert(token)
+        tables.register(token, under: key)
       }
       return task
     }
@@ -106,11 +168,7 @@ package final class EffectRuntime: Sendable {
     tables.withLock { tables in
       guard let entry = tables.running.removeValue(forKey: token) else { return }
       for key in entry.keys {
-        guard var tokens = tables.tokensByKey.removeValue(forKey: key) else { continue }
-        tokens.remove(token)
-        if !tokens.isEmpty {
-          tables.tokensByKey[key] = tokens
-        }
+        tables.unregister(token, from: key)
       }
     }
     onFinish?()
@@ -184,6 +242,8 @@ extension EffectRuntime {
         effect, keys: keys + [key], origin: origin, send: send, actions: &actions, tasks: &tasks)
     case .cancel(let key):
       cancel(key)
+    case .cancelScopes(let parent, let keeping):
+      cancelScopes(under: parent, keeping: keeping)
     }
   }
 
@@ -221,6 +281,8 @@ extension EffectRuntime {
       }
     case .cancel(let key):
       cancel(key)
+    case .cancelScopes(let parent, let keeping):
+      cancelScopes(under: parent, keeping: keeping)
     }
   }
 
@@ -258,7 +320,7 @@ extension Effect {
   /// Whether starting the effect does all of its work immediately, without a task.
   var isSynchronous: Bool {
     switch operation {
-    case .none, .send, .cancel:
+    case .none, .send, .cancel, .cancelScopes:
       return true
     case .run:
       return false

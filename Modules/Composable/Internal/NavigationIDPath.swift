@@ -19,6 +19,20 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
     return path
   }
 
+  /// Whether this path is `prefix` or lies under it.
+  package func hasPrefix(_ prefix: Self) -> Bool {
+    components.count >= prefix.components.count
+      && components.starts(with: prefix.components)
+  }
+
+  /// The path one level up, or `nil` at the root.
+  package var parent: Self? {
+    guard !components.isEmpty else { return nil }
+    var path = self
+    path.components.removeLast()
+    return path
+  }
+
   package var description: String {
     components.isEmpty ? "root" : components.map { "\($0.base)" }.joined(separator: " → ")
   }

@@ -158,5 +158,6 @@ extension DependencyValues {
   /// Resets the dependencies that must be fresh for every store.
   package mutating func prepareForNewStore() {
     navigationIDPath = NavigationIDPath()
+    stackElementID = .incrementing()
   }
 }

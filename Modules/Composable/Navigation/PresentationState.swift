@@ -1,0 +1,116 @@
+public import CustomDump
+
+/// A property wrapper for state that is presented: a sheet, an alert, a confirmation dialog, or
+/// an enum of them.
+///
+/// Run it with ``Reducer/ifLet(_:action:destination:fileID:filePath:line:column:)``, which ties
+/// the presented feature's effects to its presentation. The value lives in a copy-on-write box,
+/// so a large presented feature does not make the parent's state large, and comparing two
+/// copies that share the box costs nothing.
+///
+/// ```swift
+/// struct State: Equatable {
+///   @PresentationState var destination: Destination.State?
+/// }
+///
+/// state.destination = .edit(StandupForm.State(standup: state.standup))
+/// ```
+///
+/// Equality, hashing, coding and dumps look only at the presented value.
+@propertyWrapper
+public struct PresentationState<State> {
+  private final class Storage {
+    var value: State?
+
+    init(_ value: State?) {
+      self.value = value
+    }
+  }
+
+  private var storage: Storage
+
+  /// Creates the wrapper.
+  ///
+  /// - Parameter wrappedValue: What is presented, or `nil`.
+  public init(wrappedValue: State?) {
+    self.storage = Storage(wrappedValue)
+  }
+
+  /// What is presented, or `nil`.
+  public var wrappedValue: State? {
+    get { storage.value }
+    set {
+      makeUnique()
+      storage.value = newValue
+    }
+    _modify {
+      makeUnique()
+      yield &storage.value
+    }
+  }
+
+  /// The wrapper itself, for ``Reducer/ifLet(_:action:destination:fileID:filePath:line:column:)``:
+  /// `\.$destination`.
+  public var projectedValue: Self {
+    get { self }
+    set { self = newValue }
+    _modify { yield &self }
+  }
+
+  /// Runs `body` on the presented value in place.
+  ///
+  /// - Returns: The result of `body`, or `nil` when nothing is presented.
+  package mutating func modify<Result>(_ body: (inout State) -> Result) -> Result? {
+    guard storage.value != nil else { return nil }
+    makeUnique()
+    // NB: Checked non-nil above; unwrapping in place avoids copying the presented state.
+    return body(&storage.value!)
+  }
+
+  private mutating func makeUnique() {
+    guard !isKnownUniquelyReferenced(&storage) else { return }
+    storage = Storage(storage.value)
+  }
+
+  fileprivate func sharesStorage(with other: Self) -> Bool {
+    storage === other.storage
+  }
+}
+
+extension PresentationState: Equatable where State: Equatable {
+  /// Whether the presented values are equal.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.sharesStorage(with: rhs) || lhs.wrappedValue == rhs.wrappedValue
+  }
+}
+
+extension PresentationState: Hashable where State: Hashable {
+  /// Hashes the presented value.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(wrappedValue)
+  }
+}
+
+// NB: The box is only mutated while uniquely referenced (copy-on-write).
+extension PresentationState: @unchecked Sendable where State: Sendable {}
+
+extension PresentationState: Decodable where State: Decodable {
+  /// Decodes the presented value.
+  public init(from decoder: any Decoder) throws {
+    try self.init(wrappedValue: State?(from: decoder))
+  }
+}
+
+extension PresentationState: Encodable where State: Encodable {
+  /// Encodes the presented value.
+  public func encode(to encoder: any Encoder) throws {
+    try wrappedValue.encode(to: encoder)
+  }
+}
+
+extension PresentationState: CustomDumpReflectable {
+  /// Dumps the presented value.
+  public var customDumpMirror: Mirror {
+    Mirror(reflecting: wrappedValue as Any)
+  }
+}

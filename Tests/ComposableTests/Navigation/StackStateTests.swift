@@ -1,0 +1,123 @@
+import CasePaths
+import Composable
+import CustomDump
+import Dependencies
+import Foundation
+import Testing
+
+struct StackStateTests {
+  @Test func idsCountUpFromTheGenerator() {
+    withDependencies {
+      $0.stackElementID = .incrementing(from: 3)
+    } operation: {
+      var stack = StackState(["a", "b"])
+      stack.append("c")
+      #expect(stack.ids == [3, 4, 5])
+      #expect(Array(stack) == ["a", "b", "c"])
+      #expect(stack[id: 4] == "b")
+    }
+  }
+
+  @Test func settingNilRemovesOnlyThatElement() {
+    var stack = makeStack(["a", "b", "c"])
+    stack[id: 1] = nil
+    #expect(stack.ids == [0, 2])
+    stack[id: 2] = "C"
+    #expect(Array(stack) == ["a", "C"])
+  }
+
+  @Test func popFromAndPopTo() {
+    var stack = makeStack(["a", "b", "c", "d"])
+    stack.pop(to: 1)
+    #expect(stack.ids == [0, 1])
+    stack.pop(from: 1)
+    #expect(stack.ids == [0])
+    stack.pop(from: 42)
+    #expect(stack.ids == [0])
+    stack.removeAll()
+    #expect(stack.isEmpty)
+  }
+
+  @Test func equalityComparesIDsAndElements() {
+    let first = makeStack(["a", "b"])
+    let second = withDependencies {
+      $0.stackElementID = .incrementing(from: 10)
+    } operation: {
+      StackState(["a", "b"])
+    }
+    #expect(first != second)
+    #expect(first == makeStack(["a", "b"]))
+    #expect(first != makeStack(["b", "a"]))
+  }
+
+  @Test func encodingKeepsElementsAndDecodingGivesNewIDs() throws {
+    let stack = makeStack(["a", "b"])
+    let data = try JSONEncoder().encode(stack)
+    #expect(String(decoding: data, as: UTF8.self) == #"["a","b"]"#)
+
+    let decoded = try withDependencies {
+      $0.stackElementID = .incrementing(from: 7)
+    } operation: {
+      try JSONDecoder().decode(StackState<String>.self, from: data)
+    }
+    #expect(Array(decoded) == ["a", "b"])
+    #expect(decoded.ids == [7, 8])
+  }
+
+  @Test func aDumpShowsTheIDs() {
+    let stack = makeStack(["a", "b"])
+    #expect(
+      String(customDumping: stack) == """
+        StackState(
+          #0: "a",
+          #1: "b"
+        )
+        """
+    )
+  }
+
+  @Test func modifyingTheWrongCaseIsReportedAndChangesNothing() {
+    var stack = withDependencies {
+      $0.stackElementID = .incrementing()
+    } operation: {
+      StackState<Navigator.Path.State>([.counter(Counter.State())])
+    }
+
+    withKnownIssue {
+      stack[id: 0, case: \.sheetHost]?.destination = .sheet(Counter.State())
+    } matching: { issue in
+      issue.says("Can't modify element #0 of the stack", "the element is in another case")
+    }
+    withKnownIssue {
+      stack[id: 9, case: \.counter]?.count = 1
+    } matching: { issue in
+      issue.says("Can't modify element #9 of the stack: there is no element with that ID")
+    }
+    #expect(stack[id: 0] == .counter(Counter.State()))
+
+    stack[id: 0, case: \.counter]?.count = 2
+    #expect(stack[id: 0] == .counter(Counter.State(count: 2)))
+  }
+
+  @Test func integerLiteralIDsAreAllowedInTests() {
+    let id: StackElementID = 5
+    #expect(id.description == "#5")
+  }
+
+  @Test func unmodifiedCopiesShareStorage() {
+    let stack = makeStack(Array(repeating: "element", count: 100))
+    var copy = stack
+    #expect(copy == stack)
+    copy[id: 0] = "changed"
+    #expect(copy != stack)
+    #expect(stack[id: 0] == "element")
+  }
+
+  private func makeStack(_ elements: [String]) -> StackState<String> {
+    withDependencies {
+      $0.stackElementID = .incrementing()
+    } operation: {
+      StackState(elements)
+    }
+  }
+}
