@@ -7,6 +7,12 @@ let package = Package(
   products: [
     .library(name: "Composable", targets: ["Composable"]),
     .library(name: "ComposableTestSupport", targets: ["ComposableTestSupport"]),
+    .library(name: "MeetingFeature", targets: ["MeetingFeature"]),
+    .library(name: "Models", targets: ["Models"]),
+    .library(name: "SoundClient", targets: ["SoundClient"]),
+    .library(name: "SpeechClient", targets: ["SpeechClient"]),
+    .library(name: "StandupForm", targets: ["StandupForm"]),
+    .library(name: "StorageClient", targets: ["StorageClient"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -15,6 +21,8 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
+    .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
+    .package(url: "https://github.com/pointfreeco/swift-tagged", from: "0.10.0"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
   ],
   targets: [
@@ -43,6 +51,39 @@ let package = Package(
       ],
       path: "Modules/ComposableTestSupport"
     ),
+    .target(
+      name: "MeetingFeature",
+      dependencies: ["Composable", "Models", .casePaths, .dependencies],
+      path: "Modules/MeetingFeature"
+    ),
+    .target(
+      name: "Models",
+      dependencies: [
+        .identifiedCollections,
+        .tagged,
+      ],
+      path: "Modules/Models"
+    ),
+    .target(
+      name: "SoundClient",
+      dependencies: [.dependencies, .dependenciesMacros],
+      path: "Modules/SoundClient"
+    ),
+    .target(
+      name: "SpeechClient",
+      dependencies: [.dependencies, .dependenciesMacros],
+      path: "Modules/SpeechClient"
+    ),
+    .target(
+      name: "StandupForm",
+      dependencies: ["Composable", "Models", .casePaths, .dependencies, .issueReporting],
+      path: "Modules/StandupForm"
+    ),
+    .target(
+      name: "StorageClient",
+      dependencies: ["Models", .dependencies, .dependenciesMacros, .identifiedCollections],
+      path: "Modules/StorageClient"
+    ),
     .testTarget(
       name: "ComposableTests",
       dependencies: [
@@ -57,6 +98,47 @@ let package = Package(
       ],
       path: "Tests/ComposableTests"
     ),
+    .testTarget(
+      name: "MeetingFeatureTests",
+      dependencies: [
+        "ComposableTestSupport",
+        "MeetingFeature",
+        "Models",
+        "Composable",
+        .issueReportingTestSupport,
+      ],
+      path: "Tests/MeetingFeatureTests"
+    ),
+    .testTarget(
+      name: "ModelsTests",
+      dependencies: ["Models", .dependencies, .identifiedCollections, .issueReportingTestSupport],
+      path: "Tests/ModelsTests",
+      resources: [.copy("Fixtures")]
+    ),
+    .testTarget(
+      name: "SpeechClientTests",
+      dependencies: ["SpeechClient", .dependencies, .issueReportingTestSupport],
+      path: "Tests/SpeechClientTests"
+    ),
+    .testTarget(
+      name: "StandupFormTests",
+      dependencies: [
+        "Composable",
+        "ComposableTestSupport",
+        "Models",
+        "StandupForm",
+        .dependencies,
+        .issueReportingTestSupport,
+      ],
+      path: "Tests/StandupFormTests"
+    ),
+    .testTarget(
+      name: "StorageClientTests",
+      dependencies: [
+        "Models", "StorageClient", .identifiedCollections, .issueReportingTestSupport,
+      ],
+      path: "Tests/StorageClientTests"
+    ),
   ]
 )
 
@@ -69,6 +151,14 @@ extension Target.Dependency {
   )
   static let customDump = product(name: "CustomDump", package: "swift-custom-dump")
   static let dependencies = product(name: "Dependencies", package: "swift-dependencies")
+  static let dependenciesMacros = product(
+    name: "DependenciesMacros",
+    package: "swift-dependencies"
+  )
+  static let identifiedCollections = product(
+    name: "IdentifiedCollections",
+    package: "swift-identified-collections"
+  )
   static let issueReporting = product(name: "IssueReporting", package: "xctest-dynamic-overlay")
   static let issueReportingTestSupport = product(
     name: "IssueReportingTestSupport",
@@ -78,6 +168,7 @@ extension Target.Dependency {
     name: "OrderedCollections",
     package: "swift-collections"
   )
+  static let tagged = product(name: "Tagged", package: "swift-tagged")
 }
 
 // Settings shared by every target of this package (not by its dependencies): Swift 6 strict

@@ -1,0 +1,141 @@
+public import CasePaths
+public import Composable
+import Dependencies
+public import Foundation
+import IssueReporting
+public import Models
+
+/// The form that creates and edits a standup: title, length, theme and attendees.
+///
+/// The list presents it to add a standup and the detail screen to edit one; both save
+/// ``State/validatedStandup`` so that the two flows apply the same rules.
+public struct StandupForm: Reducer {
+  /// The standup being edited and where the keyboard focus is.
+  public struct State: Equatable, Sendable {
+    /// The field with keyboard focus.
+    public var focus: Field?
+
+    /// The standup as edited so far.
+    public var standup: Standup
+
+    /// A focusable field.
+    public enum Field: Hashable, Sendable {
+      /// The name of an attendee.
+      case attendee(Attendee.ID)
+      /// The standup's title.
+      case title
+    }
+
+    /// The shortest and longest meeting the form allows, in minutes.
+    public static let minutes = 5...30
+
+    /// Creates a form. A standup without attendees gets one blank attendee to fill in.
+    public init(focus: Field? = .title, standup: Standup) {
+      self.focus = focus
+      self.standup = standup
+      if self.standup.attendees.isEmpty {
+        @Dependency(\.uuid) var uuid
+        self.standup.attendees.append(Attendee(id: Attendee.ID(uuid())))
+      }
+    }
+
+    /// The meeting's length in whole minutes, as the form shows it.
+    public var durationInMinutes: Int {
+      Int(standup.duration.components.seconds / 60)
+    }
+
+    /// Whether the standup can be saved: it needs a title.
+    public var isSaveable: Bool {
+      !standup.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    }
+
+    /// The standup as it should be saved: title and names trimmed, attendees without a name
+    /// removed, but always at least one attendee so that a meeting has a speaker.
+    public var validatedStandup: Standup {
+      var standup = self.standup
+      standup.title = standup.title.trimmingCharacters(in: .whitespacesAndNewlines)
+      let firstAttendee = standup.attendees.first
+      for index in standup.attendees.indices {
+        standup.attendees[index].name = standup.attendees[index].name
+          .trimmingCharacters(in: .whitespacesAndNewlines)
+      }
+      standup.attendees.removeAll { $0.name.isEmpty }
+      if standup.attendees.isEmpty {
+        @Dependency(\.uuid) var uuid
+        standup.attendees.append(firstAttendee ?? Attendee(id: Attendee.ID(uuid())))
+      }
+      return standup
+    }
+  }
+
+  /// What happens in the form.
+  @CasePathable
+  public enum Action: Equatable, Sendable {
+    case addAttendeeButtonTapped
+    case attendeeNameChanged(id: Attendee.ID, name: String)
+    case deleteAttendees(atOffsets: IndexSet)
+    case durationChanged(minutes: Int)
+    case focusChanged(State.Field?)
+    case themeChanged(Theme)
+    case titleChanged(String)
+  }
+
+  @Dependency(\.uuid) var uuid
+
+  /// Creates the form's reducer.
+  public init() {}
+
+  public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .addAttendeeButtonTapped:
+        let attendee = Attendee(id: Attendee.ID(uuid()))
+        state.standup.attendees.append(attendee)
+        state.focus = .attendee(attendee.id)
+        return .none
+
+      case .attendeeNameChanged(let id, let name):
+        guard state.standup.attendees[id: id] != nil else {
+          reportIssue("The form has no attendee \(id) to rename; the edit was dropped.")
+          return .none
+        }
+        state.standup.attendees[id: id]?.name = name
+        return .none
+
+      case .deleteAttendees(let offsets):
+        deleteAttendees(at: offsets, from: &state)
+        return .none
+
+      case .durationChanged(let minutes):
+        let minutes = min(max(minutes, State.minutes.lowerBound), State.minutes.upperBound)
+        state.standup.duration = .seconds(minutes * 60)
+        return .none
+
+      case .focusChanged(let focus):
+        state.focus = focus
+        return .none
+
+      case .themeChanged(let theme):
+        state.standup.theme = theme
+        return .none
+
+      case .titleChanged(let title):
+        state.standup.title = title
+        return .none
+      }
+    }
+  }
+
+  /// Removes the attendees at `offsets` (ignoring offsets past the end), keeps the list from
+  /// becoming empty, and moves focus to the attendee now nearest the first removed one.
+  private func deleteAttendees(at offsets: IndexSet, from state: inout State) {
+    let offsets = offsets.filteredIndexSet { state.standup.attendees.indices.contains($0) }
+    guard let firstOffset = offsets.first else { return }
+    state.standup.attendees.remove(atOffsets: offsets)
+    if state.standup.attendees.isEmpty {
+      state.standup.attendees.append(Attendee(id: Attendee.ID(uuid())))
+    }
+    let nearest = min(firstOffset, state.standup.attendees.count - 1)
+    state.focus = .attendee(state.standup.attendees[nearest].id)
+  }
+}

@@ -1,0 +1,130 @@
+import Composable
+import ComposableTestSupport
+import Dependencies
+import Foundation
+import Models
+import StandupForm
+import Testing
+
+@MainActor
+struct StandupFormTests {
+  func makeStore(_ standup: Standup) -> TestStore<StandupForm.State, StandupForm.Action> {
+    TestStore(initialState: StandupForm.State(standup: standup)) {
+      StandupForm()
+    } withDependencies: {
+      $0.uuid = .incrementing
+    }
+  }
+
+  @Test func aNewStandupStartsWithOneBlankAttendee() {
+    let state = withDependencies {
+      $0.uuid = .incrementing
+    } operation: {
+      StandupForm.State(standup: Standup(id: Standup.ID(UUID(9))))
+    }
+    #expect(state.standup.attendees == [Attendee(id: Attendee.ID(UUID(0)))])
+    #expect(state.focus == .title)
+  }
+
+  @Test func addingAnAttendeeFocusesIt() async {
+    let store = makeStore(.engineeringMock)
+
+    await store.send(.addAttendeeButtonTapped) {
+      $0.standup.attendees.append(Attendee(id: Attendee.ID(UUID(0))))
+      $0.focus = .attendee(Attendee.ID(UUID(0)))
+    }
+    await store.send(.attendeeNameChanged(id: Attendee.ID(UUID(0)), name: "Blob IV")) {
+      $0.standup.attendees[id: Attendee.ID(UUID(0))]?.name = "Blob IV"
+    }
+  }
+
+  @Test func removingAnAttendeeFocusesTheNearestOne() async {
+    let standup = Standup.engineeringMock
+    let store = makeStore(standup)
+
+    await store.send(.deleteAttendees(atOffsets: [1])) {
+      $0.standup.attendees.remove(at: 1)
+      $0.focus = .attendee(standup.attendees[2].id)
+    }
+    await store.send(.deleteAttendees(atOffsets: [1])) {
+      $0.standup.attendees.remove(at: 1)
+      $0.focus = .attendee(standup.attendees[0].id)
+    }
+  }
+
+  @Test func removingEveryAttendeeLeavesANewBlankOne() async {
+    let store = makeStore(.engineeringMock)
+
+    await store.send(.deleteAttendees(atOffsets: [0, 1, 2])) {
+      $0.standup.attendees = [Attendee(id: Attendee.ID(UUID(0)))]
+      $0.focus = .attendee(Attendee.ID(UUID(0)))
+    }
+  }
+
+  @Test func offsetsPastTheEndAreIgnored() async {
+    let store = makeStore(.engineeringMock)
+
+    await store.send(.deleteAttendees(atOffsets: [7]))
+  }
+
+  @Test func renamingAMissingAttendeeIsReported() async {
+    let store = makeStore(.engineeringMock)
+
+    await withKnownIssue {
+      await store.send(.attendeeNameChanged(id: Attendee.ID(UUID(42)), name: "Ghost"))
+    } matching: { issue in
+      issue.description.contains("The form has no attendee")
+    }
+  }
+
+  @Test func theLengthStaysBetweenFiveAndThirtyWholeMinutes() async {
+    let store = makeStore(.engineeringMock)
+
+    await store.send(.durationChanged(minutes: 15)) { $0.standup.duration = .seconds(15 * 60) }
+    await store.send(.durationChanged(minutes: 90)) { $0.standup.duration = .seconds(30 * 60) }
+    await store.send(.durationChanged(minutes: 0)) { $0.standup.duration = .seconds(5 * 60) }
+    #expect(store.state.durationInMinutes == 5)
+  }
+
+  @Test func titleThemeAndFocusChange() async {
+    let store = makeStore(.engineeringMock)
+
+    await store.send(.titleChanged("Platform")) { $0.standup.title = "Platform" }
+    await store.send(.themeChanged(.teal)) { $0.standup.theme = .teal }
+    await store.send(.focusChanged(nil)) { $0.focus = nil }
+  }
+
+  @Test func validationStripsBlankAttendeesAndTrims() {
+    var state = StandupForm.State(standup: .engineeringMock)
+    state.standup.title = "  Platform  "
+    state.standup.attendees[0].name = "  "
+    state.standup.attendees[1].name = " Blob Jr "
+
+    let standup = state.validatedStandup
+
+    #expect(standup.title == "Platform")
+    #expect(standup.attendees.map(\.name) == ["Blob Jr", "Blob Sr"])
+    #expect(standup.attendees.map(\.id) == Standup.engineeringMock.attendees.dropFirst().map(\.id))
+  }
+
+  @Test func validationKeepsAtLeastOneAttendee() {
+    var state = StandupForm.State(standup: .engineeringMock)
+    for index in state.standup.attendees.indices {
+      state.standup.attendees[index].name = ""
+    }
+
+    let standup = state.validatedStandup
+
+    #expect(standup.attendees.count == 1)
+    #expect(standup.attendees.first?.id == Standup.engineeringMock.attendees.first?.id)
+  }
+
+  @Test func aStandupNeedsATitleToBeSaved() {
+    var state = StandupForm.State(standup: .engineeringMock)
+    #expect(state.isSaveable)
+    state.standup.title = "   "
+    #expect(!state.isSaveable)
+    state.standup.title = ""
+    #expect(!state.isSaveable)
+  }
+}
