@@ -9,9 +9,12 @@ let package = Package(
     .library(name: "ComposableTestSupport", targets: ["ComposableTestSupport"]),
     .library(name: "MeetingFeature", targets: ["MeetingFeature"]),
     .library(name: "Models", targets: ["Models"]),
+    .library(name: "RecordMeeting", targets: ["RecordMeeting"]),
     .library(name: "SoundClient", targets: ["SoundClient"]),
     .library(name: "SpeechClient", targets: ["SpeechClient"]),
+    .library(name: "StandupDetail", targets: ["StandupDetail"]),
     .library(name: "StandupForm", targets: ["StandupForm"]),
+    .library(name: "StandupsList", targets: ["StandupsList"]),
     .library(name: "StorageClient", targets: ["StorageClient"]),
   ],
   dependencies: [
@@ -65,6 +68,19 @@ let package = Package(
       path: "Modules/Models"
     ),
     .target(
+      name: "RecordMeeting",
+      dependencies: [
+        "Composable",
+        "Models",
+        "SoundClient",
+        "SpeechClient",
+        .casePaths,
+        .clocks,
+        .dependencies,
+      ],
+      path: "Modules/RecordMeeting"
+    ),
+    .target(
       name: "SoundClient",
       dependencies: [.dependencies, .dependenciesMacros],
       path: "Modules/SoundClient"
@@ -75,9 +91,36 @@ let package = Package(
       path: "Modules/SpeechClient"
     ),
     .target(
+      name: "StandupDetail",
+      dependencies: [
+        "Composable",
+        "Models",
+        "SpeechClient",
+        "StandupForm",
+        .casePaths,
+        .dependencies,
+        .issueReporting,
+      ],
+      path: "Modules/StandupDetail"
+    ),
+    .target(
       name: "StandupForm",
       dependencies: ["Composable", "Models", .casePaths, .dependencies, .issueReporting],
       path: "Modules/StandupForm"
+    ),
+    .target(
+      name: "StandupsList",
+      dependencies: [
+        "Composable",
+        "Models",
+        "StandupForm",
+        "StorageClient",
+        .casePaths,
+        .dependencies,
+        .identifiedCollections,
+        .issueReporting,
+      ],
+      path: "Modules/StandupsList"
     ),
     .target(
       name: "StorageClient",
@@ -116,9 +159,38 @@ let package = Package(
       resources: [.copy("Fixtures")]
     ),
     .testTarget(
+      name: "RecordMeetingTests",
+      dependencies: [
+        "Composable",
+        "ComposableTestSupport",
+        "Models",
+        "RecordMeeting",
+        "SpeechClient",
+        .clocks,
+        .concurrencyExtras,
+        .dependencies,
+        .issueReportingTestSupport,
+      ],
+      path: "Tests/RecordMeetingTests"
+    ),
+    .testTarget(
       name: "SpeechClientTests",
       dependencies: ["SpeechClient", .dependencies, .issueReportingTestSupport],
       path: "Tests/SpeechClientTests"
+    ),
+    .testTarget(
+      name: "StandupDetailTests",
+      dependencies: [
+        "Composable",
+        "ComposableTestSupport",
+        "Models",
+        "SpeechClient",
+        "StandupDetail",
+        "StandupForm",
+        .dependencies,
+        .issueReportingTestSupport,
+      ],
+      path: "Tests/StandupDetailTests"
     ),
     .testTarget(
       name: "StandupFormTests",
@@ -131,6 +203,20 @@ let package = Package(
         .issueReportingTestSupport,
       ],
       path: "Tests/StandupFormTests"
+    ),
+    .testTarget(
+      name: "StandupsListTests",
+      dependencies: [
+        "Composable",
+        "ComposableTestSupport",
+        "Models",
+        "StandupForm",
+        "StandupsList",
+        "StorageClient",
+        .dependencies,
+        .issueReportingTestSupport,
+      ],
+      path: "Tests/StandupsListTests"
     ),
     .testTarget(
       name: "StorageClientTests",

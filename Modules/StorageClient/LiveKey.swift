@@ -108,13 +108,22 @@ actor StandupsFileStore {
     isKnownReadable = true
   }
 
-  /// Copies the current file aside when it exists and cannot be read as standups.
+  /// Copies the current file aside when it exists and cannot be read as standups, and refuses
+  /// to replace a file it cannot even open.
   private func backUpIfUnreadable() throws {
-    guard
-      FileManager.default.fileExists(atPath: url.path),
-      let data = try? Data(contentsOf: url),
-      (try? StandupsFile.decode(data)) == nil
-    else { return }
+    guard FileManager.default.fileExists(atPath: url.path) else { return }
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw StorageError.writeFailed(
+        """
+        the existing file could not be opened (\(error.localizedDescription)), so it was not \
+        replaced
+        """
+      )
+    }
+    guard (try? StandupsFile.decode(data)) == nil else { return }
     let stamp = Date().formatted(
       .iso8601.year().month().day().time(includingFractionalSeconds: false)
     )

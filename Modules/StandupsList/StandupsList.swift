@@ -1,0 +1,229 @@
+public import CasePaths
+public import Composable
+import Dependencies
+public import IdentifiedCollections
+import IssueReporting
+public import Models
+public import StandupForm
+public import StorageClient
+
+/// The root screen: every standup, with ways to add one, delete one, and open one.
+///
+/// The list loads the standups when it first appears and offers sample data when the saved
+/// data cannot be read. Opening a standup is the parent's business: the list only says which
+/// one was tapped.
+public struct StandupsList: Reducer {
+  /// The standups and what is presented over them.
+  public struct State: Equatable, Sendable {
+    /// The add sheet or an alert.
+    @PresentationState public var destination: Destination.State?
+
+    /// Whether the standups have been loaded yet.
+    public var loadStatus: LoadStatus
+
+    /// The standups, in display order. The parent may replace them: after integration it owns
+    /// the truth.
+    public var standups: IdentifiedArrayOf<Standup>
+
+    /// How far loading has got.
+    public enum LoadStatus: Equatable, Sendable {
+      case notLoaded
+      case loading
+      case loaded
+      case failed
+    }
+
+    /// Creates the list's state.
+    public init(
+      destination: Destination.State? = nil,
+      loadStatus: LoadStatus = .notLoaded,
+      standups: IdentifiedArrayOf<Standup> = []
+    ) {
+      self.destination = destination
+      self.loadStatus = loadStatus
+      self.standups = standups
+    }
+  }
+
+  /// What happens on the list.
+  @CasePathable
+  public enum Action: Equatable, Sendable {
+    case addButtonTapped
+    case confirmAddButtonTapped
+    case delegate(Delegate)
+    case deleteButtonTapped(id: Standup.ID)
+    case destination(PresentationAction<Destination.Action>)
+    case dismissAddButtonTapped
+    case onTask
+    case standupsLoaded(Result<IdentifiedArrayOf<Standup>, StorageError>)
+    case standupTapped(id: Standup.ID)
+
+    /// The buttons of the list's alerts.
+    @CasePathable
+    public enum Alert: Equatable, Sendable {
+      case confirmDeletion(id: Standup.ID)
+      case confirmLoadSampleData
+    }
+
+    /// What the list asks of its parent.
+    @CasePathable
+    public enum Delegate: Equatable, Sendable {
+      /// Show this standup.
+      case standupTapped(Standup.ID)
+    }
+  }
+
+  /// What the list presents.
+  public struct Destination: Reducer {
+    /// The presented sheet or alert.
+    @CasePathable
+    public enum State: Equatable, Sendable {
+      case add(StandupForm.State)
+      case alert(AlertState<StandupsList.Action.Alert>)
+    }
+
+    /// The presented feature's actions.
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+      case add(StandupForm.Action)
+      case alert(StandupsList.Action.Alert)
+    }
+
+    /// Creates the destination reducer.
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+      Scope(state: \.add, action: \.add) { StandupForm() }
+    }
+  }
+
+  @Dependency(\.storageClient.load) var loadStandups
+  @Dependency(\.uuid) var uuid
+
+  /// Creates the list's reducer.
+  public init() {}
+
+  public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .addButtonTapped:
+        state.destination = .add(StandupForm.State(standup: Standup(id: Standup.ID(uuid()))))
+        return .none
+
+      case .confirmAddButtonTapped:
+        guard case .add(var form) = state.destination else { return .none }
+        guard form.isSaveable else {
+          form.focus = .title
+          state.destination = .add(form)
+          return .none
+        }
+        state.standups.append(form.validatedStandup)
+        state.destination = nil
+        return .none
+
+      case .delegate:
+        return .none
+
+      case .deleteButtonTapped(let id):
+        guard let standup = state.standups[id: id] else {
+          reportIssue("The list has no standup \(id) to delete.")
+          return .none
+        }
+        state.destination = .alert(.deleteStandup(standup))
+        return .none
+
+      case .destination(.presented(.alert(.confirmDeletion(let id)))):
+        state.standups.remove(id: id)
+        return .none
+
+      case .destination(.presented(.alert(.confirmLoadSampleData))):
+        state.standups = [.mock, .engineeringMock, .productMock]
+        return .none
+
+      case .destination:
+        return .none
+
+      case .dismissAddButtonTapped:
+        state.destination = nil
+        return .none
+
+      case .onTask:
+        guard state.loadStatus == .notLoaded else { return .none }
+        state.loadStatus = .loading
+        return .run { [loadStandups] send in
+          do {
+            await send(.standupsLoaded(.success(try await loadStandups())))
+          } catch let error as StorageError {
+            await send(.standupsLoaded(.failure(error)))
+          } catch {
+            await send(.standupsLoaded(.failure(.readFailed("\(error)"))))
+          }
+        }
+
+      case .standupsLoaded(.success(let standups)):
+        state.loadStatus = .loaded
+        state.standups = standups
+        return .none
+
+      case .standupsLoaded(.failure(let error)):
+        state.loadStatus = .failed
+        state.destination = .alert(.dataFailedToLoad(error))
+        return .none
+
+      case .standupTapped(let id):
+        guard state.standups[id: id] != nil else {
+          reportIssue("The list has no standup \(id) to open.")
+          return .none
+        }
+        return .send(.delegate(.standupTapped(id)))
+      }
+    }
+    .ifLet(\.$destination, action: \.destination) { Destination() }
+  }
+}
+
+extension AlertState where Action == StandupsList.Action.Alert {
+  /// Tells the user that the saved standups could not be read, and offers sample data.
+  public static func dataFailedToLoad(_ error: StorageError) -> Self {
+    AlertState {
+      TextState("Data failed to load")
+    } actions: {
+      ButtonState(action: .confirmLoadSampleData) {
+        TextState("Load sample data")
+      }
+      ButtonState(role: .cancel) {
+        TextState("Start empty")
+      }
+    } message: {
+      let backupNote =
+        if case .corrupt = error {
+          " The unreadable file will be kept as a backup beside the new one when you next save."
+        } else {
+          ""
+        }
+      return TextState(
+        """
+        \(error.description)\(backupNote)
+
+        Would you like to load some sample data to play around with?
+        """
+      )
+    }
+  }
+
+  /// Asks before deleting a standup.
+  public static func deleteStandup(_ standup: Standup) -> Self {
+    AlertState {
+      TextState("Delete \"\(standup.title)\"?")
+    } actions: {
+      ButtonState(role: .destructive, action: .confirmDeletion(id: standup.id)) {
+        TextState("Delete")
+      }
+      ButtonState(role: .cancel) {
+        TextState("Cancel")
+      }
+    } message: {
+      TextState("The standup and all of its past meetings will be deleted.")
+    }
+  }
+}
