@@ -5,6 +5,7 @@ let package = Package(
   name: "Standups",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
+    .library(name: "AppFeature", targets: ["AppFeature"]),
     .library(name: "Composable", targets: ["Composable"]),
     .library(name: "ComposableTestSupport", targets: ["ComposableTestSupport"]),
     .library(name: "MeetingFeature", targets: ["MeetingFeature"]),
@@ -29,6 +30,22 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
   ],
   targets: [
+    .target(
+      name: "AppFeature",
+      dependencies: [
+        "Composable",
+        "MeetingFeature",
+        "Models",
+        "RecordMeeting",
+        "StandupDetail",
+        "StandupsList",
+        "StorageClient",
+        .casePaths,
+        .dependencies,
+        .issueReporting,
+      ],
+      path: "Modules/AppFeature"
+    ),
     .target(
       name: "Composable",
       dependencies: [
@@ -126,6 +143,27 @@ let package = Package(
       name: "StorageClient",
       dependencies: ["Models", .dependencies, .dependenciesMacros, .identifiedCollections],
       path: "Modules/StorageClient"
+    ),
+    .testTarget(
+      name: "AppFeatureTests",
+      dependencies: [
+        "AppFeature",
+        "Composable",
+        "ComposableTestSupport",
+        "MeetingFeature",
+        "Models",
+        "RecordMeeting",
+        "SpeechClient",
+        "StandupDetail",
+        "StandupForm",
+        "StandupsList",
+        "StorageClient",
+        .clocks,
+        .dependencies,
+        .identifiedCollections,
+        .issueReportingTestSupport,
+      ],
+      path: "Tests/AppFeatureTests"
     ),
     .testTarget(
       name: "ComposableTests",

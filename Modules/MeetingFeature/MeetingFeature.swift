@@ -14,7 +14,7 @@ public struct MeetingFeature: Reducer {
     public let meeting: Meeting
 
     /// The standup the meeting belongs to, for its title and attendees.
-    public let standup: Standup
+    public var standup: Standup
 
     /// Creates the screen's state.
     public init(alert: AlertState<Action.Alert>? = nil, meeting: Meeting, standup: Standup) {

@@ -211,6 +211,26 @@ extension AlertState where Action == StandupsList.Action.Alert {
     }
   }
 
+  /// Tells the user that the standups could not be saved, and that nothing was lost yet.
+  public static func saveFailed(_ error: StorageError) -> Self {
+    AlertState {
+      TextState("Changes not saved")
+    } actions: {
+      ButtonState(role: .cancel) {
+        TextState("OK")
+      }
+    } message: {
+      TextState(
+        """
+        \(error.description)
+
+        Your changes are still here and the previously saved standups are untouched. Saving \
+        will be tried again with your next change.
+        """
+      )
+    }
+  }
+
   /// Asks before deleting a standup.
   public static func deleteStandup(_ standup: Standup) -> Self {
     AlertState {

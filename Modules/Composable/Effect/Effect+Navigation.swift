@@ -1,5 +1,4 @@
 package import ConcurrencyExtras
-import Dependencies
 
 extension Effect {
   /// Lifts the effects of a navigated child (a stack element or a presented destination) into
@@ -7,17 +6,18 @@ extension Effect {
   ///
   /// Every action is embedded with `embed`; every piece of work is registered under the
   /// child's navigation scope, so that cancelling the scope stops all of it, including the work
-  /// of the child's own children; and the `dismiss` dependency inside the work sends `dismiss`
-  /// to the parent.
+  /// of the child's own children; and while the work runs, the child's `dismiss` dependency
+  /// (a ``DismissEffect`` for `scope`, set while the child reduced) sends `dismissAction` to
+  /// the parent.
   package func navigated<ParentAction: Sendable>(
     in scope: NavigationIDPath,
     embed: @escaping @Sendable (Action) -> ParentAction,
     dismiss dismissAction: ParentAction
   ) -> Effect<ParentAction> {
     let lifted = map(embed) { send, body in
-      try await withDependencies {
-        $0.dismiss = DismissEffect { send(dismissAction) }
-      } operation: {
+      var handlers = DismissHandlers.current
+      handlers[scope] = { await send(dismissAction) }
+      try await DismissHandlers.$current.withValue(handlers) {
         try await body()
       }
     }

@@ -5,28 +5,37 @@ public import Dependencies
 ///
 /// Read it from the `dismiss` dependency and call it from an effect. The navigation operator
 /// that runs the feature decides what dismissing means, so the feature never needs to know how
-/// it was presented.
+/// it was presented. Reading the dependency in the reducer, or capturing it in the effect's
+/// capture list, both work.
 ///
 /// ```swift
 /// @Dependency(\.dismiss) var dismiss
 ///
 /// case .cancelButtonTapped:
-///   return .run { _ in await dismiss() }
+///   return .run { [dismiss] _ in await dismiss() }
 /// ```
 ///
 /// > Important: Dismissal goes through the parent as an action, and the feature's effects are
 /// > cancelled once it is gone, so code after `await dismiss()` may not run. Called where there
 /// > is nothing to dismiss (in a feature at the root of a store), it reports an issue.
 public struct DismissEffect: Sendable {
-  let dismiss: @MainActor @Sendable (CodeLocation) -> Void
+  enum Target: Sendable {
+    /// The navigated feature at this scope; its parent installs the handler while the
+    /// feature's effects run.
+    case scope(NavigationIDPath)
+    /// A custom dismissal, such as the root of a test store.
+    case handler(@MainActor @Sendable (CodeLocation) -> Void)
+  }
+
+  let target: Target
 
   /// Creates a dismiss effect from the closure that performs the dismissal.
   package init(_ dismiss: @escaping @MainActor @Sendable () -> Void) {
-    self.dismiss = { _ in dismiss() }
+    self.target = .handler { _ in dismiss() }
   }
 
-  init(dismissAt dismiss: @escaping @MainActor @Sendable (CodeLocation) -> Void) {
-    self.dismiss = dismiss
+  init(target: Target) {
+    self.target = target
   }
 
   /// Dismisses the feature that owns the running effect.
@@ -36,8 +45,31 @@ public struct DismissEffect: Sendable {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    await dismiss(CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    switch target {
+    case .handler(let dismiss):
+      await dismiss(location)
+    case .scope(let scope):
+      guard let dismiss = DismissHandlers.current[scope] else {
+        location.reportIssue(
+          """
+          "dismiss()" was called outside of the effects of the feature it belongs to, so \
+          there is nothing it can dismiss.
+
+          Call it from an effect that the feature's reducer returned.
+          """
+        )
+        return
+      }
+      await dismiss()
+    }
   }
+}
+
+/// The dismissals available to the running effect, by navigation scope, installed by the
+/// navigation operators around their children's effects.
+enum DismissHandlers {
+  @TaskLocal static var current: [NavigationIDPath: @Sendable () async -> Void] = [:]
 }
 
 extension DependencyValues {
@@ -49,8 +81,8 @@ extension DependencyValues {
 }
 
 private enum DismissEffectKey: DependencyKey {
-  static let liveValue = DismissEffect(dismissAt: { reportNothingToDismiss(at: $0) })
-  static let testValue = DismissEffect(dismissAt: { reportNothingToDismiss(at: $0) })
+  static let liveValue = DismissEffect(target: .handler { reportNothingToDismiss(at: $0) })
+  static let testValue = DismissEffect(target: .handler { reportNothingToDismiss(at: $0) })
 }
 
 private func reportNothingToDismiss(at location: CodeLocation) {

@@ -215,7 +215,9 @@ public struct StackState<Element> {
   }
 }
 
-extension StackState: RandomAccessCollection, MutableCollection, RangeReplaceableCollection {
+// NB: Not `MutableCollection`: its algorithms (sorting, partitioning, swapping) move values
+// between positions while the IDs stay put, which would give elements each other's identity.
+extension StackState: RandomAccessCollection, RangeReplaceableCollection {
   /// The position of the bottom element.
   public var startIndex: Int { 0 }
 
@@ -224,11 +226,20 @@ extension StackState: RandomAccessCollection, MutableCollection, RangeReplaceabl
 
   /// The element at a position, counting from the bottom.
   public subscript(position: Int) -> Element {
-    get { storage.elements.values[position] }
-    set {
-      makeUnique()
-      storage.elements.values[position] = newValue
+    storage.elements.values[position]
+  }
+
+  /// Removes the elements that match `shouldBeRemoved`; the others keep their IDs.
+  ///
+  /// - Parameter shouldBeRemoved: Whether to remove an element.
+  public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+    let ids = try storage.elements.filter { try shouldBeRemoved($0.value) }.map(\.key)
+    guard !ids.isEmpty else { return }
+    makeUnique()
+    for id in ids {
+      storage.elements.removeValue(forKey: id)
     }
+    storage.version = nextStackVersion()
   }
 
   /// Replaces the elements in `subrange` with `newElements`, which get new IDs.

@@ -38,6 +38,15 @@ struct StackStateTests {
     #expect(stack.isEmpty)
   }
 
+  @Test func removingByPredicateKeepsTheOtherIDs() {
+    var stack = makeStack(["a", "b", "c", "d"])
+    stack.removeAll { $0 == "b" || $0 == "d" }
+    #expect(stack.ids == [0, 2])
+    #expect(Array(stack) == ["a", "c"])
+    stack.removeFirst()
+    #expect(stack.ids == [2])
+  }
+
   @Test func equalityComparesIDsAndElements() {
     let first = makeStack(["a", "b"])
     let second = withDependencies {

@@ -14,6 +14,7 @@ struct Counter: Reducer {
   @CasePathable
   enum Action: Equatable, Sendable {
     case closeButtonTapped
+    case closeWithCapturedDismissButtonTapped
     case delegate(Delegate)
     case saveButtonTapped
     case startTimerButtonTapped
@@ -35,6 +36,8 @@ struct Counter: Reducer {
     switch action {
     case .closeButtonTapped:
       return .run { _ in await dismiss() }
+    case .closeWithCapturedDismissButtonTapped:
+      return .run { [dismiss] _ in await dismiss() }
     case .delegate:
       return .none
     case .saveButtonTapped:

@@ -111,6 +111,7 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
         let scope = scope(of: identityBefore)
         let effect = withDependencies {
           $0.navigationIDPath = scope
+          $0.dismiss = DismissEffect(target: .scope(scope))
         } operation: {
           state[keyPath: toPresentationState].modify {
             destination.reduce(into: &$0, action: destinationAction)

@@ -133,6 +133,7 @@ where Element.State: Sendable {
     let elementScope = stackScope.appending(id)
     let effect = withDependencies {
       $0.navigationIDPath = elementScope
+      $0.dismiss = DismissEffect(target: .scope(elementScope))
     } operation: {
       state[keyPath: toStackState].modify(id: id) {
         element.reduce(into: &$0, action: elementAction)

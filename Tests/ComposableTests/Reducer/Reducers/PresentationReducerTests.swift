@@ -61,6 +61,16 @@ struct PresentationReducerTests {
     await store.expectNothingLeftRunning()
   }
 
+  @Test func aSheetThatCapturesDismissClosesItself() async {
+    let store = makeStore()
+
+    await store.send(.sheetButtonTapped) { $0.destination = .sheet(Counter.State()) }
+    await store.send(.destination(.presented(.sheet(.closeWithCapturedDismissButtonTapped))))
+    await store.receive(\.destination.dismiss) { $0.destination = nil }
+    #expect(!store.isDismissed)
+    await store.expectNothingLeftRunning()
+  }
+
   @Test func anyAlertButtonClearsTheAlert() async {
     let store = makeStore()
 

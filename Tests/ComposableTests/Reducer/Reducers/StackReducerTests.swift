@@ -57,6 +57,20 @@ struct StackReducerTests {
     await store.expectNothingLeftRunning()
   }
 
+  @Test func aChildThatCapturesDismissPopsItself() async {
+    let store = makeStore()
+
+    await store.send(.pushCounterButtonTapped) {
+      $0.path.append(.counter(Counter.State()))
+    }
+    await store.send(\.path[id: 0].counter.closeWithCapturedDismissButtonTapped)
+    await store.receive(\.path.popFrom, 0) {
+      $0.path = StackState()
+    }
+    #expect(!store.isDismissed)
+    await store.expectNothingLeftRunning()
+  }
+
   @Test func theParentPopsAnElement() async {
     let store = makeStore()
 

@@ -1,0 +1,115 @@
+import Composable
+import IssueReporting
+import MeetingFeature
+import Models
+import RecordMeeting
+import StandupDetail
+
+// The integration between screens: each function answers one delegate action. Screens are
+// found by the standup they show, never by their position on the stack, so deep links and
+// repeated screens behave the same as a stack built by tapping.
+
+extension AppFeature {
+  /// The list asked to open a standup: push its detail.
+  func openDetail(of id: Standup.ID, _ state: inout State) -> Effect<Action> {
+    guard let standup = state.list.standups[id: id] else {
+      reportIssue("The list asked to open standup \(id), which it does not have.")
+      return .none
+    }
+    state.path.append(.detail(StandupDetail.State(standup: standup)))
+    return .none
+  }
+
+  /// A detail screen asked for something.
+  func handle(
+    _ delegate: StandupDetail.Action.Delegate,
+    fromDetail id: StackElementID,
+    _ state: inout State
+  ) -> Effect<Action> {
+    switch delegate {
+    case .deleteStandup(let standupID):
+      deleteStandup(standupID, &state)
+    case .meetingTapped(let meetingID):
+      openMeeting(meetingID, shownBy: id, &state)
+    case .startMeeting(let standup):
+      state.path.append(.record(RecordMeeting.State(standup: standup)))
+    case .standupUpdated(let standup):
+      update(standup, exceptIn: id, &state)
+    }
+    return .none
+  }
+
+  /// A detail screen changed its standup: write it to the list and to every other screen that
+  /// shows it.
+  func update(_ standup: Standup, exceptIn sourceID: StackElementID?, _ state: inout State) {
+    if state.list.standups[id: standup.id] != nil {
+      state.list.standups[id: standup.id] = standup
+    } else {
+      reportIssue("Standup \(standup.id) changed, but the list no longer has it.")
+    }
+    for id in state.path.ids where id != sourceID && state.path[id: id]?.standup.id == standup.id {
+      state.path[id: id]?.standup = standup
+    }
+  }
+
+  /// A detail screen confirmed deleting its standup: remove it from the list, and remove every
+  /// screen that shows it.
+  func deleteStandup(_ id: Standup.ID, _ state: inout State) {
+    state.list.standups.remove(id: id)
+    state.path.removeAll { $0.standup.id == id }
+  }
+
+  /// A detail screen asked to show one of its standup's past meetings.
+  func openMeeting(_ meetingID: Meeting.ID, shownBy id: StackElementID, _ state: inout State) {
+    guard
+      let standup = state.path[id: id]?.standup,
+      let meeting = standup.meetings[id: meetingID]
+    else {
+      reportIssue("Screen \(id) asked to open meeting \(meetingID), which its standup lacks.")
+      return
+    }
+    state.path.append(.meeting(MeetingFeature.State(meeting: meeting, standup: standup)))
+  }
+
+  /// A meeting screen confirmed deleting its meeting: remove it from its standup everywhere.
+  func deleteMeeting(
+    _ meetingID: Meeting.ID,
+    shownBy id: StackElementID,
+    _ state: inout State
+  ) -> Effect<Action> {
+    guard
+      let standupID = state.path[id: id]?.standup.id,
+      var standup = state.list.standups[id: standupID]
+    else {
+      reportIssue("Meeting \(meetingID) was deleted from a standup the list no longer has.")
+      return .none
+    }
+    standup.meetings.remove(id: meetingID)
+    update(standup, exceptIn: nil, &state)
+    return .none
+  }
+
+  /// A recording ended with a transcript: add the meeting, newest first, to its standup in the
+  /// list and in every detail screen that shows it, and pop the recorder.
+  func saveMeeting(
+    transcript: String,
+    recordedBy id: StackElementID,
+    _ state: inout State
+  ) -> Effect<Action> {
+    guard let standupID = state.path[id: id]?.standup.id else {
+      reportIssue("A recording on screen \(id) was saved after the screen was gone.")
+      return .none
+    }
+    state.path.pop(from: id)
+    guard var standup = state.list.standups[id: standupID] else {
+      reportIssue(
+        "A meeting of standup \(standupID) was recorded, but the standup has been deleted."
+      )
+      return .none
+    }
+    let meeting = Meeting(id: Meeting.ID(uuid()), date: now, transcript: transcript)
+    standup.meetings.insert(meeting, at: 0)
+    update(standup, exceptIn: nil, &state)
+    return .none
+  }
+}

@@ -1,0 +1,62 @@
+public import CasePaths
+public import Composable
+public import MeetingFeature
+public import Models
+public import RecordMeeting
+public import StandupDetail
+
+extension AppFeature {
+  /// The screens that can be pushed onto the stack.
+  public struct Path: Reducer {
+    /// A pushed screen.
+    @CasePathable
+    public enum State: Equatable, Sendable {
+      case detail(StandupDetail.State)
+      case meeting(MeetingFeature.State)
+      case record(RecordMeeting.State)
+    }
+
+    /// An action of a pushed screen.
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+      case detail(StandupDetail.Action)
+      case meeting(MeetingFeature.Action)
+      case record(RecordMeeting.Action)
+    }
+
+    /// Creates the reducer of the pushed screens.
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+      Scope(state: \.detail, action: \.detail) { StandupDetail() }
+      Scope(state: \.meeting, action: \.meeting) { MeetingFeature() }
+      Scope(state: \.record, action: \.record) { RecordMeeting() }
+    }
+  }
+}
+
+extension AppFeature.Path.State {
+  /// The standup the screen shows.
+  public var standup: Standup {
+    get {
+      switch self {
+      case .detail(let detail): detail.standup
+      case .meeting(let meeting): meeting.standup
+      case .record(let record): record.standup
+      }
+    }
+    set {
+      switch self {
+      case .detail(var detail):
+        detail.standup = newValue
+        self = .detail(detail)
+      case .meeting(var meeting):
+        meeting.standup = newValue
+        self = .meeting(meeting)
+      case .record(var record):
+        record.standup = newValue
+        self = .record(record)
+      }
+    }
+  }
+}
