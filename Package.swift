@@ -20,6 +20,11 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(
+      url: "https://github.com/ordo-one/benchmark",
+      from: "1.38.1",
+      traits: ["MallocInterposer"]
+    ),
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
@@ -50,7 +55,6 @@ let package = Package(
       name: "Composable",
       dependencies: [
         .casePaths,
-        .concurrencyExtras,
         .customDump,
         .dependencies,
         .issueReporting,
@@ -143,6 +147,20 @@ let package = Package(
       name: "StorageClient",
       dependencies: ["Models", .dependencies, .dependenciesMacros, .identifiedCollections],
       path: "Modules/StorageClient"
+    ),
+    .executableTarget(
+      name: "StandupsBenchmarks",
+      dependencies: [
+        "Composable",
+        "Models",
+        .product(name: "Benchmark", package: "benchmark"),
+        .casePaths,
+        .concurrencyExtras,
+        .dependencies,
+        .identifiedCollections,
+      ],
+      path: "Benchmarks/StandupsBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
     .testTarget(
       name: "AppFeatureTests",
@@ -296,13 +314,15 @@ extension Target.Dependency {
 }
 
 // Settings shared by every target of this package (not by its dependencies): Swift 6 strict
-// concurrency comes from `swiftLanguageModes`; warnings fail the build.
+// concurrency comes from `swiftLanguageModes`; warnings fail the build; and release builds
+// let generic code (the core's operators above all) be specialized across modules.
 for target in package.targets {
   target.swiftSettings =
     (target.swiftSettings ?? []) + [
       .treatAllWarnings(as: .error),
       .enableUpcomingFeature("ExistentialAny"),
       .enableUpcomingFeature("InternalImportsByDefault"),
+      .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
     ]
 }
 

@@ -1,4 +1,3 @@
-package import ConcurrencyExtras
 import Dependencies
 
 extension Effect {
@@ -60,19 +59,19 @@ extension Effect {
 
 /// The identity of a group of cancellable effects: a user's identifier in a navigation scope.
 package struct CancellationKey: Hashable, Sendable, CustomStringConvertible {
-  package let id: AnyHashableSendable
+  package let id: HashableIdentity
   package let path: NavigationIDPath
 
   package init(id: some Hashable & Sendable, path: NavigationIDPath) {
-    self.init(id: AnyHashableSendable(id), path: path)
+    self.init(id: HashableIdentity(id), path: path)
   }
 
-  package init(id: AnyHashableSendable, path: NavigationIDPath) {
+  package init(id: HashableIdentity, path: NavigationIDPath) {
     self.id = id
     self.path = path
   }
 
   package var description: String {
-    "\(id.base) in \(path)"
+    "\(id) in \(path)"
   }
 }

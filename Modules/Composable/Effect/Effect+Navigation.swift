@@ -1,5 +1,3 @@
-package import ConcurrencyExtras
-
 extension Effect {
   /// Lifts the effects of a navigated child (a stack element or a presented destination) into
   /// its parent.
@@ -12,16 +10,16 @@ extension Effect {
   package func navigated<ParentAction: Sendable>(
     in scope: NavigationIDPath,
     embed: @escaping @Sendable (Action) -> ParentAction,
-    dismiss dismissAction: ParentAction
+    dismiss dismissAction: @escaping @Sendable () -> ParentAction
   ) -> Effect<ParentAction> {
+    if case .none = operation { return .none }
     let lifted = map(embed) { send, body in
       var handlers = DismissHandlers.current
-      handlers[scope] = { await send(dismissAction) }
+      handlers[scope] = { await send(dismissAction()) }
       try await DismissHandlers.$current.withValue(handlers) {
         try await body()
       }
     }
-    if case .none = lifted.operation { return .none }
     return Effect<ParentAction>(
       operation: .cancellable(.navigationScope(scope), cancelInFlight: false, lifted)
     )
@@ -31,7 +29,7 @@ extension Effect {
   /// component `keeping` rejects: the elements that left a stack.
   package static func cancelNavigationScopes(
     under parent: NavigationIDPath,
-    keeping: @escaping @Sendable (AnyHashableSendable) -> Bool
+    keeping: @escaping @Sendable (HashableIdentity) -> Bool
   ) -> Self {
     Self(operation: .cancelScopes(under: parent, keeping: keeping))
   }

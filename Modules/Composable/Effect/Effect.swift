@@ -1,4 +1,3 @@
-import ConcurrencyExtras
 import Dependencies
 
 /// Work a reducer asks the store to do after it has updated state: send more actions, run
@@ -27,7 +26,7 @@ public struct Effect<Action: Sendable>: Sendable {
     case concatenate([Effect])
     indirect case cancellable(CancellationKey, cancelInFlight: Bool, Effect)
     case cancel(CancellationKey)
-    case cancelScopes(under: NavigationIDPath, keeping: @Sendable (AnyHashableSendable) -> Bool)
+    case cancelScopes(under: NavigationIDPath, keeping: @Sendable (HashableIdentity) -> Bool)
   }
 
   /// The asynchronous work of ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)``.

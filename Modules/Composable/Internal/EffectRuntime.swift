@@ -1,4 +1,3 @@
-package import ConcurrencyExtras
 import Synchronization
 
 /// Starts, tracks and cancels the effects of one store.
@@ -12,33 +11,48 @@ package final class EffectRuntime: Sendable {
   private struct Tables {
     var nextToken: UInt64 = 0
     var running: [UInt64: Entry] = [:]
-    var tokensByKey: [CancellationKey: Set<UInt64>] = [:]
+    var tokensByKey: [CancellationKey: SmallSet<UInt64>] = [:]
     /// The navigation paths at which each identifier has running work: what a cancellation
     /// searches to reach descendants, without scanning unrelated keys.
-    var pathsByID: [AnyHashableSendable: Set<NavigationIDPath>] = [:]
+    var pathsByID: [HashableIdentity: SmallSet<NavigationIDPath>] = [:]
 
     mutating func register(_ token: UInt64, under key: CancellationKey) {
-      if tokensByKey[key]?.insert(token) == nil {
-        tokensByKey[key] = [token]
-        pathsByID[key.id, default: []].insert(key.path)
+      if tokensByKey[key] == nil {
+        tokensByKey[key] = SmallSet(token)
+        if pathsByID[key.id] == nil {
+          pathsByID[key.id] = SmallSet(key.path)
+        } else {
+          pathsByID[key.id]?.insert(key.path)
+        }
+      } else {
+        tokensByKey[key]?.insert(token)
       }
     }
 
     mutating func unregister(_ token: UInt64, from key: CancellationKey) {
-      guard tokensByKey[key]?.remove(token) != nil, tokensByKey[key]?.isEmpty == true else {
+      guard tokensByKey[key]?.remove(token) == true, tokensByKey[key]?.isEmpty == true else {
         return
       }
       removeKey(key)
     }
 
-    /// Removes `key` and returns the tasks registered under it.
+    /// Removes `key` and returns the tasks registered under it. Work registered but not yet
+    /// given its task is marked, and cancelled as soon as the task exists.
     @discardableResult
     mutating func removeKey(_ key: CancellationKey) -> [Task<Void, Never>] {
       guard let tokens = tokensByKey.removeValue(forKey: key) else { return [] }
-      if pathsByID[key.id]?.remove(key.path) != nil, pathsByID[key.id]?.isEmpty == true {
+      if pathsByID[key.id]?.remove(key.path) == true, pathsByID[key.id]?.isEmpty == true {
         pathsByID[key.id] = nil
       }
-      return tokens.compactMap { running[$0]?.task }
+      var tasks: [Task<Void, Never>] = []
+      for token in tokens {
+        if let task = running[token]?.task {
+          tasks.append(task)
+        } else {
+          running[token]?.isCancelled = true
+        }
+      }
+      return tasks
     }
 
     /// Removes `key` and every key with the same identifier under its path.
@@ -53,7 +67,10 @@ package final class EffectRuntime: Sendable {
   }
 
   private struct Entry {
-    let task: Task<Void, Never>
+    /// The task, once it exists; it is created outside the lock (see `spawn`).
+    var task: Task<Void, Never>?
+    /// Whether the work was cancelled before its task existed.
+    var isCancelled = false
     let keys: [CancellationKey]
     let origin: (any Sendable)?
   }
@@ -103,10 +120,10 @@ package final class EffectRuntime: Sendable {
   /// rejects, with everything below them.
   package func cancelScopes(
     under parent: NavigationIDPath,
-    keeping: (AnyHashableSendable) -> Bool
+    keeping: (HashableIdentity) -> Bool
   ) {
     let tasks = tables.withLock { tables -> [Task<Void, Never>] in
-      guard let scopes = tables.pathsByID[AnyHashableSendable(NavigationScope())] else {
+      guard let scopes = tables.pathsByID[HashableIdentity(NavigationScope())] else {
         return []
       }
       var tasks: [Task<Void, Never>] = []
@@ -128,14 +145,22 @@ package final class EffectRuntime: Sendable {
     let tasks = tables.withLock { tables in
       tables.tokensByKey.removeAll()
       tables.pathsByID.removeAll()
-      return tables.running.values.map(\.task)
+      var tasks: [Task<Void, Never>] = []
+      for token in tables.running.keys {
+        if let task = tables.running[token]?.task {
+          tasks.append(task)
+        } else {
+          tables.running[token]?.isCancelled = true
+        }
+      }
+      return tasks
     }
     for task in tasks { task.cancel() }
   }
 
   /// Waits until every task running now has finished.
   package func waitForRunningTasks() async {
-    let tasks = tables.withLock { tables in tables.running.values.map(\.task) }
+    let tasks = tables.withLock { tables in tables.running.values.compactMap(\.task) }
     for task in tasks { await task.value }
   }
 
@@ -147,21 +172,31 @@ package final class EffectRuntime: Sendable {
     work: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never> {
     let origin: (any Sendable)? = recordsOrigins ? origin : nil
-    // NB: The task is created under the lock so that it is registered before it can finish
-    // and unregister itself.
-    return tables.withLock { tables in
+    let token = tables.withLock { tables in
       let token = tables.nextToken
       tables.nextToken += 1
-      let task = Task(priority: priority) {
-        await work()
-        self.finish(token)
-      }
-      tables.running[token] = Entry(task: task, keys: keys, origin: origin)
+      tables.running[token] = Entry(keys: keys, origin: origin)
       for key in keys {
         tables.register(token, under: key)
       }
-      return task
+      return token
     }
+    // NB: The task is created outside the lock, so that waking a worker thread never happens
+    // while other threads wait for the tables. It is registered (above) before it can finish,
+    // and attached (below) unless it already has.
+    let task = Task(priority: priority) {
+      await work()
+      self.finish(token)
+    }
+    let isCancelled = tables.withLock { tables -> Bool in
+      guard tables.running[token] != nil else { return false }
+      tables.running[token]?.task = task
+      return tables.running[token]?.isCancelled == true
+    }
+    if isCancelled {
+      task.cancel()
+    }
+    return task
   }
 
   private func finish(_ token: UInt64) {

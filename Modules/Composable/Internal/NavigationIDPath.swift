@@ -1,4 +1,3 @@
-package import ConcurrencyExtras
 package import Dependencies
 
 /// Where a feature sits in the navigation tree: one component per stack element or
@@ -7,16 +6,36 @@ package import Dependencies
 /// Cancellation identifiers are qualified with it, so that the same identifier used by two
 /// places in the tree names two different groups of effects.
 package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
-  package private(set) var components: [AnyHashableSendable]
+  package private(set) var components: [HashableIdentity]
+  /// The hash of the whole path, kept up to date as components are appended, because paths
+  /// are hashed on every effect start and cancellation.
+  private var hash: Int
 
   package init() {
     self.components = []
+    self.hash = 0
   }
 
   package func appending(_ component: some Hashable & Sendable) -> Self {
+    appending(identity: HashableIdentity(component))
+  }
+
+  private func appending(identity: HashableIdentity) -> Self {
     var path = self
-    path.components.append(AnyHashableSendable(component))
+    path.components.append(identity)
+    var hasher = Hasher()
+    hasher.combine(hash)
+    hasher.combine(identity)
+    path.hash = hasher.finalize()
     return path
+  }
+
+  package static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.hash == rhs.hash && lhs.components == rhs.components
+  }
+
+  package func hash(into hasher: inout Hasher) {
+    hasher.combine(hash)
   }
 
   /// Whether this path is `prefix` or lies under it.
@@ -28,13 +47,11 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
   /// The path one level up, or `nil` at the root.
   package var parent: Self? {
     guard !components.isEmpty else { return nil }
-    var path = self
-    path.components.removeLast()
-    return path
+    return components.dropLast().reduce(Self()) { $0.appending(identity: $1) }
   }
 
   package var description: String {
-    components.isEmpty ? "root" : components.map { "\($0.base)" }.joined(separator: " → ")
+    components.isEmpty ? "root" : components.map(\.description).joined(separator: " → ")
   }
 }
 

@@ -229,6 +229,22 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
     storage.elements.values[position]
   }
 
+  /// Removes every element.
+  ///
+  /// A stack that shares its storage with a copy starts over with empty storage instead of
+  /// copying elements only to remove them.
+  ///
+  /// - Parameter keepCapacity: Whether to keep the storage's capacity.
+  public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
+    guard !isEmpty else { return }
+    if isKnownUniquelyReferenced(&storage) {
+      storage.elements.removeAll(keepingCapacity: keepCapacity)
+      storage.version = nextStackVersion()
+    } else {
+      storage = Storage([:], version: nextStackVersion())
+    }
+  }
+
   /// Removes the elements that match `shouldBeRemoved`; the others keep their IDs.
   ///
   /// - Parameter shouldBeRemoved: Whether to remove an element.

@@ -43,6 +43,17 @@ public enum ReducerBuilder<State, Action: Sendable> {
     expression
   }
 
+  /// A reducer with a ``Reducer/body``, written in the block: its body is built once, here.
+  ///
+  /// Building a body creates its operators and case key paths, which costs far more than
+  /// running them; doing it once per parent instead of once per action keeps the cost of an
+  /// action independent of how deep the feature tree is.
+  public static func buildExpression<R: Reducer<State, Action>>(
+    _ expression: R
+  ) -> _BodyReducer<R> where R.Body: Reducer<State, Action> {
+    _BodyReducer(expression)
+  }
+
   /// The reducer a block produces.
   public static func buildFinalResult<R: Reducer<State, Action>>(_ reducer: R) -> R {
     reducer
@@ -70,6 +81,21 @@ public enum ReducerBuilder<State, Action: Sendable> {
     Accumulated: Reducer<State, Action>, Next: Reducer<State, Action>
   >(accumulated: Accumulated, next: Next) -> _ReducerSequence<Accumulated, Next> {
     _ReducerSequence(first: accumulated, second: next)
+  }
+}
+
+/// A reducer whose body was built once. Built by ``ReducerBuilder``; not meant to be named.
+public struct _BodyReducer<Base: Reducer>: Reducer
+where Base.Body: Reducer<Base.State, Base.Action> {
+  let builtBody: Base.Body
+
+  init(_ base: Base) {
+    self.builtBody = base.body
+  }
+
+  /// Runs the body built when this reducer was created.
+  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    builtBody.reduce(into: &state, action: action)
   }
 }
 

@@ -53,9 +53,7 @@ package final class RootStore<State, Action: Sendable> {
     isSending = true
     var tasks: [Task<Void, Never>] = []
     let send = effectSend
-    withDependencies {
-      $0 = dependencies
-    } operation: {
+    DependencyValues.$_current.withValue(dependencies) {
       var index = 0
       while index < bufferedActions.count {
         let action = bufferedActions[index]

@@ -130,3 +130,51 @@ struct StackStateTests {
     }
   }
 }
+
+struct StackStateDifferenceTests {
+  @Test func anUnchangedStackHasNoDifference() {
+    let stack = makeStack(["a", "b"])
+    var copy = stack
+    copy[id: 0] = "A"
+    #expect(stack.difference(from: stack).isEmpty)
+    #expect(copy.difference(from: stack).isEmpty)
+  }
+
+  @Test func pushesAndPopsAtTheTop() {
+    let old = makeStack(["a", "b", "c"])
+    var new = old
+    withDependencies {
+      $0.stackElementID = .incrementing(from: 3)
+    } operation: {
+      new.removeLast()
+      new.append("d")
+      new.append("e")
+    }
+    #expect(new.difference(from: old) == .init(popped: [2], pushed: [3, 4]))
+    #expect(old.difference(from: new) == .init(popped: [3, 4], pushed: [2]))
+  }
+
+  @Test func removalsBelowTheTopAreFound() {
+    let old = makeStack(["a", "b", "c", "d"])
+    var new = old
+    new.removeAll { $0 == "b" }
+    #expect(new.difference(from: old) == .init(popped: [1], pushed: []))
+    #expect(StackState<String>().difference(from: old).popped == [0, 1, 2, 3])
+  }
+
+  @Test func removingAllFromASharedStackKeepsTheOriginal() {
+    let stack = makeStack(["a", "b"])
+    var copy = stack
+    copy.removeAll()
+    #expect(copy.isEmpty)
+    #expect(Array(stack) == ["a", "b"])
+  }
+
+  private func makeStack(_ elements: [String]) -> StackState<String> {
+    withDependencies {
+      $0.stackElementID = .incrementing()
+    } operation: {
+      StackState(elements)
+    }
+  }
+}

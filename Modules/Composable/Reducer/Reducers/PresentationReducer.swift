@@ -120,7 +120,7 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
         destinationEffects = (effect ?? .none).navigated(
           in: scope,
           embed: { [toPresentationAction] in toPresentationAction.embed(.presented($0)) },
-          dismiss: toPresentationAction.embed(.dismiss)
+          dismiss: { [toPresentationAction] in toPresentationAction.embed(.dismiss) }
         )
       }
     }

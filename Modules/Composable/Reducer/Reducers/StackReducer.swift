@@ -1,5 +1,4 @@
 public import CasePaths
-import ConcurrencyExtras
 import Dependencies
 import IssueReporting
 
@@ -143,7 +142,7 @@ where Element.State: Sendable {
     return effect.navigated(
       in: elementScope,
       embed: { [toStackAction] in toStackAction.embed(.element(id: id, action: $0)) },
-      dismiss: toStackAction.embed(.popFrom(id: id))
+      dismiss: { [toStackAction] in toStackAction.embed(.popFrom(id: id)) }
     )
   }
 

@@ -1,0 +1,92 @@
+import Benchmark
+import Composable
+
+// The cost of cancellable effects: starting and cancelling them by ID, the "latest wins"
+// pattern, and tearing down everything a popped screen started; against raw tasks. Every case
+// waits until the effects are gone and fails if the cancellation registry is not empty.
+
+func effectBenchmarks() {
+  for count in [100, 1000] {
+    Benchmark("Effects.CancelInFlight/\(count)", configuration: configuration()) { benchmark in
+      await measureOnMainActor(benchmark) { measure in
+        let store = Store(initialState: 0) { Worker() }
+        measure.start()
+        for _ in 0..<count {
+          store.send(.startLatest)
+        }
+        store.send(.cancelLatest)
+        await store.effectRuntime.waitForRunningTasks()
+        measure.stop()
+        expectEmptyRegistry(store.effectRuntime, measure)
+      }
+    }
+
+    Benchmark("Effects.StartCancel/\(count)", configuration: configuration()) { benchmark in
+      await measureOnMainActor(benchmark) { measure in
+        let store = Store(initialState: 0) { Worker() }
+        measure.start()
+        store.send(.startEach(count: count))
+        store.send(.cancelEach(count: count))
+        await store.effectRuntime.waitForRunningTasks()
+        measure.stop()
+        expectEmptyRegistry(store.effectRuntime, measure)
+      }
+    }
+
+    Benchmark("Baseline.TaskStartCancel/\(count)", configuration: configuration()) { benchmark in
+      await measureOnMainActor(benchmark) { measure in
+        measure.start()
+        var tasks: [Task<Void, Never>] = []
+        tasks.reserveCapacity(count)
+        for _ in 0..<count {
+          tasks.append(startLongRunningTask())
+        }
+        for task in tasks {
+          task.cancel()
+        }
+        for task in tasks {
+          await task.value
+        }
+        measure.stop()
+      }
+    }
+  }
+
+  for count in [10, 100] {
+    Benchmark("Effects.PopWithEffects/\(count)", configuration: configuration()) { benchmark in
+      await measureOnMainActor(benchmark) { measure in
+        let store = Store(initialState: Root.State()) { Root() }
+        let detail = StackFixtures.details(count: 1)[0]
+        measure.start()
+        store.send(.pushDetail(detail))
+        guard let id = store.state.path.ids.last else {
+          measure.fail("Nothing was pushed.")
+          return
+        }
+        store.send(.path(.element(id: id, action: .detail(.appeared(effectCount: count)))))
+        store.send(.path(.popFrom(id: id)))
+        await store.effectRuntime.waitForRunningTasks()
+        measure.stop()
+        expectEmptyRegistry(store.effectRuntime, measure)
+      }
+    }
+  }
+}
+
+/// A task like an effect's: started outside the main actor, sleeping until cancelled.
+private nonisolated func startLongRunningTask() -> Task<Void, Never> {
+  Task { try? await Task.sleep(for: .seconds(86_400)) }
+}
+
+@MainActor
+private func expectEmptyRegistry(_ runtime: EffectRuntime, _ measure: Measurement) {
+  guard runtime.runningCount == 0, runtime.cancellationKeyCount == 0 else {
+    measure.fail(
+      """
+      The cancellation registry is not empty: \(runtime.runningCount) tasks and \
+      \(runtime.cancellationKeyCount) keys remain.
+      """
+    )
+    return
+  }
+}
