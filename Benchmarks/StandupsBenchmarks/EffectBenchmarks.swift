@@ -10,10 +10,12 @@ func effectBenchmarks() {
     Benchmark("Effects.CancelInFlight/\(count)", configuration: configuration()) { benchmark in
       await measureOnMainActor(benchmark) { measure in
         let store = Store(initialState: 0) { Worker() }
+        sleepers.reset()
         measure.start()
         for _ in 0..<count {
           store.send(.startLatest)
         }
+        await sleepers.wait(for: 1)
         store.send(.cancelLatest)
         await store.effectRuntime.waitForRunningTasks()
         measure.stop()
@@ -24,8 +26,10 @@ func effectBenchmarks() {
     Benchmark("Effects.StartCancel/\(count)", configuration: configuration()) { benchmark in
       await measureOnMainActor(benchmark) { measure in
         let store = Store(initialState: 0) { Worker() }
+        sleepers.reset()
         measure.start()
         store.send(.startEach(count: count))
+        await sleepers.wait(for: count)
         store.send(.cancelEach(count: count))
         await store.effectRuntime.waitForRunningTasks()
         measure.stop()
@@ -35,12 +39,14 @@ func effectBenchmarks() {
 
     Benchmark("Baseline.TaskStartCancel/\(count)", configuration: configuration()) { benchmark in
       await measureOnMainActor(benchmark) { measure in
+        sleepers.reset()
         measure.start()
         var tasks: [Task<Void, Never>] = []
         tasks.reserveCapacity(count)
         for _ in 0..<count {
           tasks.append(startLongRunningTask())
         }
+        await sleepers.wait(for: count)
         for task in tasks {
           task.cancel()
         }
@@ -57,13 +63,14 @@ func effectBenchmarks() {
       await measureOnMainActor(benchmark) { measure in
         let store = Store(initialState: Root.State()) { Root() }
         let detail = StackFixtures.details(count: 1)[0]
+        sleepers.reset()
         measure.start()
         store.send(.pushDetail(detail))
         guard let id = store.state.path.ids.last else {
           measure.fail("Nothing was pushed.")
-          return
         }
         store.send(.path(.element(id: id, action: .detail(.appeared(effectCount: count)))))
+        await sleepers.wait(for: count)
         store.send(.path(.popFrom(id: id)))
         await store.effectRuntime.waitForRunningTasks()
         measure.stop()
@@ -75,7 +82,7 @@ func effectBenchmarks() {
 
 /// A task like an effect's: started outside the main actor, sleeping until cancelled.
 private nonisolated func startLongRunningTask() -> Task<Void, Never> {
-  Task { try? await Task.sleep(for: .seconds(86_400)) }
+  Task { await sleepUntilCancelled() }
 }
 
 @MainActor
@@ -87,6 +94,5 @@ private func expectEmptyRegistry(_ runtime: EffectRuntime, _ measure: Measuremen
       \(runtime.cancellationKeyCount) keys remain.
       """
     )
-    return
   }
 }

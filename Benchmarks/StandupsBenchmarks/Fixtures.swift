@@ -6,6 +6,7 @@ import Dependencies
 import Foundation
 import IdentifiedCollections
 import Models
+import Synchronization
 
 // Realistic feature state for the stack benchmarks: a detail screen holds a standup with ten
 // attendees and twenty meetings with transcripts of about 500 characters, every string built on
@@ -28,7 +29,7 @@ struct DetailFeature: Reducer {
     case .appeared(let effectCount):
       return .merge(
         (0..<effectCount).map { index in
-          .run { _ in try await Task.sleep(for: .seconds(86_400)) }
+          .run { _ in await sleepUntilCancelled() }
             .cancellable(id: index)
         }
       )
@@ -131,15 +132,66 @@ struct Worker: Reducer {
     case .startEach(let count):
       return .merge(
         (0..<count).map { id in
-          .run { _ in try await Task.sleep(for: .seconds(86_400)) }
+          .run { _ in await sleepUntilCancelled() }
             .cancellable(id: id)
         }
       )
     case .startLatest:
-      return .run { _ in try await Task.sleep(for: .seconds(86_400)) }
+      return .run { _ in await sleepUntilCancelled() }
         .cancellable(id: CancelID.latest, cancelInFlight: true)
     }
   }
+}
+
+/// Counts the long-running tasks that have started to sleep. The effect benchmarks wait for
+/// every task they start to get there, so that cancelling wakes real sleepers in both the
+/// effects and the raw-task baseline; the wait suspends rather than spins, so that the tasks
+/// have the machine to themselves.
+final class Sleepers: Sendable {
+  private struct State {
+    var count = 0
+    var target = Int.max
+    var waiter: CheckedContinuation<Void, Never>?
+  }
+
+  private let state = Mutex(State())
+
+  /// Forgets the sleepers counted so far.
+  func reset() {
+    state.withLock { $0 = State() }
+  }
+
+  /// Counts one more sleeper.
+  func arrive() {
+    let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      state.count += 1
+      guard state.count >= state.target else { return nil }
+      defer { state.waiter = nil }
+      return state.waiter
+    }
+    waiter?.resume()
+  }
+
+  /// Waits until `count` tasks have arrived since the last reset.
+  func wait(for count: Int) async {
+    await withCheckedContinuation { continuation in
+      let isReady = state.withLock { state -> Bool in
+        guard state.count < count else { return true }
+        state.target = count
+        state.waiter = continuation
+        return false
+      }
+      if isReady { continuation.resume() }
+    }
+  }
+}
+
+let sleepers = Sleepers()
+
+/// What a long-running effect does: sleeps until it is cancelled.
+func sleepUntilCancelled() async {
+  sleepers.arrive()
+  try? await Task.sleep(for: .seconds(86_400))
 }
 
 /// A detail screen's state built from scratch for `seed`.
@@ -219,7 +271,11 @@ struct Measurement: Sendable {
     benchmark.value.stopMeasurement()
   }
 
-  func fail(_ description: String) {
+  /// Reports a broken invariant and ends the run with a failure, so that CI notices: the
+  /// harness only prints errors.
+  func fail(_ description: String) -> Never {
     benchmark.value.error(description)
+    FileHandle.standardError.write(Data("\(benchmark.value.name): \(description)\n".utf8))
+    exit(EXIT_FAILURE)
   }
 }

@@ -1,5 +1,6 @@
 import Benchmark
 import Composable
+import ConcurrencyExtras
 import Dependencies
 
 // The cost of hashing and comparing stacks of large feature states, against hashing their IDs
@@ -38,21 +39,27 @@ func hashingBenchmarks() {
       let first = makeStack(count: count)
       let second = makeStack(count: count)
       benchmark.startMeasurement()
-      blackHole(first == second)
+      let isEqual = first == second
       benchmark.stopMeasurement()
+      if !isEqual {
+        Measurement(benchmark: UncheckedSendable(benchmark)).fail("The stacks differ.")
+      }
     }
 
     Benchmark("Baseline.EqualArray/\(count)", configuration: configuration()) { benchmark in
       let first = Array(makeStack(count: count))
       let second = Array(makeStack(count: count))
       benchmark.startMeasurement()
-      blackHole(first == second)
+      let isEqual = first == second
       benchmark.stopMeasurement()
+      if !isEqual {
+        Measurement(benchmark: UncheckedSendable(benchmark)).fail("The arrays differ.")
+      }
     }
 
     Benchmark(
       "Equal.StackCopy/\(count)",
-      configuration: configuration(scalingFactor: .kilo)
+      configuration: configuration(scalingFactor: .mega)
     ) { benchmark in
       let stack = makeStack(count: count)
       let copy = stack

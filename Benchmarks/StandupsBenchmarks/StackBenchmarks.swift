@@ -99,6 +99,7 @@ enum StackFixtures {
   private static var elementSendStores: [Int: (Store<Root.State, Root.Action>, StackElementID)] =
     [:]
   private static var detailsByCount: [Int: [DetailFeature.State]] = [:]
+  private static var stacksByCount: [Int: StackState<Path.State>] = [:]
 
   static func elementSendStore(depth: Int) -> (Store<Root.State, Root.Action>, StackElementID) {
     if let fixture = elementSendStores[depth] { return fixture }
@@ -116,7 +117,10 @@ enum StackFixtures {
   }
 
   static func stack(count: Int) -> StackState<Path.State> {
-    makeStack(count: count)
+    if let stack = stacksByCount[count] { return stack }
+    let stack = makeStack(count: count)
+    stacksByCount[count] = stack
+    return stack
   }
 
   /// A stack of `count` elements and the same stack after its top was popped and two screens

@@ -33,7 +33,7 @@ public struct Effect<Action: Sendable>: Sendable {
   struct Run: Sendable {
     let priority: TaskPriority?
     /// The dependencies in effect where the effect was created; they stay in effect inside it.
-    let dependencies: DependencyValues.Continuation
+    let dependencies: DependencyValues
     let body: @Sendable (Send<Action>) async throws -> Void
     let location: CodeLocation
   }
@@ -118,17 +118,17 @@ extension Effect {
     } else {
       body = operation
     }
-    return withEscapedDependencies { dependencies in
-      Self(
-        operation: .run(
-          Run(
-            priority: priority,
-            dependencies: dependencies,
-            body: body,
-            location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-          )
+    // NB: Capturing the current values is what `withEscapedDependencies` does; keeping the
+    // values themselves lets the runtime restore them with a single task-local push.
+    return Self(
+      operation: .run(
+        Run(
+          priority: priority,
+          dependencies: DependencyValues._current,
+          body: body,
+          location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         )
       )
-    }
+    )
   }
 }

@@ -1,3 +1,4 @@
+import Dependencies
 import Synchronization
 
 /// Starts, tracks and cancels the effects of one store.
@@ -36,23 +37,14 @@ package final class EffectRuntime: Sendable {
       removeKey(key)
     }
 
-    /// Removes `key` and returns the tasks registered under it. Work registered but not yet
-    /// given its task is marked, and cancelled as soon as the task exists.
+    /// Removes `key` and returns the tasks registered under it.
     @discardableResult
     mutating func removeKey(_ key: CancellationKey) -> [Task<Void, Never>] {
       guard let tokens = tokensByKey.removeValue(forKey: key) else { return [] }
       if pathsByID[key.id]?.remove(key.path) == true, pathsByID[key.id]?.isEmpty == true {
         pathsByID[key.id] = nil
       }
-      var tasks: [Task<Void, Never>] = []
-      for token in tokens {
-        if let task = running[token]?.task {
-          tasks.append(task)
-        } else {
-          running[token]?.isCancelled = true
-        }
-      }
-      return tasks
+      return tokens.compactMap { running[$0]?.task }
     }
 
     /// Removes `key` and every key with the same identifier under its path.
@@ -67,10 +59,7 @@ package final class EffectRuntime: Sendable {
   }
 
   private struct Entry {
-    /// The task, once it exists; it is created outside the lock (see `spawn`).
-    var task: Task<Void, Never>?
-    /// Whether the work was cancelled before its task existed.
-    var isCancelled = false
+    let task: Task<Void, Never>
     let keys: [CancellationKey]
     let origin: (any Sendable)?
   }
@@ -111,18 +100,22 @@ package final class EffectRuntime: Sendable {
   /// navigation scope below the key's: a parent can cancel its children's work by identifier,
   /// while siblings never reach each other's.
   package func cancel(_ key: CancellationKey) {
-    let tasks = tables.withLock { $0.removeKeys(under: key) }
     // NB: Cancelling runs cancellation handlers synchronously; never do it under the lock.
-    for task in tasks { task.cancel() }
+    for task in detach(key) { task.cancel() }
   }
 
-  /// Cancels the navigation scopes directly under `parent` whose last component `keeping`
-  /// rejects, with everything below them.
-  package func cancelScopes(
+  /// Removes what `cancel(_:)` would cancel from the tables, and returns its tasks.
+  fileprivate func detach(_ key: CancellationKey) -> [Task<Void, Never>] {
+    tables.withLock { $0.removeKeys(under: key) }
+  }
+
+  /// Removes the navigation scopes directly under `parent` whose last component `keeping`
+  /// rejects, with everything below them, and returns their tasks.
+  fileprivate func detachScopes(
     under parent: NavigationIDPath,
     keeping: (HashableIdentity) -> Bool
-  ) {
-    let tasks = tables.withLock { tables -> [Task<Void, Never>] in
+  ) -> [Task<Void, Never>] {
+    tables.withLock { tables -> [Task<Void, Never>] in
       guard let scopes = tables.pathsByID[HashableIdentity(NavigationScope())] else {
         return []
       }
@@ -137,7 +130,6 @@ package final class EffectRuntime: Sendable {
       }
       return tasks
     }
-    for task in tasks { task.cancel() }
   }
 
   /// Cancels every running task.
@@ -145,58 +137,40 @@ package final class EffectRuntime: Sendable {
     let tasks = tables.withLock { tables in
       tables.tokensByKey.removeAll()
       tables.pathsByID.removeAll()
-      var tasks: [Task<Void, Never>] = []
-      for token in tables.running.keys {
-        if let task = tables.running[token]?.task {
-          tasks.append(task)
-        } else {
-          tables.running[token]?.isCancelled = true
-        }
-      }
-      return tasks
+      return tables.running.values.map(\.task)
     }
     for task in tasks { task.cancel() }
   }
 
   /// Waits until every task running now has finished.
   package func waitForRunningTasks() async {
-    let tasks = tables.withLock { tables in tables.running.values.compactMap(\.task) }
+    let tasks = tables.withLock { tables in tables.running.values.map(\.task) }
     for task in tasks { await task.value }
   }
 
   /// Starts `work` in a new task registered under `keys`.
-  private func spawn(
+  fileprivate func spawn(
     priority: TaskPriority?,
     keys: [CancellationKey],
     origin: some Sendable,
     work: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never> {
     let origin: (any Sendable)? = recordsOrigins ? origin : nil
-    let token = tables.withLock { tables in
+    // NB: The task is created under the lock so that it is registered before it can finish
+    // and unregister itself.
+    return tables.withLock { tables in
       let token = tables.nextToken
       tables.nextToken += 1
-      tables.running[token] = Entry(keys: keys, origin: origin)
+      let task = Task(priority: priority) {
+        await work()
+        self.finish(token)
+      }
+      tables.running[token] = Entry(task: task, keys: keys, origin: origin)
       for key in keys {
         tables.register(token, under: key)
       }
-      return token
+      return task
     }
-    // NB: The task is created outside the lock, so that waking a worker thread never happens
-    // while other threads wait for the tables. It is registered (above) before it can finish,
-    // and attached (below) unless it already has.
-    let task = Task(priority: priority) {
-      await work()
-      self.finish(token)
-    }
-    let isCancelled = tables.withLock { tables -> Bool in
-      guard tables.running[token] != nil else { return false }
-      tables.running[token]?.task = task
-      return tables.running[token]?.isCancelled == true
-    }
-    if isCancelled {
-      task.cancel()
-    }
-    return task
   }
 
   private func finish(_ token: UInt64) {
@@ -230,60 +204,81 @@ extension EffectRuntime {
     actions: inout [Action],
     tasks: inout [Task<Void, Never>]
   ) {
-    start(effect, keys: [], origin: origin, send: send, actions: &actions, tasks: &tasks)
+    var starting = Starting(origin: origin, send: send)
+    starting.start(effect, keys: [], in: self)
+    actions += starting.actions
+    tasks += starting.tasks
+    // NB: Cancelled tasks are woken only once the whole effect has been started: the tables
+    // already reflect every cancellation, and their finishing work does not compete with the
+    // rest of the start for the lock.
+    for task in starting.cancelled { task.cancel() }
   }
 
-  private func start<Action>(
-    _ effect: Effect<Action>,
-    keys: [CancellationKey],
-    origin: Action,
-    send: Send<Action>,
-    actions: inout [Action],
-    tasks: inout [Task<Void, Never>]
-  ) {
-    switch effect.operation {
-    case .none:
-      return
-    case .send(let action):
-      actions.append(action)
-    case .run(let run):
-      tasks.append(
-        spawn(priority: run.priority, keys: keys, origin: origin) {
-          await self.execute(run, send: send, origin: origin)
+  /// The synchronous walk over an effect tree that `start` performs.
+  private struct Starting<Action: Sendable> {
+    let origin: Action
+    let send: Send<Action>
+    var actions: [Action] = []
+    var tasks: [Task<Void, Never>] = []
+    var cancelled: [Task<Void, Never>] = []
+
+    init(origin: Action, send: Send<Action>) {
+      self.origin = origin
+      self.send = send
+    }
+
+    mutating func start(
+      _ effect: Effect<Action>,
+      keys: [CancellationKey],
+      in runtime: EffectRuntime
+    ) {
+      switch effect.operation {
+      case .none:
+        return
+      case .send(let action):
+        actions.append(action)
+      case .run(let run):
+        let (send, origin) = (send, origin)
+        tasks.append(
+          runtime.spawn(priority: run.priority, keys: keys, origin: origin) {
+            await runtime.execute(run, send: send, origin: origin)
+          }
+        )
+      case .merge(let effects):
+        for effect in effects {
+          start(effect, keys: keys, in: runtime)
         }
-      )
-    case .merge(let effects):
-      for effect in effects {
-        start(effect, keys: keys, origin: origin, send: send, actions: &actions, tasks: &tasks)
-      }
-    case .concatenate(let effects):
-      var remaining = effects[...]
-      while let first = remaining.first, first.isSynchronous {
-        start(first, keys: keys, origin: origin, send: send, actions: &actions, tasks: &tasks)
-        remaining.removeFirst()
-      }
-      guard !remaining.isEmpty else { return }
-      let rest = Effect<Action>(operation: .concatenate(Array(remaining)))
-      tasks.append(
-        spawn(priority: nil, keys: keys, origin: origin) {
-          await self.perform(rest, send: send, origin: origin)
+      case .concatenate(let effects):
+        var remaining = effects[...]
+        while let first = remaining.first, first.isSynchronous {
+          start(first, keys: keys, in: runtime)
+          remaining.removeFirst()
         }
-      )
-    case .cancellable(let key, let cancelInFlight, let effect):
-      if cancelInFlight {
-        cancel(key)
+        guard !remaining.isEmpty else { return }
+        let rest = Effect<Action>(operation: .concatenate(Array(remaining)))
+        let (send, origin) = (send, origin)
+        tasks.append(
+          runtime.spawn(priority: nil, keys: keys, origin: origin) {
+            await runtime.perform(rest, send: send, origin: origin)
+          }
+        )
+      case .cancellable(let key, let cancelInFlight, let effect):
+        if cancelInFlight {
+          cancelled += runtime.detach(key)
+        }
+        start(effect, keys: keys + [key], in: runtime)
+      case .cancel(let key):
+        cancelled += runtime.detach(key)
+      case .cancelScopes(let parent, let keeping):
+        cancelled += runtime.detachScopes(under: parent, keeping: keeping)
       }
-      start(
-        effect, keys: keys + [key], origin: origin, send: send, actions: &actions, tasks: &tasks)
-    case .cancel(let key):
-      cancel(key)
-    case .cancelScopes(let parent, let keeping):
-      cancelScopes(under: parent, keeping: keeping)
     }
   }
 
   /// Runs an effect to completion inside a task that is already running.
-  private func perform<Action>(_ effect: Effect<Action>, send: Send<Action>, origin: Action) async {
+  fileprivate func perform<Action>(_ effect: Effect<Action>, send: Send<Action>, origin: Action)
+    async
+  {
     switch effect.operation {
     case .none:
       return
@@ -317,16 +312,16 @@ extension EffectRuntime {
     case .cancel(let key):
       cancel(key)
     case .cancelScopes(let parent, let keeping):
-      cancelScopes(under: parent, keeping: keeping)
+      for task in detachScopes(under: parent, keeping: keeping) { task.cancel() }
     }
   }
 
-  private func execute<Action>(
+  fileprivate func execute<Action>(
     _ run: Effect<Action>.Run,
     send: Send<Action>,
     origin: Action
   ) async {
-    await run.dependencies.yield {
+    await DependencyValues.$_current.withValue(run.dependencies) {
       do {
         try await run.body(send)
       } catch is CancellationError {
