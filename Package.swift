@@ -230,6 +230,11 @@ let package = Package(
       path: "Tests/RecordMeetingTests"
     ),
     .testTarget(
+      name: "SoundClientTests",
+      dependencies: ["SoundClient", .dependencies, .issueReportingTestSupport],
+      path: "Tests/SoundClientTests"
+    ),
+    .testTarget(
       name: "SpeechClientTests",
       dependencies: ["SpeechClient", .dependencies, .issueReportingTestSupport],
       path: "Tests/SpeechClientTests"

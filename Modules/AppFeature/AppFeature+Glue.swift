@@ -39,17 +39,33 @@ extension AppFeature {
     return .none
   }
 
-  /// A detail screen changed its standup: write it to the list and to every other screen that
-  /// shows it.
+  /// A standup changed: write it to the list and to every screen that shows it, except the one
+  /// the change came from.
   func update(_ standup: Standup, exceptIn sourceID: StackElementID?, _ state: inout State) {
-    if state.list.standups[id: standup.id] != nil {
+    let isListed = state.list.standups[id: standup.id] != nil
+    if isListed {
       state.list.standups[id: standup.id] = standup
-    } else {
-      reportIssue("Standup \(standup.id) changed, but the list no longer has it.")
     }
-    for id in state.path.ids where id != sourceID && state.path[id: id]?.standup.id == standup.id {
-      state.path[id: id]?.standup = standup
+    var isShown = false
+    for id in state.path.ids where state.path[id: id]?.standup.id == standup.id {
+      isShown = true
+      if id != sourceID {
+        state.path[id: id]?.standup = standup
+      }
     }
+    if !isListed, !isShown {
+      reportIssue("Standup \(standup.id) changed, but neither the list nor any screen has it.")
+    }
+  }
+
+  /// The current version of a standup: the list's, or, while the list does not have it (a deep
+  /// link opened before loading finished), a detail screen's, or the asking screen's.
+  func currentStandup(_ id: Standup.ID, shownBy screenID: StackElementID, _ state: State)
+    -> Standup?
+  {
+    if let standup = state.list.standups[id: id] { return standup }
+    let detail = state.path.lazy.compactMap { $0[case: \.detail]?.standup }.first { $0.id == id }
+    return detail ?? state.path[id: screenID]?.standup
   }
 
   /// A detail screen confirmed deleting its standup: remove it from the list, and remove every
@@ -79,9 +95,9 @@ extension AppFeature {
   ) -> Effect<Action> {
     guard
       let standupID = state.path[id: id]?.standup.id,
-      var standup = state.list.standups[id: standupID]
+      var standup = currentStandup(standupID, shownBy: id, state)
     else {
-      reportIssue("Meeting \(meetingID) was deleted from a standup the list no longer has.")
+      reportIssue("Meeting \(meetingID) was deleted from a screen that is gone.")
       return .none
     }
     standup.meetings.remove(id: meetingID)
@@ -96,17 +112,14 @@ extension AppFeature {
     recordedBy id: StackElementID,
     _ state: inout State
   ) -> Effect<Action> {
-    guard let standupID = state.path[id: id]?.standup.id else {
+    guard
+      let standupID = state.path[id: id]?.standup.id,
+      var standup = currentStandup(standupID, shownBy: id, state)
+    else {
       reportIssue("A recording on screen \(id) was saved after the screen was gone.")
       return .none
     }
     state.path.pop(from: id)
-    guard var standup = state.list.standups[id: standupID] else {
-      reportIssue(
-        "A meeting of standup \(standupID) was recorded, but the standup has been deleted."
-      )
-      return .none
-    }
     let meeting = Meeting(id: Meeting.ID(uuid()), date: now, transcript: transcript)
     standup.meetings.insert(meeting, at: 0)
     update(standup, exceptIn: nil, &state)

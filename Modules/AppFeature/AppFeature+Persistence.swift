@@ -2,28 +2,25 @@ import Composable
 import Dependencies
 import Models
 import StandupsList
-import StorageClient
+public import StorageClient
 
 extension AppFeature {
   /// How saving the standups is going.
   ///
-  /// The first change after loading is written at once; changes during the second after a
+  /// Nothing is written until the list has finished loading (either way), so an empty list
+  /// never replaces the saved one. The first change after that is written at once; changes during the second after a
   /// write are coalesced into one write of the latest standups when that second is over. Only
   /// changes to the standups count: a timer tick that changes nothing else never writes or
   /// delays a write.
   public struct Persistence: Equatable, Sendable {
-    /// Whether loading has finished (either way); nothing is written before, so an empty list
-    /// never replaces the saved one.
-    public var isLoaded = false
-
     /// Whether a write, or the quiet second after it, is in progress.
     public var isSaving = false
 
     /// Whether the standups changed since the last write began.
     public var hasUnsavedChanges = false
 
-    /// Whether the last write failed. The next change, or a flush, tries again.
-    public var lastWriteFailed = false
+    /// Why the last write failed, if it did. The next change, or a flush, tries again.
+    public var lastWriteError: StorageError?
 
     /// Creates the bookkeeping of a fresh app.
     public init() {}
@@ -33,9 +30,9 @@ extension AppFeature {
 
   /// Runs after any action that changed the standups.
   func standupsChanged(_ state: inout State, action: Action) -> Effect<Action> {
-    guard state.persistence.isLoaded, !action.is(\.list.standupsLoaded) else { return .none }
+    guard hasLoaded(state), !action.is(\.list.standupsLoaded) else { return .none }
     state.persistence.hasUnsavedChanges = true
-    state.persistence.lastWriteFailed = false
+    state.persistence.lastWriteError = nil
     guard !state.persistence.isSaving else { return .none }
     return write(&state, thenWait: .seconds(1))
   }
@@ -43,18 +40,22 @@ extension AppFeature {
   /// The quiet second after a write is over: write what changed meanwhile.
   func saveCooldownEnded(_ state: inout State) -> Effect<Action> {
     state.persistence.isSaving = false
-    guard state.persistence.hasUnsavedChanges, !state.persistence.lastWriteFailed else {
+    guard state.persistence.hasUnsavedChanges, state.persistence.lastWriteError == nil else {
       return .none
     }
     return write(&state, thenWait: .seconds(1))
   }
 
-  /// The app is about to exit: write unsaved changes now.
+  /// The app is about to exit: write the standups now if anything is unsaved, failed, or
+  /// still being written.
   func flushPendingSave(_ state: inout State) -> Effect<Action> {
+    let persistence = state.persistence
     guard
-      state.persistence.isLoaded,
-      state.persistence.hasUnsavedChanges || state.persistence.lastWriteFailed
+      hasLoaded(state),
+      persistence.hasUnsavedChanges || persistence.lastWriteError != nil || persistence.isSaving
     else { return .none }
+    // NB: A write in progress may not have reached the file yet; writing the same standups
+    // again after it is the simple way to be sure the latest ones are on disk.
     return .concatenate(
       .cancel(id: PersistenceCancelID.save),
       write(&state, thenWait: nil)
@@ -65,13 +66,20 @@ extension AppFeature {
   /// change. The previous file is untouched.
   func saveFailed(_ error: StorageError, _ state: inout State) -> Effect<Action> {
     state.persistence.hasUnsavedChanges = true
-    state.persistence.lastWriteFailed = true
-    // NB: An open add sheet holds unsaved input; the failure stays recorded and is shown the
-    // next time a write fails.
+    state.persistence.lastWriteError = error
+    // NB: An open add sheet holds unsaved input; the failure stays in `lastWriteError` for a
+    // front end to show, and the alert appears with the next failure.
     if !(state.list.destination?.is(\.add) ?? false) {
       state.list.destination = .alert(.saveFailed(error))
     }
     return .none
+  }
+
+  private func hasLoaded(_ state: State) -> Bool {
+    switch state.list.loadStatus {
+    case .loaded, .failed: true
+    case .notLoaded, .loading: false
+    }
   }
 
   /// Writes the current standups, then, when `cooldown` is given, waits that long before

@@ -66,10 +66,6 @@ public struct AppFeature: Reducer {
         case .list(.delegate(.standupTapped(let id))):
           return openDetail(of: id, &state)
 
-        case .list(.standupsLoaded):
-          state.persistence.isLoaded = true
-          return .none
-
         case .list:
           return .none
 

@@ -21,6 +21,10 @@ extension Standup: Codable {
     case id, title, theme, durationSeconds, attendees, meetings
   }
 
+  /// The longest duration the file format accepts: a day, far beyond any stand-up, and far
+  /// below what a `Duration` can hold, so that a hand-edited number can never overflow it.
+  static let longestDurationInSeconds: Double = 24 * 60 * 60
+
   /// Decodes a standup, rejecting negative or non-finite durations.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -28,11 +32,14 @@ extension Standup: Codable {
     let title = try container.decode(String.self, forKey: .title)
     let theme = try container.decode(Theme.self, forKey: .theme)
     let seconds = try container.decode(Double.self, forKey: .durationSeconds)
-    guard seconds.isFinite, seconds >= 0 else {
+    guard seconds.isFinite, (0...Self.longestDurationInSeconds).contains(seconds) else {
       throw DecodingError.dataCorruptedError(
         forKey: .durationSeconds,
         in: container,
-        debugDescription: "A duration must be a non-negative number of seconds, not \(seconds)."
+        debugDescription: """
+          A duration must be between 0 and \(Int(Self.longestDurationInSeconds)) seconds, not \
+          \(seconds).
+          """
       )
     }
     self.init(

@@ -120,7 +120,9 @@ public struct RecordMeeting: Reducer {
   @Dependency(\.continuousClock) var clock
   @Dependency(\.dismiss) var dismiss
   @Dependency(\.soundClient.playSpeakerChange) var playSpeakerChange
-  @Dependency(\.speechClient) var speechClient
+  @Dependency(\.speechClient.authorizationStatus) var speechAuthorizationStatus
+  @Dependency(\.speechClient.requestAuthorization) var requestSpeechAuthorization
+  @Dependency(\.speechClient.startTranscription) var startTranscription
 
   /// Creates the screen's reducer.
   public init() {}
@@ -154,7 +156,7 @@ public struct RecordMeeting: Reducer {
         return playSpeakerChangeSound()
 
       case .onTask:
-        return meeting().cancellable(id: CancelID.meeting)
+        return meeting().cancellable(id: CancelID.meeting, cancelInFlight: true)
 
       case .speechFailed:
         if !state.transcript.isEmpty {
@@ -184,17 +186,18 @@ public struct RecordMeeting: Reducer {
 
   /// The meeting's long-living work: a tick every second and, when allowed, transcription.
   private func meeting() -> Effect<Action> {
-    .run { [clock, speechClient] send in
+    .run {
+      [clock, speechAuthorizationStatus, requestSpeechAuthorization, startTranscription] send in
       let authorization =
-        speechClient.authorizationStatus() == .notDetermined
-        ? await speechClient.requestAuthorization()
-        : speechClient.authorizationStatus()
+        speechAuthorizationStatus() == .notDetermined
+        ? await requestSpeechAuthorization()
+        : speechAuthorizationStatus()
 
       await withTaskGroup(of: Void.self) { group in
         if authorization == .authorized {
           group.addTask {
             do {
-              for try await result in await speechClient.startTranscription() {
+              for try await result in await startTranscription() {
                 await send(.speechResult(result.transcript))
               }
             } catch is CancellationError {

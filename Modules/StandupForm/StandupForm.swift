@@ -54,11 +54,11 @@ public struct StandupForm: Reducer {
     public var validatedStandup: Standup {
       var standup = self.standup
       standup.title = standup.title.trimmingCharacters(in: .whitespacesAndNewlines)
-      let firstAttendee = standup.attendees.first
       for index in standup.attendees.indices {
         standup.attendees[index].name = standup.attendees[index].name
           .trimmingCharacters(in: .whitespacesAndNewlines)
       }
+      let firstAttendee = standup.attendees.first
       standup.attendees.removeAll { $0.name.isEmpty }
       if standup.attendees.isEmpty {
         @Dependency(\.uuid) var uuid

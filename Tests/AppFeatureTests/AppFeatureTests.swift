@@ -243,6 +243,77 @@ struct AppFeatureTests {
     await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
   }
 
+  @Test func tappingAPastMeetingPushesIt() async {
+    let store = makeStore(
+      .loaded([.mock], path: StackState([.detail(StandupDetail.State(standup: .mock))])),
+      storage: InMemoryStorage(standups: [.mock])
+    )
+    let meeting = Standup.mock.meetings[0]
+
+    await store.send(\.path[id: 0].detail.meetingTapped, meeting.id)
+    await store.receive(\.path[id: 0].detail.delegate.meetingTapped, meeting.id) {
+      $0.path.append(.meeting(MeetingFeature.State(meeting: meeting, standup: .mock)))
+    }
+  }
+
+  @Test func anEditReachesEveryScreenShowingTheStandup() async {
+    let storage = InMemoryStorage(standups: [.mock, .engineeringMock])
+    let store = makeStore(
+      .loaded(
+        [.mock, .engineeringMock],
+        path: StackState([
+          .detail(StandupDetail.State(standup: .mock)),
+          .detail(StandupDetail.State(standup: .engineeringMock)),
+          .detail(StandupDetail.State(standup: .mock)),
+        ])
+      ),
+      storage: storage
+    )
+    var edited = Standup.mock
+    edited.meetings = []
+
+    await store.send(\.path[id: 2].detail.deleteMeetings, [0]) {
+      $0.path[id: 2, case: \.detail]?.standup = edited
+    }
+    await store.receive(\.path[id: 2].detail.delegate.standupUpdated, edited) {
+      $0.path[id: 0, case: \.detail]?.standup = edited
+      $0.list.standups[id: edited.id] = edited
+      $0.persistence.isSaving = true
+    }
+    #expect(store.state.path[id: 1, case: \.detail]?.standup == .engineeringMock)
+
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+  }
+
+  @Test func aRecordingDeepLinkedBeforeLoadingSavesIntoItsDetail() async {
+    let a = Standup.engineeringMock
+    let store = makeStore(
+      AppFeature.State(
+        list: StandupsList.State(loadStatus: .loading),
+        path: StackState([
+          .detail(StandupDetail.State(standup: a)),
+          .record(RecordMeeting.State(standup: a)),
+        ])
+      ),
+      storage: InMemoryStorage(standups: [a])
+    )
+    let recorded = a.adding(meetingWithTranscript: "", id: 0)
+
+    await store.send(\.path[id: 1].record.endMeetingButtonTapped) {
+      $0.path[id: 1, case: \.record]?.alert = .endMeeting(isDiscardable: true)
+    }
+    await store.send(\.path[id: 1].record.alert.presented.confirmSave) {
+      $0.path[id: 1, case: \.record]?.alert = nil
+      $0.path[id: 1, case: \.record]?.isEnded = true
+    }
+    await store.receive(\.path[id: 1].record.delegate.save, "") {
+      $0.path.pop(from: 1)
+      $0.path[id: 0, case: \.detail]?.standup = recorded
+    }
+    await expectNothingLeftRunning(store)
+  }
+
   // MARK: - Helpers
 
   func makeStore(

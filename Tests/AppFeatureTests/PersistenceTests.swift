@@ -150,7 +150,7 @@ struct PersistenceTests {
     _ = await deleteFirstMeeting(in: store, startsWrite: true)
     await store.receive(\.saveFailed, failure) {
       $0.persistence.hasUnsavedChanges = true
-      $0.persistence.lastWriteFailed = true
+      $0.persistence.lastWriteError = failure
       $0.list.destination = .alert(.saveFailed(failure))
     }
     await clock.advance(by: .seconds(1))
@@ -169,7 +169,7 @@ struct PersistenceTests {
       $0.list.standups = [latest]
       $0.persistence.isSaving = true
       $0.persistence.hasUnsavedChanges = false
-      $0.persistence.lastWriteFailed = false
+      $0.persistence.lastWriteError = nil
     }
     #expect(storage.savedStandups == [latest])
 
@@ -200,7 +200,6 @@ struct PersistenceTests {
     await store.receive(\.list.standupsLoaded, .failure(expectedError)) {
       $0.list.loadStatus = .failed
       $0.list.destination = .alert(.dataFailedToLoad(expectedError))
-      $0.persistence.isLoaded = true
     }
     #expect(try Data(contentsOf: file) == corrupt)
 
@@ -224,14 +223,48 @@ struct PersistenceTests {
 
   @Test func nothingIsWrittenBeforeTheStandupsHaveLoaded() async {
     let storage = InMemoryStorage(standups: [.mock])
+    let store = makeStore(
+      AppFeature.State(
+        list: StandupsList.State(
+          destination: .alert(.dataFailedToLoad(.readFailed("not yet"))),
+          loadStatus: .loading
+        )
+      ),
+      storage: storage.client
+    )
+
+    await store.send(.list(.destination(.presented(.alert(.confirmLoadSampleData))))) {
+      $0.list.destination = nil
+      $0.list.standups = [.mock, .engineeringMock, .productMock]
+    }
+    await store.send(.flushPendingSave)
+    #expect(storage.saveCount == 0)
+    #expect(storage.savedStandups == [.mock])
+  }
+
+  @Test func loadingDoesNotWriteTheLoadedStandupsBack() async {
+    let storage = InMemoryStorage(standups: [.mock])
     let store = makeStore(AppFeature.State(), storage: storage.client)
 
     await store.send(.list(.onTask)) { $0.list.loadStatus = .loading }
     await store.receive(\.list.standupsLoaded, .success([.mock])) {
       $0.list.loadStatus = .loaded
       $0.list.standups = [.mock]
-      $0.persistence.isLoaded = true
     }
     #expect(storage.saveCount == 0)
+  }
+
+  @Test func aFlushDuringAWriteWritesTheStandupsAgain() async {
+    let storage = InMemoryStorage(standups: [Self.standup])
+    let store = makeDetailStore(storage: storage)
+
+    let latest = await deleteFirstMeeting(in: store, startsWrite: true)
+    #expect(storage.saveCount == 1)
+
+    await store.send(.flushPendingSave)
+    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    #expect(storage.saveCount == 2)
+    #expect(storage.savedStandups == [latest])
+    await expectNothingLeftRunning(store)
   }
 }

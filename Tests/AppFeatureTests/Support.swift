@@ -14,12 +14,9 @@ extension AppFeature.State {
     _ standups: IdentifiedArrayOf<Standup>,
     path: StackState<AppFeature.Path.State> = StackState()
   ) -> Self {
-    var persistence = AppFeature.Persistence()
-    persistence.isLoaded = true
-    return Self(
+    Self(
       list: StandupsList.State(loadStatus: .loaded, standups: standups),
-      path: path,
-      persistence: persistence
+      path: path
     )
   }
 }

@@ -102,6 +102,12 @@ struct StandupsFileTests {
           #"{"formatVersion": 1, "standups": [{"id": "11111111-1111-1111-1111-111111111111", "title": "A", "theme": "tan", "durationSeconds": 60, "attendees": [], "meetings": [{"id": "33333333-3333-3333-3333-333333333333", "date": "yesterday", "transcript": ""}]}]}"#
       )?.path == "standups[0].meetings[0].date"
     )
+    #expect(
+      error(
+        decoding:
+          #"{"formatVersion": 1, "standups": [{"id": "11111111-1111-1111-1111-111111111111", "title": "A", "theme": "tan", "durationSeconds": 1e17, "attendees": [], "meetings": []}]}"#
+      )?.path == "standups[0].durationSeconds"
+    )
     #expect(error(decoding: #"{"formatVersion": 2, "standups": []}"#) == .unsupportedVersion(2))
     #expect(error(decoding: #"{"standups": []}"#)?.path == "formatVersion")
   }

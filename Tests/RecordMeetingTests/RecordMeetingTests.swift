@@ -210,6 +210,17 @@ struct RecordMeetingTests {
     #expect(sounds.value == 2)
   }
 
+  @Test func startingAgainReplacesTheTimer() async {
+    let store = makeStore()
+
+    await store.send(.onTask)
+    let task = await store.send(.onTask)
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.timerTick) { $0.secondsElapsed = 1 }
+    await task.cancel()
+    await store.finish()
+  }
+
   @Test func aZeroLengthMeetingEndsAtTheFirstTick() async {
     let standup = Standup(id: Standup.ID(UUID(0)), duration: .zero, title: "Empty")
     let store = makeStore(standup: standup)
@@ -225,7 +236,7 @@ struct RecordMeetingTests {
     #expect(store.state.progress == 1)
   }
 
-  @Test func everyEffectEndsWhenTheScreenGoesAway() async {
+  @Test func cancellingTheTaskEndsEveryEffect() async {
     let (transcription, _) = AsyncThrowingStream<TranscriptionResult, any Error>.makeStream()
     let store = makeStore(speech: .authorized, transcription: transcription)
 

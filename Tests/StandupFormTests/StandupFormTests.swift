@@ -110,13 +110,14 @@ struct StandupFormTests {
   @Test func validationKeepsAtLeastOneAttendee() {
     var state = StandupForm.State(standup: .engineeringMock)
     for index in state.standup.attendees.indices {
-      state.standup.attendees[index].name = ""
+      state.standup.attendees[index].name = "  "
     }
 
     let standup = state.validatedStandup
 
     #expect(standup.attendees.count == 1)
     #expect(standup.attendees.first?.id == Standup.engineeringMock.attendees.first?.id)
+    #expect(standup.attendees.first?.name == "")
   }
 
   @Test func aStandupNeedsATitleToBeSaved() {

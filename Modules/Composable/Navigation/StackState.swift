@@ -137,8 +137,7 @@ public struct StackState<Element> {
   ///
   /// - Parameter element: The element to push.
   public mutating func append(_ element: Element) {
-    @Dependency(\.stackElementID) var nextID
-    insert(element, id: nextID())
+    insert(element, id: newID())
   }
 
   /// Removes the top element.
@@ -183,6 +182,22 @@ public struct StackState<Element> {
     makeUnique()
     storage.elements[id] = element
     storage.version = nextStackVersion()
+  }
+
+  /// A new ID for an element added on top: newer than the top element's and unused here.
+  ///
+  /// A stack built outside a store (with IDs from another generator) can hold IDs the store's
+  /// generator has not reached yet; skipping past them keeps IDs unique and growing.
+  private func newID() -> StackElementID {
+    @Dependency(\.stackElementID) var nextID
+    if let top = storage.elements.keys.last, nextID.peek() <= top {
+      nextID.skip(past: top)
+    }
+    var id = nextID()
+    while storage.elements.index(forKey: id) != nil {
+      id = nextID()
+    }
+    return id
   }
 
   /// Runs `body` on the element with the given ID, in place.
@@ -267,17 +282,21 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
     _ subrange: Range<Int>,
     with newElements: some Collection<Element>
   ) {
-    @Dependency(\.stackElementID) var nextID
     makeUnique()
     storage.elements.removeSubrange(subrange)
     for (offset, element) in newElements.enumerated() {
       storage.elements.updateValue(
         element,
-        forKey: nextID(),
+        forKey: newID(),
         insertingAt: subrange.lowerBound + offset
       )
     }
     storage.version = nextStackVersion()
+  }
+
+  /// The storage's identity, for tests that check that writes happen in place.
+  package var storageIdentity: ObjectIdentifier {
+    ObjectIdentifier(storage)
   }
 }
 

@@ -113,13 +113,41 @@ struct StackStateTests {
     #expect(id.description == "#5")
   }
 
-  @Test func unmodifiedCopiesShareStorage() {
-    let stack = makeStack(Array(repeating: "element", count: 100))
+  @Test func writesToAnElementHappenInPlaceUnlessTheStackIsShared() {
+    var stack = makeStack(Array(repeating: "element", count: 100))
+    let storage = stack.storageIdentity
+    stack[id: 0] = "changed"
+    stack[id: 1]?.append("!")
+    #expect(stack.storageIdentity == storage)
+
     var copy = stack
     #expect(copy == stack)
-    copy[id: 0] = "changed"
-    #expect(copy != stack)
-    #expect(stack[id: 0] == "element")
+    copy[id: 0] = "copied"
+    #expect(copy.storageIdentity != storage)
+    #expect(stack.storageIdentity == storage)
+    #expect(stack[id: 0] == "changed")
+  }
+
+  @Test func appendingNeverReusesAnIDFromAnotherGenerator() {
+    var stack = withDependencies {
+      $0.stackElementID = .incrementing(from: 40)
+    } operation: {
+      StackState(["a", "b"])
+    }
+    withDependencies {
+      $0.stackElementID = .incrementing()
+    } operation: {
+      stack.append("c")
+      stack.append("d")
+    }
+    #expect(stack.ids == [40, 41, 42, 43])
+    #expect(Array(stack) == ["a", "b", "c", "d"])
+  }
+
+  @Test func hashingFollowsEquality() {
+    let stack = makeStack(["a", "b"])
+    #expect(Set([stack, makeStack(["a", "b"])]).count == 1)
+    #expect(Set([stack, makeStack(["b", "a"])]).count == 2)
   }
 
   private func makeStack(_ elements: [String]) -> StackState<String> {
