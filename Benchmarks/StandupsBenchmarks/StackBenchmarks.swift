@@ -26,9 +26,16 @@ func stackBenchmarks() {
   }
 
   for count in [10, 100, 1000] {
+    // NB: Every sample pushes about a thousand elements: 1,000 / N rounds of N pushes and one
+    // pop, so that samples of every size last about as long and divide into comparable
+    // per-action costs.
+    let rounds = 1000 / count
     Benchmark("Stack.PushPop/\(count)", configuration: configuration()) { benchmark in
       await measureOnMainActor(benchmark) { measure in
-        let elements = StackFixtures.details(count: count)
+        // NB: The same screen is pushed every time (as when a user opens one standup again and
+        // again), so that the cost measured is the stack's, not the cache misses of touching a
+        // thousand different screens' storage.
+        let element = StackFixtures.details(count: 1)[0]
         let ids = StackElementIDGenerator.incrementing()
         let store = Store(initialState: Root.State()) {
           Root()
@@ -36,11 +43,13 @@ func stackBenchmarks() {
           $0.stackElementID = ids
         }
         measure.start()
-        let first = ids.peek()
-        for element in elements {
-          store.send(.path(.push(id: ids(), state: .detail(element))))
+        for _ in 0..<rounds {
+          let first = ids.peek()
+          for _ in 0..<count {
+            store.send(.path(.push(id: ids(), state: .detail(element))))
+          }
+          store.send(.path(.popFrom(id: first)))
         }
-        store.send(.path(.popFrom(id: first)))
         measure.stop()
         if !store.state.path.isEmpty {
           measure.fail("The stack was not emptied by popping its first element.")
