@@ -58,11 +58,11 @@ extension AppFeature {
     }
   }
 
-  /// The current version of a standup: the list's, or, while the list does not have it (a deep
-  /// link opened before loading finished), a detail screen's, or the asking screen's.
-  func currentStandup(_ id: Standup.ID, shownBy screenID: StackElementID, _ state: State)
-    -> Standup?
-  {
+  /// The current version of the standup shown on screen `screenID`: the list's, or, while the
+  /// list does not have it (a deep link opened before loading finished), a detail screen's, or
+  /// the asking screen's own. `nil` when the screen is gone.
+  func currentStandup(shownBy screenID: StackElementID, _ state: State) -> Standup? {
+    guard let id = state.path[id: screenID]?.standup.id else { return nil }
     if let standup = state.list.standups[id: id] { return standup }
     let detail = state.path.lazy.compactMap { $0[case: \.detail]?.standup }.first { $0.id == id }
     return detail ?? state.path[id: screenID]?.standup
@@ -93,10 +93,7 @@ extension AppFeature {
     shownBy id: StackElementID,
     _ state: inout State
   ) -> Effect<Action> {
-    guard
-      let standupID = state.path[id: id]?.standup.id,
-      var standup = currentStandup(standupID, shownBy: id, state)
-    else {
+    guard var standup = currentStandup(shownBy: id, state) else {
       reportIssue("Meeting \(meetingID) was deleted from a screen that is gone.")
       return .none
     }
@@ -112,10 +109,7 @@ extension AppFeature {
     recordedBy id: StackElementID,
     _ state: inout State
   ) -> Effect<Action> {
-    guard
-      let standupID = state.path[id: id]?.standup.id,
-      var standup = currentStandup(standupID, shownBy: id, state)
-    else {
+    guard var standup = currentStandup(shownBy: id, state) else {
       reportIssue("A recording on screen \(id) was saved after the screen was gone.")
       return .none
     }

@@ -72,14 +72,7 @@ extension TestStore {
     await receiveAction(
       matching: { casePath.extract(from: $0) != nil },
       expected: "matching \(actionCase)",
-      mismatch: { received in
-        """
-        Received unexpected action:
-
-          Expected: an action matching \(actionCase)
-          Received: \(debugCaseOutput(received))
-        """
-      },
+      mismatch: { unexpectedActionMessage(expected: actionCase, received: $0) },
       timeout: timeout,
       assert: updateStateToExpectedResult,
       at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -115,12 +108,7 @@ extension TestStore {
       expected: "matching \(actionCase) with \(String(customDumping: value))",
       mismatch: { received in
         guard let receivedValue = casePath.extract(from: received) else {
-          return """
-            Received unexpected action:
-
-              Expected: an action matching \(actionCase)
-              Received: \(debugCaseOutput(received))
-            """
+          return unexpectedActionMessage(expected: actionCase, received: received)
         }
         return """
           Received unexpected action value:
@@ -171,6 +159,17 @@ extension TestStore {
       assert: updateStateToExpectedResult,
       at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     )
+  }
+
+  private func unexpectedActionMessage(expected actionCase: AnyKeyPath, received: Action)
+    -> String
+  {
+    """
+    Received unexpected action:
+
+      Expected: an action matching \(actionCase)
+      Received: \(debugCaseOutput(received))
+    """
   }
 
   private func receiveAction(

@@ -113,18 +113,14 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       Task { @MainActor in progress?.signal() }
     }
     let dismissal = Dismissal()
-    let dependencies = withDependencies {
-      $0.prepareForNewStore()
-      $0.dismiss = DismissEffect { @MainActor in dismissal.dismiss() }
-      prepareDependencies(&$0)
-    } operation: {
-      DependencyValues._current
-    }
-    let (state, reducer) = withDependencies {
-      $0 = dependencies
-    } operation: {
-      (initialState(), reducer())
-    }
+    let (state, reducer, dependencies) = DependencyValues.forNewStore(
+      initialState: initialState,
+      reducer: reducer,
+      prepare: {
+        $0.dismiss = DismissEffect { @MainActor in dismissal.dismiss() }
+        prepareDependencies(&$0)
+      }
+    )
     self.root = RootStore(
       state: state,
       reducer: TestReducer(base: reducer),

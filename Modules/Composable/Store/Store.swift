@@ -41,17 +41,11 @@ public final class Store<State, Action: Sendable> {
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
   ) {
-    let dependencies = withDependencies {
-      $0.prepareForNewStore()
-      prepareDependencies?(&$0)
-    } operation: {
-      DependencyValues._current
-    }
-    let (state, reducer) = withDependencies {
-      $0 = dependencies
-    } operation: {
-      (initialState(), reducer())
-    }
+    let (state, reducer, dependencies) = DependencyValues.forNewStore(
+      initialState: initialState,
+      reducer: reducer,
+      prepare: { prepareDependencies?(&$0) }
+    )
     self.init(
       root: RootStore(state: state, reducer: reducer, dependencies: dependencies)
     )
@@ -155,9 +149,28 @@ package protocol StoreRoot: AnyObject {
 extension RootStore: StoreRoot {}
 
 extension DependencyValues {
-  /// Resets the dependencies that must be fresh for every store.
-  package mutating func prepareForNewStore() {
-    navigationIDPath = NavigationIDPath()
-    stackElementID = .incrementing()
+  /// The dependencies of a new store, and its initial state and reducer built with them in
+  /// effect, so that IDs they create come from the store's own generators.
+  ///
+  /// Every store starts with a root navigation scope and a stack element ID generator that
+  /// counts from 0; `prepare` then applies the caller's overrides.
+  package static func forNewStore<State, R>(
+    initialState: () -> State,
+    reducer: () -> R,
+    prepare: (inout DependencyValues) -> Void
+  ) -> (State, R, DependencyValues) {
+    let dependencies = withDependencies {
+      $0.navigationIDPath = NavigationIDPath()
+      $0.stackElementID = .incrementing()
+      prepare(&$0)
+    } operation: {
+      DependencyValues._current
+    }
+    let (state, reducer) = withDependencies {
+      $0 = dependencies
+    } operation: {
+      (initialState(), reducer())
+    }
+    return (state, reducer, dependencies)
   }
 }
