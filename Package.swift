@@ -319,15 +319,13 @@ extension Target.Dependency {
 }
 
 // Settings shared by every target of this package (not by its dependencies): Swift 6 strict
-// concurrency comes from `swiftLanguageModes`; warnings fail the build; and release builds
-// let generic code (the core's operators above all) be specialized across modules.
+// concurrency comes from `swiftLanguageModes`, and warnings fail the build.
 for target in package.targets {
   target.swiftSettings =
     (target.swiftSettings ?? []) + [
       .treatAllWarnings(as: .error),
       .enableUpcomingFeature("ExistentialAny"),
       .enableUpcomingFeature("InternalImportsByDefault"),
-      .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
     ]
 }
 
