@@ -1,9 +1,11 @@
+import CasePaths
 import Composable
 import IssueReporting
 import MeetingFeature
 import Models
 import RecordMeeting
 import StandupDetail
+import StandupForm
 
 // The integration between screens: each function answers one delegate action. Screens are
 // found by the standup they show, never by their position on the stack, so deep links and
@@ -20,6 +22,42 @@ extension AppFeature {
     return .none
   }
 
+  /// The list asked to add a standup: present the form with a new, empty one.
+  func presentAddForm(_ state: inout State) -> Effect<Action> {
+    state.destination = .add(StandupForm.State(standup: Standup(id: Standup.ID(uuid()))))
+    return .none
+  }
+
+  /// The add form was confirmed: add its standup to the list.
+  func addStandup(_ state: inout State) -> Effect<Action> {
+    guard let standup = confirmedStandup(in: \.add, &state) else { return .none }
+    state.list.standups.append(standup)
+    return .none
+  }
+
+  /// The edit form was confirmed: write its standup to every place that shows it.
+  func finishEditing(_ state: inout State) -> Effect<Action> {
+    guard let standup = confirmedStandup(in: \.edit, &state) else { return .none }
+    update(standup, exceptIn: nil, &state)
+    return .none
+  }
+
+  /// Closes the form presented in `formCase` and returns its standup as the form validates it;
+  /// a form without a title stays open with the focus on the title, and gives `nil`.
+  private func confirmedStandup(
+    in formCase: CaseKeyPath<Destination.State, StandupForm.State>,
+    _ state: inout State
+  ) -> Standup? {
+    guard var form = state.destination?[case: formCase] else { return nil }
+    guard form.isSaveable else {
+      form.focus = .title
+      state.destination = formCase(form)
+      return nil
+    }
+    state.destination = nil
+    return form.validatedStandup
+  }
+
   /// A detail screen asked for something.
   func handle(
     _ delegate: StandupDetail.Action.Delegate,
@@ -29,6 +67,8 @@ extension AppFeature {
     switch delegate {
     case .deleteStandup(let standupID):
       deleteStandup(standupID, &state)
+    case .editStandup(let standup):
+      state.destination = .edit(StandupForm.State(standup: standup))
     case .meetingTapped(let meetingID):
       openMeeting(meetingID, shownBy: id, &state)
     case .startMeeting(let standup):

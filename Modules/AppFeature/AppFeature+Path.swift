@@ -4,6 +4,7 @@ public import MeetingFeature
 public import Models
 public import RecordMeeting
 public import StandupDetail
+public import StandupForm
 
 extension AppFeature {
   /// The screens that can be pushed onto the stack.
@@ -31,6 +32,33 @@ extension AppFeature {
       Scope(state: \.detail, action: \.detail) { StandupDetail() }
       Scope(state: \.meeting, action: \.meeting) { MeetingFeature() }
       Scope(state: \.record, action: \.record) { RecordMeeting() }
+    }
+  }
+}
+
+extension AppFeature {
+  /// What the app presents over its screens: the form that adds or edits a standup.
+  public struct Destination: Reducer {
+    /// The presented form.
+    @CasePathable
+    public enum State: Equatable, Sendable {
+      case add(StandupForm.State)
+      case edit(StandupForm.State)
+    }
+
+    /// The presented form's actions.
+    @CasePathable
+    public enum Action: Equatable, Sendable {
+      case add(StandupForm.Action)
+      case edit(StandupForm.Action)
+    }
+
+    /// Creates the reducer of the presented form.
+    public init() {}
+
+    public var body: some ReducerOf<Self> {
+      Scope(state: \.add, action: \.add) { StandupForm() }
+      Scope(state: \.edit, action: \.edit) { StandupForm() }
     }
   }
 }

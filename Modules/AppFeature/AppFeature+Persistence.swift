@@ -67,11 +67,7 @@ extension AppFeature {
   func saveFailed(_ error: StorageError, _ state: inout State) -> Effect<Action> {
     state.persistence.hasUnsavedChanges = true
     state.persistence.lastWriteError = error
-    // NB: An open add sheet holds unsaved input; the failure stays in `lastWriteError` for a
-    // front end to show, and the alert appears with the next failure.
-    if !(state.list.destination?.is(\.add) ?? false) {
-      state.list.destination = .alert(.saveFailed(error))
-    }
+    state.list.alert = .saveFailed(error)
     return .none
   }
 

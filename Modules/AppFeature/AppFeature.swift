@@ -5,17 +5,21 @@ import MeetingFeature
 import Models
 import RecordMeeting
 import StandupDetail
+import StandupForm
 public import StandupsList
 public import StorageClient
 
 /// The root of the app: the list of standups with a navigation stack on top of it.
 ///
 /// This is the only feature that knows every other one. Screens speak through delegate
-/// actions; the glue here turns them into pushes, pops and writes between screens (see
+/// actions; the glue here turns them into pushes, pops, sheets and writes between screens (see
 /// `AppFeature+Glue.swift`), and keeps the standups saved (see `AppFeature+Persistence.swift`).
 public struct AppFeature: Reducer {
-  /// The list, the stack above it, and the state of saving.
+  /// The list, the stack above it, the sheet over both, and the state of saving.
   public struct State: Equatable, Sendable {
+    /// The add or edit form, presented over whichever screen asked for it.
+    @PresentationState public var destination: Destination.State?
+
     /// The root screen.
     public var list: StandupsList.State
 
@@ -27,10 +31,12 @@ public struct AppFeature: Reducer {
 
     /// Creates the app's state; any path can be given, to start deep in the app.
     public init(
+      destination: Destination.State? = nil,
       list: StandupsList.State = StandupsList.State(),
       path: StackState<Path.State> = StackState(),
       persistence: Persistence = Persistence()
     ) {
+      self.destination = destination
       self.list = list
       self.path = path
       self.persistence = persistence
@@ -40,6 +46,11 @@ public struct AppFeature: Reducer {
   /// What happens in the app.
   @CasePathable
   public enum Action: Equatable, Sendable {
+    case cancelEditButtonTapped
+    case confirmAddButtonTapped
+    case destination(PresentationAction<Destination.Action>)
+    case dismissAddButtonTapped
+    case doneEditingButtonTapped
     case flushPendingSave
     case list(StandupsList.Action)
     case path(StackAction<Path.State, Path.Action>)
@@ -60,8 +71,24 @@ public struct AppFeature: Reducer {
       Scope(state: \.list, action: \.list) { StandupsList() }
       Reduce { state, action in
         switch action {
+        case .cancelEditButtonTapped, .dismissAddButtonTapped:
+          state.destination = nil
+          return .none
+
+        case .confirmAddButtonTapped:
+          return addStandup(&state)
+
+        case .destination:
+          return .none
+
+        case .doneEditingButtonTapped:
+          return finishEditing(&state)
+
         case .flushPendingSave:
           return flushPendingSave(&state)
+
+        case .list(.delegate(.addStandup)):
+          return presentAddForm(&state)
 
         case .list(.delegate(.standupTapped(let id))):
           return openDetail(of: id, &state)
@@ -88,6 +115,7 @@ public struct AppFeature: Reducer {
           return saveFailed(error, &state)
         }
       }
+      .ifLet(\.$destination, action: \.destination) { Destination() }
       .forEach(\.path, action: \.path) { Path() }
     }
     .onChange(of: \.list.standups) { _, _ in

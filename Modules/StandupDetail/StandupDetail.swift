@@ -5,26 +5,25 @@ public import Foundation
 import IssueReporting
 public import Models
 import SpeechClient
-public import StandupForm
 
 /// One standup: its length, theme, attendees and past meetings, with ways to edit it, delete
 /// it, delete past meetings and start a meeting.
 ///
 /// Every change the screen makes to its standup is reported to the parent with
-/// `delegate(.standupUpdated)`; starting a meeting, opening a past one and deleting the standup
-/// are requests the parent carries out.
+/// `delegate(.standupUpdated)`; editing, starting a meeting, opening a past one and deleting
+/// the standup are requests the parent carries out.
 public struct StandupDetail: Reducer {
-  /// The standup and what is presented over it.
+  /// The standup and the alert shown over it.
   public struct State: Equatable, Sendable {
-    /// The edit sheet or an alert.
-    @PresentationState public var destination: Destination.State?
+    /// A confirmation shown over the screen.
+    @PresentationState public var alert: AlertState<Action.Alert>?
 
     /// The standup shown.
     public var standup: Standup
 
     /// Creates the screen's state.
-    public init(destination: Destination.State? = nil, standup: Standup) {
-      self.destination = destination
+    public init(alert: AlertState<Action.Alert>? = nil, standup: Standup) {
+      self.alert = alert
       self.standup = standup
     }
   }
@@ -32,12 +31,10 @@ public struct StandupDetail: Reducer {
   /// What happens on the screen.
   @CasePathable
   public enum Action: Equatable, Sendable {
-    case cancelEditButtonTapped
+    case alert(PresentationAction<Alert>)
     case delegate(Delegate)
     case deleteButtonTapped
     case deleteMeetings(atOffsets: IndexSet)
-    case destination(PresentationAction<Destination.Action>)
-    case doneEditingButtonTapped
     case editButtonTapped
     case meetingTapped(id: Meeting.ID)
     case startMeetingButtonTapped
@@ -54,36 +51,14 @@ public struct StandupDetail: Reducer {
     public enum Delegate: Equatable, Sendable {
       /// Delete this standup.
       case deleteStandup(Standup.ID)
+      /// Let the user edit this standup.
+      case editStandup(Standup)
       /// Show this past meeting.
       case meetingTapped(Meeting.ID)
       /// Record a meeting of this standup.
       case startMeeting(Standup)
       /// The standup changed; this is its new value.
       case standupUpdated(Standup)
-    }
-  }
-
-  /// What the screen presents.
-  public struct Destination: Reducer {
-    /// The presented sheet or alert.
-    @CasePathable
-    public enum State: Equatable, Sendable {
-      case alert(AlertState<StandupDetail.Action.Alert>)
-      case edit(StandupForm.State)
-    }
-
-    /// The presented feature's actions.
-    @CasePathable
-    public enum Action: Equatable, Sendable {
-      case alert(StandupDetail.Action.Alert)
-      case edit(StandupForm.Action)
-    }
-
-    /// Creates the destination reducer.
-    public init() {}
-
-    public var body: some ReducerOf<Self> {
-      Scope(state: \.edit, action: \.edit) { StandupForm() }
     }
   }
 
@@ -96,15 +71,23 @@ public struct StandupDetail: Reducer {
   public var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
-      case .cancelEditButtonTapped:
-        state.destination = nil
+      case .alert(.presented(.confirmDeletion)):
+        return .concatenate(
+          .send(.delegate(.deleteStandup(state.standup.id))),
+          .run { [dismiss] _ in await dismiss() }
+        )
+
+      case .alert(.presented(.continueWithoutRecording)):
+        return .send(.delegate(.startMeeting(state.standup)))
+
+      case .alert(.dismiss):
         return .none
 
       case .delegate:
         return .none
 
       case .deleteButtonTapped:
-        state.destination = .alert(.deleteStandup)
+        state.alert = .deleteStandup
         return .none
 
       case .deleteMeetings(let offsets):
@@ -112,32 +95,8 @@ public struct StandupDetail: Reducer {
         state.standup.meetings.remove(atOffsets: offsets)
         return .none
 
-      case .destination(.presented(.alert(.confirmDeletion))):
-        return .concatenate(
-          .send(.delegate(.deleteStandup(state.standup.id))),
-          .run { [dismiss] _ in await dismiss() }
-        )
-
-      case .destination(.presented(.alert(.continueWithoutRecording))):
-        return .send(.delegate(.startMeeting(state.standup)))
-
-      case .destination:
-        return .none
-
-      case .doneEditingButtonTapped:
-        guard case .edit(var form) = state.destination else { return .none }
-        guard form.isSaveable else {
-          form.focus = .title
-          state.destination = .edit(form)
-          return .none
-        }
-        state.standup = form.validatedStandup
-        state.destination = nil
-        return .none
-
       case .editButtonTapped:
-        state.destination = .edit(StandupForm.State(standup: state.standup))
-        return .none
+        return .send(.delegate(.editStandup(state.standup)))
 
       case .meetingTapped(let id):
         guard state.standup.meetings[id: id] != nil else {
@@ -151,15 +110,15 @@ public struct StandupDetail: Reducer {
         case .notDetermined, .authorized:
           return .send(.delegate(.startMeeting(state.standup)))
         case .denied:
-          state.destination = .alert(.speechRecognitionDenied)
+          state.alert = .speechRecognitionDenied
           return .none
         case .restricted:
-          state.destination = .alert(.speechRecognitionRestricted)
+          state.alert = .speechRecognitionRestricted
           return .none
         }
       }
     }
-    .ifLet(\.$destination, action: \.destination) { Destination() }
+    .ifLet(\.$alert, action: \.alert)
     .onChange(of: \.standup) { _, standup in
       Reduce { _, _ in .send(.delegate(.standupUpdated(standup))) }
     }
@@ -185,29 +144,28 @@ extension AlertState where Action == StandupDetail.Action.Alert {
 
   /// Explains that the user turned speech recognition off.
   public static var speechRecognitionDenied: Self {
-    AlertState {
-      TextState("Speech recognition denied")
-    } actions: {
-      ButtonState(action: .continueWithoutRecording) {
-        TextState("Continue without recording")
-      }
-      ButtonState(role: .cancel) {
-        TextState("Cancel")
-      }
-    } message: {
-      TextState(
-        """
+    meetingWithoutRecording(
+      title: "Speech recognition denied",
+      message: """
         You previously denied speech recognition, so the meeting will not be transcribed. \
         You can allow it in your system's settings.
         """
-      )
-    }
+    )
   }
 
   /// Explains that this system cannot recognise speech.
   public static var speechRecognitionRestricted: Self {
+    meetingWithoutRecording(
+      title: "Speech recognition restricted",
+      message:
+        "Speech recognition is not available here, so the meeting will not be transcribed."
+    )
+  }
+
+  /// Offers to hold the meeting without a transcript.
+  private static func meetingWithoutRecording(title: String, message: String) -> Self {
     AlertState {
-      TextState("Speech recognition restricted")
+      TextState(title)
     } actions: {
       ButtonState(action: .continueWithoutRecording) {
         TextState("Continue without recording")
@@ -216,9 +174,7 @@ extension AlertState where Action == StandupDetail.Action.Alert {
         TextState("Cancel")
       }
     } message: {
-      TextState(
-        "Speech recognition is not available here, so the meeting will not be transcribed."
-      )
+      TextState(message)
     }
   }
 }

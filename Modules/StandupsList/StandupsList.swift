@@ -4,19 +4,18 @@ import Dependencies
 public import IdentifiedCollections
 import IssueReporting
 public import Models
-public import StandupForm
 public import StorageClient
 
 /// The root screen: every standup, with ways to add one, delete one, and open one.
 ///
 /// The list loads the standups when it first appears and offers sample data when the saved
-/// data cannot be read. Opening a standup is the parent's business: the list only says which
-/// one was tapped.
+/// data cannot be read. Adding a standup and opening one are the parent's business: the list
+/// only says what the user asked for.
 public struct StandupsList: Reducer {
-  /// The standups and what is presented over them.
+  /// The standups and the alert shown over them.
   public struct State: Equatable, Sendable {
-    /// The add sheet or an alert.
-    @PresentationState public var destination: Destination.State?
+    /// A confirmation or a failure shown over the list.
+    @PresentationState public var alert: AlertState<Action.Alert>?
 
     /// Whether the standups have been loaded yet.
     public var loadStatus: LoadStatus
@@ -35,11 +34,11 @@ public struct StandupsList: Reducer {
 
     /// Creates the list's state.
     public init(
-      destination: Destination.State? = nil,
+      alert: AlertState<Action.Alert>? = nil,
       loadStatus: LoadStatus = .notLoaded,
       standups: IdentifiedArrayOf<Standup> = []
     ) {
-      self.destination = destination
+      self.alert = alert
       self.loadStatus = loadStatus
       self.standups = standups
     }
@@ -49,11 +48,9 @@ public struct StandupsList: Reducer {
   @CasePathable
   public enum Action: Equatable, Sendable {
     case addButtonTapped
-    case confirmAddButtonTapped
+    case alert(PresentationAction<Alert>)
     case delegate(Delegate)
     case deleteButtonTapped(id: Standup.ID)
-    case destination(PresentationAction<Destination.Action>)
-    case dismissAddButtonTapped
     case onTask
     case standupsLoaded(Result<IdentifiedArrayOf<Standup>, StorageError>)
     case standupTapped(id: Standup.ID)
@@ -68,37 +65,14 @@ public struct StandupsList: Reducer {
     /// What the list asks of its parent.
     @CasePathable
     public enum Delegate: Equatable, Sendable {
+      /// Let the user fill in a new standup.
+      case addStandup
       /// Show this standup.
       case standupTapped(Standup.ID)
     }
   }
 
-  /// What the list presents.
-  public struct Destination: Reducer {
-    /// The presented sheet or alert.
-    @CasePathable
-    public enum State: Equatable, Sendable {
-      case add(StandupForm.State)
-      case alert(AlertState<StandupsList.Action.Alert>)
-    }
-
-    /// The presented feature's actions.
-    @CasePathable
-    public enum Action: Equatable, Sendable {
-      case add(StandupForm.Action)
-      case alert(StandupsList.Action.Alert)
-    }
-
-    /// Creates the destination reducer.
-    public init() {}
-
-    public var body: some ReducerOf<Self> {
-      Scope(state: \.add, action: \.add) { StandupForm() }
-    }
-  }
-
   @Dependency(\.storageClient.load) var loadStandups
-  @Dependency(\.uuid) var uuid
 
   /// Creates the list's reducer.
   public init() {}
@@ -107,18 +81,17 @@ public struct StandupsList: Reducer {
     Reduce { state, action in
       switch action {
       case .addButtonTapped:
-        state.destination = .add(StandupForm.State(standup: Standup(id: Standup.ID(uuid()))))
+        return .send(.delegate(.addStandup))
+
+      case .alert(.presented(.confirmDeletion(let id))):
+        state.standups.remove(id: id)
         return .none
 
-      case .confirmAddButtonTapped:
-        guard case .add(var form) = state.destination else { return .none }
-        guard form.isSaveable else {
-          form.focus = .title
-          state.destination = .add(form)
-          return .none
-        }
-        state.standups.append(form.validatedStandup)
-        state.destination = nil
+      case .alert(.presented(.confirmLoadSampleData)):
+        state.standups = [.mock, .engineeringMock, .productMock]
+        return .none
+
+      case .alert(.dismiss):
         return .none
 
       case .delegate:
@@ -129,22 +102,7 @@ public struct StandupsList: Reducer {
           reportIssue("The list has no standup \(id) to delete.")
           return .none
         }
-        state.destination = .alert(.deleteStandup(standup))
-        return .none
-
-      case .destination(.presented(.alert(.confirmDeletion(let id)))):
-        state.standups.remove(id: id)
-        return .none
-
-      case .destination(.presented(.alert(.confirmLoadSampleData))):
-        state.standups = [.mock, .engineeringMock, .productMock]
-        return .none
-
-      case .destination:
-        return .none
-
-      case .dismissAddButtonTapped:
-        state.destination = nil
+        state.alert = .deleteStandup(standup)
         return .none
 
       case .onTask:
@@ -167,7 +125,7 @@ public struct StandupsList: Reducer {
 
       case .standupsLoaded(.failure(let error)):
         state.loadStatus = .failed
-        state.destination = .alert(.dataFailedToLoad(error))
+        state.alert = .dataFailedToLoad(error)
         return .none
 
       case .standupTapped(let id):
@@ -178,7 +136,7 @@ public struct StandupsList: Reducer {
         return .send(.delegate(.standupTapped(id)))
       }
     }
-    .ifLet(\.$destination, action: \.destination) { Destination() }
+    .ifLet(\.$alert, action: \.alert)
   }
 }
 

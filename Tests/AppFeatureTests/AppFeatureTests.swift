@@ -30,18 +30,16 @@ struct AppFeatureTests {
     await store.receive(\.list.delegate.standupTapped) {
       $0.path.append(.detail(StandupDetail.State(standup: .mock)))
     }
-    await store.send(\.path[id: 0].detail.editButtonTapped) {
-      $0.path[id: 0, case: \.detail]?.destination = .edit(StandupForm.State(standup: .mock))
+    await store.send(\.path[id: 0].detail.editButtonTapped)
+    await store.receive(\.path[id: 0].detail.delegate.editStandup, .mock) {
+      $0.destination = .edit(StandupForm.State(standup: .mock))
     }
-    await store.send(\.path[id: 0].detail.destination.presented.edit.titleChanged, "Design Review")
-    {
-      $0.path[id: 0, case: \.detail]?.destination = .edit(StandupForm.State(standup: edited))
+    await store.send(\.destination.presented.edit.titleChanged, "Design Review") {
+      $0.destination = .edit(StandupForm.State(standup: edited))
     }
-    await store.send(\.path[id: 0].detail.doneEditingButtonTapped) {
-      $0.path[id: 0, case: \.detail]?.destination = nil
+    await store.send(.doneEditingButtonTapped) {
+      $0.destination = nil
       $0.path[id: 0, case: \.detail]?.standup = edited
-    }
-    await store.receive(\.path[id: 0].detail.delegate.standupUpdated, edited) {
       $0.list.standups[id: edited.id] = edited
       $0.persistence.isSaving = true
     }
@@ -66,10 +64,10 @@ struct AppFeatureTests {
     )
 
     await store.send(\.path[id: 0].detail.deleteButtonTapped) {
-      $0.path[id: 0, case: \.detail]?.destination = .alert(.deleteStandup)
+      $0.path[id: 0, case: \.detail]?.alert = .deleteStandup
     }
-    await store.send(\.path[id: 0].detail.destination.presented.alert.confirmDeletion) {
-      $0.path[id: 0, case: \.detail]?.destination = nil
+    await store.send(\.path[id: 0].detail.alert.presented.confirmDeletion) {
+      $0.path[id: 0, case: \.detail]?.alert = nil
     }
     await store.receive(\.path[id: 0].detail.delegate.deleteStandup, Standup.mock.id) {
       $0.list.standups = [.engineeringMock]

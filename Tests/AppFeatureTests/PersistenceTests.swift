@@ -151,14 +151,14 @@ struct PersistenceTests {
     await store.receive(\.saveFailed, failure) {
       $0.persistence.hasUnsavedChanges = true
       $0.persistence.lastWriteError = failure
-      $0.list.destination = .alert(.saveFailed(failure))
+      $0.list.alert = .saveFailed(failure)
     }
     await clock.advance(by: .seconds(1))
     await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
     #expect(storage.savedStandups == [Self.standup])
     #expect(storage.saveCount == 0)
 
-    await store.send(.list(.destination(.dismiss))) { $0.list.destination = nil }
+    await store.send(.list(.alert(.dismiss))) { $0.list.alert = nil }
     storage.failSaves(with: nil)
     var latest = store.state.list.standups[0]
     latest.meetings.removeFirst()
@@ -199,12 +199,12 @@ struct PersistenceTests {
     await store.send(.list(.onTask)) { $0.list.loadStatus = .loading }
     await store.receive(\.list.standupsLoaded, .failure(expectedError)) {
       $0.list.loadStatus = .failed
-      $0.list.destination = .alert(.dataFailedToLoad(expectedError))
+      $0.list.alert = .dataFailedToLoad(expectedError)
     }
     #expect(try Data(contentsOf: file) == corrupt)
 
-    await store.send(.list(.destination(.presented(.alert(.confirmLoadSampleData))))) {
-      $0.list.destination = nil
+    await store.send(.list(.alert(.presented(.confirmLoadSampleData)))) {
+      $0.list.alert = nil
       $0.list.standups = [.mock, .engineeringMock, .productMock]
       $0.persistence.isSaving = true
     }
@@ -226,15 +226,15 @@ struct PersistenceTests {
     let store = makeStore(
       AppFeature.State(
         list: StandupsList.State(
-          destination: .alert(.dataFailedToLoad(.readFailed("not yet"))),
+          alert: .dataFailedToLoad(.readFailed("not yet")),
           loadStatus: .loading
         )
       ),
       storage: storage.client
     )
 
-    await store.send(.list(.destination(.presented(.alert(.confirmLoadSampleData))))) {
-      $0.list.destination = nil
+    await store.send(.list(.alert(.presented(.confirmLoadSampleData)))) {
+      $0.list.alert = nil
       $0.list.standups = [.mock, .engineeringMock, .productMock]
     }
     await store.send(.flushPendingSave)

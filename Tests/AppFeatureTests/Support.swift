@@ -14,10 +14,7 @@ extension AppFeature.State {
     _ standups: IdentifiedArrayOf<Standup>,
     path: StackState<AppFeature.Path.State> = StackState()
   ) -> Self {
-    Self(
-      list: StandupsList.State(loadStatus: .loaded, standups: standups),
-      path: path
-    )
+    Self(list: .loaded(standups), path: path)
   }
 }
 

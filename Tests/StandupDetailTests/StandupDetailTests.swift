@@ -5,7 +5,6 @@ import Foundation
 import Models
 import SpeechClient
 import StandupDetail
-import StandupForm
 import Testing
 
 @MainActor
@@ -22,79 +21,18 @@ struct StandupDetailTests {
     }
   }
 
-  @Test func editingAndTappingDoneUpdatesTheStandup() async {
-    let store = makeStore()
-    var edited = Standup.mock
-    edited.title = "Design Review"
-
-    await store.send(.editButtonTapped) {
-      $0.destination = .edit(StandupForm.State(standup: .mock))
-    }
-    await store.send(\.destination.presented.edit.titleChanged, "Design Review") {
-      $0.destination = .edit(StandupForm.State(standup: edited))
-    }
-    await store.send(.doneEditingButtonTapped) {
-      $0.destination = nil
-      $0.standup = edited
-    }
-    await store.receive(\.delegate.standupUpdated, edited)
-  }
-
-  @Test func cancellingAnEditChangesNothing() async {
+  @Test func editingAsksTheParent() async {
     let store = makeStore()
 
-    await store.send(.editButtonTapped) {
-      $0.destination = .edit(StandupForm.State(standup: .mock))
-    }
-    await store.send(\.destination.presented.edit.titleChanged, "Scrapped") {
-      var standup = Standup.mock
-      standup.title = "Scrapped"
-      $0.destination = .edit(StandupForm.State(standup: standup))
-    }
-    await store.send(.cancelEditButtonTapped) { $0.destination = nil }
-    #expect(store.state.standup == .mock)
-  }
-
-  @Test func editingValidatesLikeAdding() async {
-    var form = StandupForm.State(standup: .engineeringMock)
-    form.standup.attendees[1].name = "  "
-    form.standup.title = "Platform "
-    let store = TestStore(
-      initialState: StandupDetail.State(destination: .edit(form), standup: .engineeringMock)
-    ) {
-      StandupDetail()
-    }
-    var validated = Standup.engineeringMock
-    validated.title = "Platform"
-    validated.attendees.remove(at: 1)
-
-    await store.send(.doneEditingButtonTapped) {
-      $0.destination = nil
-      $0.standup = validated
-    }
-    await store.receive(\.delegate.standupUpdated, validated)
-  }
-
-  @Test func anUntitledEditStaysOpen() async {
-    var form = StandupForm.State(focus: nil, standup: .engineeringMock)
-    form.standup.title = " "
-    let store = TestStore(
-      initialState: StandupDetail.State(destination: .edit(form), standup: .engineeringMock)
-    ) {
-      StandupDetail()
-    }
-
-    await store.send(.doneEditingButtonTapped) {
-      form.focus = .title
-      $0.destination = .edit(form)
-    }
+    await store.send(.editButtonTapped)
+    await store.receive(\.delegate.editStandup, .mock)
   }
 
   @Test func deletingAsksThenTellsTheParentAndDismisses() async {
     let store = makeStore()
 
-    await store.send(.deleteButtonTapped) { $0.destination = .alert(.deleteStandup) }
-    await store.send(\.destination.presented.alert.confirmDeletion) { $0.destination = nil }
+    await store.send(.deleteButtonTapped) { $0.alert = .deleteStandup }
+    await store.send(\.alert.presented.confirmDeletion) { $0.alert = nil }
     await store.receive(\.delegate.deleteStandup, Standup.mock.id)
     #expect(store.isDismissed)
   }
@@ -102,8 +40,8 @@ struct StandupDetailTests {
   @Test func cancellingADeletionKeepsTheStandup() async {
     let store = makeStore()
 
-    await store.send(.deleteButtonTapped) { $0.destination = .alert(.deleteStandup) }
-    await store.send(.destination(.dismiss)) { $0.destination = nil }
+    await store.send(.deleteButtonTapped) { $0.alert = .deleteStandup }
+    await store.send(.alert(.dismiss)) { $0.alert = nil }
     #expect(!store.isDismissed)
   }
 
@@ -129,34 +67,34 @@ struct StandupDetailTests {
     let store = makeStore(speech: .denied)
 
     await store.send(.startMeetingButtonTapped) {
-      $0.destination = .alert(.speechRecognitionDenied)
+      $0.alert = .speechRecognitionDenied
     }
-    await store.send(\.destination.presented.alert.continueWithoutRecording) {
-      $0.destination = nil
+    await store.send(\.alert.presented.continueWithoutRecording) {
+      $0.alert = nil
     }
     await store.receive(\.delegate.startMeeting, .mock)
 
     await store.send(.startMeetingButtonTapped) {
-      $0.destination = .alert(.speechRecognitionDenied)
+      $0.alert = .speechRecognitionDenied
     }
-    await store.send(.destination(.dismiss)) { $0.destination = nil }
+    await store.send(.alert(.dismiss)) { $0.alert = nil }
   }
 
   @Test func startingAMeetingWhenSpeechIsRestrictedAsksFirst() async {
     let store = makeStore(speech: .restricted)
 
     await store.send(.startMeetingButtonTapped) {
-      $0.destination = .alert(.speechRecognitionRestricted)
+      $0.alert = .speechRecognitionRestricted
     }
-    await store.send(\.destination.presented.alert.continueWithoutRecording) {
-      $0.destination = nil
+    await store.send(\.alert.presented.continueWithoutRecording) {
+      $0.alert = nil
     }
     await store.receive(\.delegate.startMeeting, .mock)
 
     await store.send(.startMeetingButtonTapped) {
-      $0.destination = .alert(.speechRecognitionRestricted)
+      $0.alert = .speechRecognitionRestricted
     }
-    await store.send(.destination(.dismiss)) { $0.destination = nil }
+    await store.send(.alert(.dismiss)) { $0.alert = nil }
   }
 
   @Test func tappingAMeetingTellsTheParent() async {

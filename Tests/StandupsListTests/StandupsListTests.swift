@@ -3,137 +3,19 @@ import ComposableTestSupport
 import Dependencies
 import Foundation
 import Models
-import StandupForm
 import StandupsList
 import StorageClient
 import Testing
 
 @MainActor
 struct StandupsListTests {
-  @Test func addingAStandupUsesDeterministicIDs() async {
+  @Test func addingAsksTheParent() async {
     let store = TestStore(initialState: StandupsList.State(loadStatus: .loaded)) {
       StandupsList()
-    } withDependencies: {
-      $0.uuid = .incrementing
     }
 
-    await store.send(.addButtonTapped) {
-      $0.destination = .add(
-        StandupForm.State(
-          standup: Standup(
-            id: Standup.ID(UUID(0)),
-            attendees: [Attendee(id: Attendee.ID(UUID(1)))]
-          )
-        )
-      )
-    }
-    await store.send(\.destination.presented.add.titleChanged, "Engineering") {
-      $0.destination = .add(
-        StandupForm.State(
-          standup: Standup(
-            id: Standup.ID(UUID(0)),
-            attendees: [Attendee(id: Attendee.ID(UUID(1)))],
-            title: "Engineering"
-          )
-        )
-      )
-    }
-    await store.send(
-      \.destination.presented.add.attendeeNameChanged,
-      (id: Attendee.ID(UUID(1)), name: "Blob")
-    ) {
-      $0.destination = .add(
-        StandupForm.State(
-          standup: Standup(
-            id: Standup.ID(UUID(0)),
-            attendees: [Attendee(id: Attendee.ID(UUID(1)), name: "Blob")],
-            title: "Engineering"
-          )
-        )
-      )
-    }
-    await store.send(.confirmAddButtonTapped) {
-      $0.destination = nil
-      $0.standups = [
-        Standup(
-          id: Standup.ID(UUID(0)),
-          attendees: [Attendee(id: Attendee.ID(UUID(1)), name: "Blob")],
-          title: "Engineering"
-        )
-      ]
-    }
-  }
-
-  @Test func addingValidatesAttendees() async {
-    let form = StandupForm.State(
-      standup: Standup(
-        id: Standup.ID(UUID(0)),
-        attendees: [
-          Attendee(id: Attendee.ID(UUID(1)), name: ""),
-          Attendee(id: Attendee.ID(UUID(2)), name: " Blob "),
-          Attendee(id: Attendee.ID(UUID(3)), name: "   "),
-        ],
-        title: " Design "
-      )
-    )
-    let store = TestStore(initialState: StandupsList.State(destination: .add(form))) {
-      StandupsList()
-    }
-
-    await store.send(.confirmAddButtonTapped) {
-      $0.destination = nil
-      $0.standups = [
-        Standup(
-          id: Standup.ID(UUID(0)),
-          attendees: [Attendee(id: Attendee.ID(UUID(2)), name: "Blob")],
-          title: "Design"
-        )
-      ]
-    }
-  }
-
-  @Test func aStandupWithoutATitleIsNotAdded() async {
-    let form = StandupForm.State(
-      focus: nil,
-      standup: Standup(id: Standup.ID(UUID(0)), attendees: [Attendee(id: Attendee.ID(UUID(1)))])
-    )
-    let store = TestStore(initialState: StandupsList.State(destination: .add(form))) {
-      StandupsList()
-    }
-
-    await store.send(.confirmAddButtonTapped) {
-      $0.destination = .add(
-        StandupForm.State(
-          focus: .title,
-          standup: Standup(
-            id: Standup.ID(UUID(0)),
-            attendees: [Attendee(id: Attendee.ID(UUID(1)))]
-          )
-        )
-      )
-    }
-    #expect(store.state.standups.isEmpty)
-  }
-
-  @Test func dismissingAddDiscardsTheStandup() async {
-    let store = TestStore(initialState: StandupsList.State()) {
-      StandupsList()
-    } withDependencies: {
-      $0.uuid = .incrementing
-    }
-
-    await store.send(.addButtonTapped) {
-      $0.destination = .add(
-        StandupForm.State(
-          standup: Standup(
-            id: Standup.ID(UUID(0)),
-            attendees: [Attendee(id: Attendee.ID(UUID(1)))]
-          )
-        )
-      )
-    }
-    await store.send(.dismissAddButtonTapped) { $0.destination = nil }
-    #expect(store.state.standups.isEmpty)
+    await store.send(.addButtonTapped)
+    await store.receive(\.delegate.addStandup)
   }
 
   @Test func deletingAsksFirst() async {
@@ -144,10 +26,10 @@ struct StandupsListTests {
     }
 
     await store.send(.deleteButtonTapped(id: Standup.mock.id)) {
-      $0.destination = .alert(.deleteStandup(.mock))
+      $0.alert = .deleteStandup(.mock)
     }
-    await store.send(\.destination.presented.alert.confirmDeletion, Standup.mock.id) {
-      $0.destination = nil
+    await store.send(\.alert.presented.confirmDeletion, Standup.mock.id) {
+      $0.alert = nil
       $0.standups = [.engineeringMock]
     }
   }
@@ -158,39 +40,31 @@ struct StandupsListTests {
     }
 
     await store.send(.deleteButtonTapped(id: Standup.mock.id)) {
-      $0.destination = .alert(.deleteStandup(.mock))
+      $0.alert = .deleteStandup(.mock)
     }
-    await store.send(.destination(.dismiss)) { $0.destination = nil }
+    await store.send(.alert(.dismiss)) { $0.alert = nil }
     #expect(store.state.standups == [.mock])
   }
 
   @Test func corruptDataShowsAnAlertOfferingSampleData() async {
     let storage = InMemoryStorage(data: Data(#"{"formatVersion": 1}"#.utf8))
-    let store = TestStore(initialState: StandupsList.State()) {
-      StandupsList()
-    } withDependencies: {
-      $0.storageClient = storage.client
-    }
+    let store = unloadedStore(reading: storage)
     let error = StorageError.corrupt(.malformed(path: "standups", reason: "The value is missing."))
 
     await store.send(.onTask) { $0.loadStatus = .loading }
     await store.receive(\.standupsLoaded, .failure(error)) {
       $0.loadStatus = .failed
-      $0.destination = .alert(.dataFailedToLoad(error))
+      $0.alert = .dataFailedToLoad(error)
     }
-    await store.send(\.destination.presented.alert.confirmLoadSampleData) {
-      $0.destination = nil
+    await store.send(\.alert.presented.confirmLoadSampleData) {
+      $0.alert = nil
       $0.standups = [.mock, .engineeringMock, .productMock]
     }
   }
 
   @Test func aMissingFileIsAnEmptyListWithoutAlert() async {
     let storage = InMemoryStorage()
-    let store = TestStore(initialState: StandupsList.State()) {
-      StandupsList()
-    } withDependencies: {
-      $0.storageClient = storage.client
-    }
+    let store = unloadedStore(reading: storage)
 
     await store.send(.onTask) { $0.loadStatus = .loading }
     await store.receive(\.standupsLoaded, .success([])) { $0.loadStatus = .loaded }
@@ -199,11 +73,7 @@ struct StandupsListTests {
 
   @Test func savedStandupsLoad() async {
     let storage = InMemoryStorage(standups: [.mock])
-    let store = TestStore(initialState: StandupsList.State()) {
-      StandupsList()
-    } withDependencies: {
-      $0.storageClient = storage.client
-    }
+    let store = unloadedStore(reading: storage)
 
     await store.send(.onTask) { $0.loadStatus = .loading }
     await store.receive(\.standupsLoaded, .success([.mock])) {
@@ -230,6 +100,17 @@ struct StandupsListTests {
       await store.send(.standupTapped(id: Standup.mock.id))
     } matching: { issue in
       issue.description.contains("The list has no standup")
+    }
+  }
+
+  /// A list that has not loaded yet, reading its standups from `storage`.
+  private func unloadedStore(reading storage: InMemoryStorage) -> TestStore<
+    StandupsList.State, StandupsList.Action
+  > {
+    TestStore(initialState: StandupsList.State()) {
+      StandupsList()
+    } withDependencies: {
+      $0.storageClient = storage.client
     }
   }
 }
