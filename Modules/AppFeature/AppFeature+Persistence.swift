@@ -8,10 +8,10 @@ extension AppFeature {
   /// How saving the standups is going.
   ///
   /// Nothing is written until the list has finished loading (either way), so an empty list
-  /// never replaces the saved one. The first change after that is written at once; changes during the second after a
-  /// write are coalesced into one write of the latest standups when that second is over. Only
-  /// changes to the standups count: a timer tick that changes nothing else never writes or
-  /// delays a write.
+  /// never replaces the saved one. The first change after that is written at once; changes
+  /// during the second after a write are coalesced into one write of the latest standups when
+  /// that second is over. Only changes to the standups count: a timer tick that changes nothing
+  /// else never writes or delays a write.
   public struct Persistence: Equatable, Sendable {
     /// Whether a write, or the quiet second after it, is in progress.
     public var isSaving = false

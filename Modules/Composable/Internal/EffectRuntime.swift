@@ -122,7 +122,7 @@ package final class EffectRuntime: Sendable {
       var tasks: [Task<Void, Never>] = []
       for scope in scopes {
         guard
-          scope.parent == parent,
+          scope.isChild(of: parent),
           let component = scope.components.last,
           !keeping(component)
         else { continue }

@@ -44,10 +44,10 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
       && components.starts(with: prefix.components)
   }
 
-  /// The path one level up, or `nil` at the root.
-  package var parent: Self? {
-    guard !components.isEmpty else { return nil }
-    return components.dropLast().reduce(Self()) { $0.appending(identity: $1) }
+  /// Whether this path lies exactly one level under `parent`.
+  package func isChild(of parent: Self) -> Bool {
+    components.count == parent.components.count + 1
+      && components.starts(with: parent.components)
   }
 
   package var description: String {

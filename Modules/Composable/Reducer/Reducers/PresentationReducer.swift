@@ -127,10 +127,10 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
 
     let parentEffects = parent.reduce(into: &state, action: action)
 
-    if let presentationAction, let identityBefore {
-      let isStillPresented =
-        state[keyPath: toPresentationState].wrappedValue.map(PresentationIdentity.init(of:))
-        == identityBefore
+    var identityAfter = state[keyPath: toPresentationState].wrappedValue.map(
+      PresentationIdentity.init(of:)
+    )
+    if let presentationAction, let identityBefore, identityAfter == identityBefore {
       let endsPresentation: Bool
       switch presentationAction {
       case .dismiss:
@@ -138,14 +138,12 @@ public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reduc
       case .presented:
         endsPresentation = state[keyPath: toPresentationState].wrappedValue.map(isEphemeral) == true
       }
-      if endsPresentation, isStillPresented {
+      if endsPresentation {
         state[keyPath: toPresentationState].wrappedValue = nil
+        identityAfter = nil
       }
     }
 
-    let identityAfter = state[keyPath: toPresentationState].wrappedValue.map(
-      PresentationIdentity.init(of:)
-    )
     guard let identityBefore, identityBefore != identityAfter else {
       return destinationEffects.merge(with: parentEffects)
     }
