@@ -41,14 +41,7 @@ struct FormTests {
 
     await store.send(.list(.addButtonTapped))
     await store.receive(\.list.delegate.addStandup) {
-      $0.destination = .add(
-        StandupForm.State(
-          standup: Standup(
-            id: Standup.ID(UUID(0)),
-            attendees: [Attendee(id: Attendee.ID(UUID(1)))]
-          )
-        )
-      )
+      $0.destination = .add(StandupForm.State(standup: newStandup))
     }
     await store.send(\.destination.presented.add.titleChanged, "Engineering") {
       $0.destination = .add(
@@ -108,22 +101,11 @@ struct FormTests {
   }
 
   @Test func aStandupWithoutATitleIsNotAdded() async {
-    let form = StandupForm.State(
-      focus: nil,
-      standup: Standup(id: Standup.ID(UUID(0)), attendees: [Attendee(id: Attendee.ID(UUID(1)))])
-    )
+    let form = StandupForm.State(focus: nil, standup: newStandup)
     let store = makeStore(AppFeature.State(destination: .add(form), list: .loaded([])))
 
     await store.send(.confirmAddButtonTapped) {
-      $0.destination = .add(
-        StandupForm.State(
-          focus: .title,
-          standup: Standup(
-            id: Standup.ID(UUID(0)),
-            attendees: [Attendee(id: Attendee.ID(UUID(1)))]
-          )
-        )
-      )
+      $0.destination = .add(StandupForm.State(focus: .title, standup: newStandup))
     }
     #expect(store.state.list.standups.isEmpty)
   }
@@ -133,14 +115,7 @@ struct FormTests {
 
     await store.send(.list(.addButtonTapped))
     await store.receive(\.list.delegate.addStandup) {
-      $0.destination = .add(
-        StandupForm.State(
-          standup: Standup(
-            id: Standup.ID(UUID(0)),
-            attendees: [Attendee(id: Attendee.ID(UUID(1)))]
-          )
-        )
-      )
+      $0.destination = .add(StandupForm.State(standup: newStandup))
     }
     await store.send(.dismissAddButtonTapped) { $0.destination = nil }
     #expect(store.state.list.standups.isEmpty)
@@ -210,3 +185,9 @@ extension StandupsList.State {
     Self(loadStatus: .loaded, standups: standups)
   }
 }
+
+/// The standup the add form starts with when UUIDs are `.incrementing`.
+private let newStandup = Standup(
+  id: Standup.ID(UUID(0)),
+  attendees: [Attendee(id: Attendee.ID(UUID(1)))]
+)

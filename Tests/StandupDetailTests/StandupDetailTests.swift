@@ -63,11 +63,21 @@ struct StandupDetailTests {
     await store.receive(\.delegate.startMeeting, .mock)
   }
 
-  @Test func startingAMeetingWhenSpeechIsDeniedAsksFirst() async {
-    let store = makeStore(speech: .denied)
+  @Test(arguments: [
+    (
+      SpeechAuthorizationStatus.denied,
+      AlertState<StandupDetail.Action.Alert>.speechRecognitionDenied
+    ),
+    (.restricted, .speechRecognitionRestricted),
+  ])
+  func startingAMeetingWhenSpeechIsUnavailableAsksFirst(
+    status: SpeechAuthorizationStatus,
+    alert: AlertState<StandupDetail.Action.Alert>
+  ) async {
+    let store = makeStore(speech: status)
 
     await store.send(.startMeetingButtonTapped) {
-      $0.alert = .speechRecognitionDenied
+      $0.alert = alert
     }
     await store.send(\.alert.presented.continueWithoutRecording) {
       $0.alert = nil
@@ -75,24 +85,7 @@ struct StandupDetailTests {
     await store.receive(\.delegate.startMeeting, .mock)
 
     await store.send(.startMeetingButtonTapped) {
-      $0.alert = .speechRecognitionDenied
-    }
-    await store.send(.alert(.dismiss)) { $0.alert = nil }
-  }
-
-  @Test func startingAMeetingWhenSpeechIsRestrictedAsksFirst() async {
-    let store = makeStore(speech: .restricted)
-
-    await store.send(.startMeetingButtonTapped) {
-      $0.alert = .speechRecognitionRestricted
-    }
-    await store.send(\.alert.presented.continueWithoutRecording) {
-      $0.alert = nil
-    }
-    await store.receive(\.delegate.startMeeting, .mock)
-
-    await store.send(.startMeetingButtonTapped) {
-      $0.alert = .speechRecognitionRestricted
+      $0.alert = alert
     }
     await store.send(.alert(.dismiss)) { $0.alert = nil }
   }

@@ -107,15 +107,7 @@ struct SheetHost: Reducer {
     Reduce { state, action in
       switch action {
       case .alertButtonTapped:
-        state.destination = .alert(
-          AlertState {
-            TextState("Confirm?")
-          } actions: {
-            ButtonState(action: .confirm) { TextState("Confirm") }
-            ButtonState(action: .other) { TextState("Other") }
-            ButtonState(role: .cancel) { TextState("Cancel") }
-          }
-        )
+        state.destination = .alert(.confirm)
         return .none
       case .destination(.presented(.alert(let choice))),
         .destination(.presented(.dialog(let choice))):
@@ -142,6 +134,19 @@ struct SheetHost: Reducer {
       }
     }
     .ifLet(\.$destination, action: \.destination) { Destination() }
+  }
+}
+
+extension AlertState where Action == SheetHost.Destination.Choice {
+  /// The alert `SheetHost` presents: two choices and a cancel button.
+  static var confirm: Self {
+    AlertState {
+      TextState("Confirm?")
+    } actions: {
+      ButtonState(action: .confirm) { TextState("Confirm") }
+      ButtonState(action: .other) { TextState("Other") }
+      ButtonState(role: .cancel) { TextState("Cancel") }
+    }
   }
 }
 

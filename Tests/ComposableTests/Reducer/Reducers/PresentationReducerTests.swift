@@ -75,30 +75,14 @@ struct PresentationReducerTests {
     let store = makeStore()
 
     await store.send(.alertButtonTapped) {
-      $0.destination = .alert(
-        AlertState {
-          TextState("Confirm?")
-        } actions: {
-          ButtonState(action: .confirm) { TextState("Confirm") }
-          ButtonState(action: .other) { TextState("Other") }
-          ButtonState(role: .cancel) { TextState("Cancel") }
-        }
-      )
+      $0.destination = .alert(.confirm)
     }
     await store.send(.destination(.presented(.alert(.other)))) {
       $0.destination = nil
       $0.confirmations = [.other]
     }
     await store.send(.alertButtonTapped) {
-      $0.destination = .alert(
-        AlertState {
-          TextState("Confirm?")
-        } actions: {
-          ButtonState(action: .confirm) { TextState("Confirm") }
-          ButtonState(action: .other) { TextState("Other") }
-          ButtonState(role: .cancel) { TextState("Cancel") }
-        }
-      )
+      $0.destination = .alert(.confirm)
     }
     await store.send(.destination(.dismiss)) { $0.destination = nil }
   }
