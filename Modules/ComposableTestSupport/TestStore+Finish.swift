@@ -3,10 +3,13 @@ import ConcurrencyExtras
 import IssueReporting
 
 extension TestStore {
-  /// Waits for every running effect to finish, and reports effects still running after
-  /// `timeout`.
+  /// Waits for every running effect to finish, then checks that every action they sent was
+  /// received.
   ///
-  /// Call it at the end of a test whose effects finish on their own but asynchronously.
+  /// Effects still running after `timeout` are reported; so are received actions the test has
+  /// not asserted (in a non-exhaustive test, they are shown as skipped when asked for, and
+  /// their state is adopted either way). Call it at the end of a test whose effects finish on
+  /// their own but asynchronously.
   ///
   /// ```swift
   /// await store.send(.saveButtonTapped)
@@ -22,21 +25,47 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async {
+    let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let timeout = timeout ?? self.timeout
     let finished = await progress.wait(
-      until: { root.runtime.runningCount == 0 },
+      until: { root.runtime.trackedRunningCount == 0 },
       timeout: timeout
     )
+    await settle()
+    reportReceivedActions(at: location)
     guard !finished, exhaustivity == .on else { return }
-    let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     location.reportIssue(
       """
-      Expected effects to finish, but \(root.runtime.runningCount) still running after \
+      Expected effects to finish, but \(root.runtime.trackedRunningCount) still running after \
       \(timeout). Effects started by:
 
       \(runningOrigins().map { "  • \(debugCaseOutput($0))" }.joined(separator: "\n"))
       """
     )
+  }
+
+  /// Reports the received actions the test has not asserted, and adopts their state.
+  private func reportReceivedActions(at location: CodeLocation) {
+    guard let last = receivedActions.last else { return }
+    switch exhaustivity {
+    case .on:
+      location.reportIssue(Self.unassertedActionsMessage(receivedActions.map(\.action)))
+    case .off(let showSkippedAssertions):
+      if showSkippedAssertions {
+        withExpectedIssue {
+          location.reportIssue(
+            """
+            Skipped receiving \(receivedActions.count) \
+            action\(receivedActions.count == 1 ? "" : "s"):
+
+            \(describeReceivedActions())
+            """
+          )
+        }
+      }
+    }
+    adopt(last.reduction.state)
+    receivedActions.removeAll()
   }
 
   /// Discards the actions received from effects that the test has not asserted.
@@ -62,11 +91,15 @@ extension TestStore {
       }
       return
     }
-    expectedState = last.state
+    adopt(last.reduction.state)
     receivedActions.removeAll()
   }
 
-  /// Cancels every running effect and waits for them to wind down.
+  /// Stops expecting the effects running now to finish, without cancelling them.
+  ///
+  /// The effects go on, and the actions they send must still be received; they just no longer
+  /// fail the test by running at its end. Useful for a long-living effect (a timer, a stream)
+  /// that the part of the feature under test does not end.
   ///
   /// ```swift
   /// await store.send(.onTask)  // starts a long-living effect
@@ -81,25 +114,14 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    guard root.runtime.runningCount > 0 else {
+    await settle()
+    guard root.runtime.trackedRunningCount > 0 else {
       if strict {
-        location.reportIssue("There were no in-flight effects to skip.")
+        CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+          .reportIssue("There were no in-flight effects to skip.")
       }
       return
     }
-    root.runtime.cancelAll()
-    let finished = await progress.wait(
-      until: { root.runtime.runningCount == 0 },
-      timeout: timeout
-    )
-    if !finished {
-      location.reportIssue(
-        """
-        \(root.runtime.runningCount) cancelled effects are still running after \(timeout). \
-        An effect that ignores cancellation cannot be skipped.
-        """
-      )
-    }
+    root.runtime.untrackRunningEffects()
   }
 }

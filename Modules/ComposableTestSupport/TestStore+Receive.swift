@@ -69,13 +69,15 @@ extension TestStore {
     column: UInt = #column
   ) async {
     let casePath = AnyCasePath(actionCase)
+    let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let name = describeCaseKeyPath(passedTo: "receive", at: location)
     await receiveAction(
       matching: { casePath.extract(from: $0) != nil },
-      expected: "matching \(actionCase)",
-      mismatch: { unexpectedActionMessage(expected: actionCase, received: $0) },
+      expected: "matching \(name)",
+      mismatch: { unexpectedActionMessage(expected: name, received: $0) },
       timeout: timeout,
       assert: updateStateToExpectedResult,
-      at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      at: location
     )
   }
 
@@ -103,12 +105,14 @@ extension TestStore {
     column: UInt = #column
   ) async {
     let casePath = AnyCasePath(actionCase)
+    let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let name = describeCaseKeyPath(passedTo: "receive", at: location)
     await receiveAction(
       matching: { casePath.extract(from: $0) == value },
-      expected: "matching \(actionCase) with \(String(customDumping: value))",
+      expected: "matching \(name) with \(String(customDumping: value))",
       mismatch: { received in
         guard let receivedValue = casePath.extract(from: received) else {
-          return unexpectedActionMessage(expected: actionCase, received: received)
+          return unexpectedActionMessage(expected: name, received: received)
         }
         return """
           Received unexpected action value:
@@ -120,7 +124,7 @@ extension TestStore {
       },
       timeout: timeout,
       assert: updateStateToExpectedResult,
-      at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      at: location
     )
   }
 
@@ -161,13 +165,11 @@ extension TestStore {
     )
   }
 
-  private func unexpectedActionMessage(expected actionCase: AnyKeyPath, received: Action)
-    -> String
-  {
+  private func unexpectedActionMessage(expected name: String, received: Action) -> String {
     """
     Received unexpected action:
 
-      Expected: an action matching \(actionCase)
+      Expected: an action matching \(name)
       Received: \(debugCaseOutput(received))
     """
   }
@@ -224,16 +226,11 @@ extension TestStore {
         )
         return
       }
-      let (action, state, nextStackElementID) = receivedActions.removeFirst()
+      let (action, reduction) = receivedActions.removeFirst()
       if !isMatching(action) {
         location.reportIssue(mismatch(action))
       }
-      expectState(
-        state,
-        toMatch: updateStateToExpectedResult,
-        at: location,
-        nextStackElementID: nextStackElementID
-      )
+      expectState(reduction, toMatch: updateStateToExpectedResult, at: location)
 
     case .off(let showSkippedAssertions):
       guard let index = receivedActions.firstIndex(where: { isMatching($0.action) }) else {
@@ -257,16 +254,11 @@ extension TestStore {
             )
           }
         }
-        expectedState = receivedActions[index - 1].state
+        adopt(receivedActions[index - 1].reduction.state)
       }
-      let (_, state, nextStackElementID) = receivedActions[index]
+      let reduction = receivedActions[index].reduction
       receivedActions.removeFirst(index + 1)
-      expectState(
-        state,
-        toMatch: updateStateToExpectedResult,
-        at: location,
-        nextStackElementID: nextStackElementID
-      )
+      expectState(reduction, toMatch: updateStateToExpectedResult, at: location)
     }
   }
 }

@@ -44,21 +44,23 @@ extension TestStore {
             \(debugCaseOutput(action))
 
         The feature called "dismiss()" at the root of the store, so nothing can receive the \
-        action.
+        action, and its effects were cancelled.
         """
       )
-      return TestStoreTask(rawValue: StoreTask(tasks: []), progress: progress, timeout: timeout)
+      return TestStoreTask(rawValue: StoreTask(group: nil), progress: progress, timeout: timeout)
     }
     settleReceivedActions(beforeSending: action, location: location)
-    sentState = nil
-    let nextIDBefore = nextStackElementID
-    let task = root.send(.send(action))
-    expectState(
-      sentState ?? root.state,
-      toMatch: updateStateToExpectedResult,
-      at: location,
-      nextStackElementID: sentNextStackElementID ?? nextIDBefore
-    )
+    sentReduction = nil
+    let stateBefore = root.state
+    let task = root.send(.send(action), group: EffectGroup(label: location))
+    let reduction =
+      sentReduction
+      ?? Reduction(
+        state: stateBefore,
+        generatedIDs: [],
+        nextID: root.dependencies.stackElementID.peek()
+      )
+    expectState(reduction, toMatch: updateStateToExpectedResult, at: location)
     await settle()
     return TestStoreTask(rawValue: task, progress: progress, timeout: timeout)
   }
@@ -142,13 +144,13 @@ extension TestStore {
     column: UInt = #column
   ) {
     let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let reduction = Reduction(
+      state: root.state,
+      generatedIDs: [],
+      nextID: root.dependencies.stackElementID.peek()
+    )
     withoutActuallyEscaping(updateStateToExpectedResult) { update in
-      expectState(
-        root.state,
-        toMatch: update,
-        at: location,
-        nextStackElementID: nextStackElementID
-      )
+      expectState(reduction, toMatch: update, at: location)
     }
   }
 
@@ -188,30 +190,30 @@ extension TestStore {
         }
       }
     }
-    expectedState = last.state
+    adopt(last.reduction.state)
     receivedActions.removeAll()
   }
 
-  /// Compares the state after an action with what the test expects, and adopts the actual
-  /// state as the new baseline either way so that one mistake is reported once.
+  /// Takes `state` as what the test has seen and expects, without asserting it.
+  func adopt(_ state: State) {
+    expectedState = state
+    assertedState = state
+  }
+
+  /// Compares the state an action left with what the test expects, and adopts the actual state
+  /// as the new baseline either way so that one mistake is reported once.
   func expectState(
-    _ actualState: State,
+    _ reduction: Reduction,
     toMatch updateStateToExpectedResult: ((inout State) throws -> Void)?,
-    at location: CodeLocation,
-    nextStackElementID: StackElementID
+    at location: CodeLocation
   ) {
-    let apply = { (state: inout State) -> Bool in
-      withDependencies {
-        $0.stackElementID = .incrementing(startingAt: nextStackElementID)
-      } operation: {
-        self.apply(updateStateToExpectedResult, to: &state, at: location)
-      }
-    }
-    defer { expectedState = actualState }
+    let actualState = reduction.state
+    defer { adopt(actualState) }
     switch exhaustivity {
     case .on:
       var expected = expectedState
-      guard apply(&expected) else { return }
+      guard apply(updateStateToExpectedResult, to: &expected, replaying: reduction, at: location)
+      else { return }
       if expected != actualState {
         reportStateMismatch(
           expected: expected,
@@ -231,7 +233,14 @@ extension TestStore {
       }
     case .off(let showSkippedAssertions):
       var expectedGivenActual = actualState
-      guard apply(&expectedGivenActual) else { return }
+      guard
+        apply(
+          updateStateToExpectedResult,
+          to: &expectedGivenActual,
+          replaying: reduction,
+          at: location
+        )
+      else { return }
       if expectedGivenActual != actualState {
         reportStateMismatch(
           expected: expectedGivenActual,
@@ -243,7 +252,14 @@ extension TestStore {
       }
       guard showSkippedAssertions else { return }
       var expectedGivenPrevious = expectedState
-      guard apply(&expectedGivenPrevious) else { return }
+      guard
+        apply(
+          updateStateToExpectedResult,
+          to: &expectedGivenPrevious,
+          replaying: reduction,
+          at: location
+        )
+      else { return }
       if expectedGivenPrevious != actualState {
         withExpectedIssue {
           location.reportIssue(
@@ -260,13 +276,24 @@ extension TestStore {
     }
   }
 
+  /// Runs an assertion closure on `state`, with the stack element IDs the reducer generated
+  /// replayed so that elements the closure creates get the same ones, and with ``state``
+  /// reading the value the closure was given.
   private func apply(
     _ update: ((inout State) throws -> Void)?,
     to state: inout State,
+    replaying reduction: Reduction,
     at location: CodeLocation
   ) -> Bool {
+    guard let update else { return true }
+    stateInAssertion = state
+    defer { stateInAssertion = nil }
     do {
-      try update?(&state)
+      try withDependencies {
+        $0.stackElementID = .replaying(reduction.generatedIDs, thenFrom: reduction.nextID)
+      } operation: {
+        try update(&state)
+      }
       return true
     } catch {
       location.reportIssue("The assertion closure threw an error: \(error)")

@@ -58,28 +58,42 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// ``finish(timeout:fileID:filePath:line:column:)`` wait before failing.
   public var timeout: Duration
 
-  /// The current state of the store, including changes made by actions not yet received.
+  /// The state as of the last assertion.
+  ///
+  /// After ``send(_:assert:fileID:filePath:line:column:)`` it is the state the action left,
+  /// after a `receive` the state the received action left: actions that effects sent but the
+  /// test has not received yet are not in it. Read inside an assertion closure, it is the state
+  /// the closure was given.
   public var state: State {
-    root.state
+    stateInAssertion ?? assertedState
   }
 
   /// Whether the feature dismissed itself with the `dismiss` dependency at the root.
   ///
-  /// A dismissed store accepts no more actions.
+  /// A dismissed store accepts no more actions, and its effects are cancelled.
   public private(set) var isDismissed = false
 
   let root: RootStore<State, TestAction<Action>>
   let progress: Progress
   let location: CodeLocation
+  /// What the test expects the state to be, before the next assertion.
   var expectedState: State
-  var sentState: State?
-  var sentNextStackElementID: StackElementID?
-  /// The next stack element ID before the most recent reduction: IDs an assertion creates start
-  /// here, so that they match the ones the reducer created.
-  var nextStackElementID: StackElementID
-  var receivedActions: [(action: Action, state: State, nextStackElementID: StackElementID)] = []
-  {
+  /// The actual state after the last asserted action.
+  var assertedState: State
+  /// The state given to the assertion closure that is running, if one is.
+  var stateInAssertion: State?
+  /// The reduction of the last action sent, once it has run.
+  var sentReduction: Reduction?
+  var receivedActions: [(action: Action, reduction: Reduction)] = [] {
     didSet { ledger.withLock { $0.pendingActions = receivedActions.map(\.action) } }
+  }
+
+  /// What reducing one action did: the state it left, and the stack element IDs it generated,
+  /// which an assertion replays so that elements it creates get the same IDs.
+  struct Reduction {
+    let state: State
+    let generatedIDs: [StackElementID]
+    let nextID: StackElementID
   }
 
   /// What the end-of-test checks need, readable from whichever thread releases the store.
@@ -121,6 +135,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
         prepareDependencies(&$0)
       }
     )
+    dependencies.stackElementID.startRecording()
     self.root = RootStore(
       state: state,
       reducer: TestReducer(base: reducer),
@@ -131,12 +146,13 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     self.timeout = timeout
     self.location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.expectedState = state
-    self.nextStackElementID = dependencies.stackElementID.peek()
+    self.assertedState = state
     root.didReduce = { [weak self] action, state in
       self?.didReduce(action, state: state)
     }
     dismissal.onDismiss = { [weak self] in
       self?.isDismissed = true
+      self?.root.runtime.cancelAll()
     }
   }
 
@@ -148,9 +164,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     Self.reportUnfinishedWork(
       exhaustivity: ledger.exhaustivity,
       pendingActions: ledger.pendingActions,
-      runningOrigins: root.runtime.runningOrigins.compactMap {
-        ($0 as? TestAction<Action>)?.action
-      },
+      runningEffects: Self.effectsBySend(root.runtime.runningEffects),
       at: location
     )
     root.runtime.cancelAll()
@@ -158,66 +172,93 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   }
 
   private func didReduce(_ action: TestAction<Action>, state: State) {
-    let nextIDBefore = nextStackElementID
-    nextStackElementID = root.dependencies.stackElementID.peek()
+    let generator = root.dependencies.stackElementID
+    let reduction = Reduction(
+      state: state,
+      generatedIDs: generator.takeRecorded(),
+      nextID: generator.peek()
+    )
     switch action {
     case .send:
-      sentState = state
-      sentNextStackElementID = nextIDBefore
+      sentReduction = reduction
     case .receive(let action):
-      receivedActions.append((action, state, nextIDBefore))
+      receivedActions.append((action, reduction))
       progress.signal()
     }
+  }
+
+  /// The actions whose effects are still running, grouped by the `send` that started them
+  /// (effects of received actions belong to the send whose effects sent them).
+  nonisolated static func effectsBySend(
+    _ effects: [(origin: any Sendable, label: (any Sendable)?)]
+  ) -> [(location: CodeLocation?, origins: [Action])] {
+    var groups: [(location: CodeLocation?, origins: [Action])] = []
+    for (origin, label) in effects {
+      guard let origin = (origin as? TestAction<Action>)?.action else { continue }
+      let location = label as? CodeLocation
+      if let index = groups.firstIndex(where: { $0.location == location }) {
+        groups[index].origins.append(origin)
+      } else {
+        groups.append((location, [origin]))
+      }
+    }
+    return groups
   }
 
   /// Reports, at the end of a test, what it left unasserted.
   private nonisolated static func reportUnfinishedWork(
     exhaustivity: Exhaustivity,
     pendingActions: [Action],
-    runningOrigins origins: [Action],
+    runningEffects: [(location: CodeLocation?, origins: [Action])],
     at location: CodeLocation
   ) {
     switch exhaustivity {
     case .on:
       if !pendingActions.isEmpty {
-        location.reportIssue(
-          """
-          The store received \(pendingActions.count) unexpected \
-          action\(pendingActions.count == 1 ? "" : "s") by the end of this test:
-
-          \(describe(pendingActions))
-
-          Assert them with "receive", or skip them with "skipReceivedActions".
-          """
-        )
+        location.reportIssue(unassertedActionsMessage(pendingActions))
       }
-      if !origins.isEmpty {
-        location.reportIssue(
-          """
-          \(origins.count) effect\(origins.count == 1 ? " is" : "s are") still running at the \
-          end of the test. Effects started by:
-
-          \(origins.map { "  • \(debugCaseOutput($0))" }.joined(separator: "\n"))
-
-          Every effect must finish before the test ends. If it waits on a clock, advance the \
-          test clock far enough; if it is long-living (a timer, a stream), send the action \
-          that cancels it; or call "await store.finish()" to wait for it, or \
-          "skipInFlightEffects" to cancel it.
-          """
-        )
+      for (sendLocation, origins) in runningEffects {
+        (sendLocation ?? location).reportIssue(stillRunningMessage(origins))
       }
     case .off(let showSkippedAssertions):
-      guard showSkippedAssertions, !pendingActions.isEmpty || !origins.isEmpty else { return }
+      guard showSkippedAssertions, !pendingActions.isEmpty || !runningEffects.isEmpty else {
+        return
+      }
+      let effectCount = runningEffects.map(\.origins.count).reduce(0, +)
       withExpectedIssue {
         location.reportIssue(
           """
           Skipped assertions: \(pendingActions.count) received \
-          action\(pendingActions.count == 1 ? "" : "s") and \(origins.count) running \
-          effect\(origins.count == 1 ? "" : "s") were not asserted.
+          action\(pendingActions.count == 1 ? "" : "s") and \(effectCount) running \
+          effect\(effectCount == 1 ? "" : "s") were not asserted.
           """
         )
       }
     }
+  }
+
+  nonisolated static func unassertedActionsMessage(_ actions: [Action]) -> String {
+    """
+    The store received \(actions.count) unexpected \
+    action\(actions.count == 1 ? "" : "s") by the end of this test:
+
+    \(describe(actions))
+
+    Assert them with "receive", or skip them with "skipReceivedActions".
+    """
+  }
+
+  nonisolated static func stillRunningMessage(_ origins: [Action]) -> String {
+    """
+    An effect returned for this action is still running. It must complete before the end of \
+    the test. \(origins.count == 1 ? "It was" : "They were") started by:
+
+    \(origins.map { "  • \(debugCaseOutput($0))" }.joined(separator: "\n"))
+
+    If it waits on a clock, advance the test clock far enough; if it is long-living (a timer, \
+    a stream), send the action that cancels it; or call "await store.finish()" to wait for \
+    it, or "skipInFlightEffects" to stop tracking it.
+    """
   }
 
   nonisolated static func describe(_ actions: [Action]) -> String {
@@ -229,8 +270,9 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     root.runtime
   }
 
+  /// The actions that started the effects still running, oldest first.
   func runningOrigins() -> [Action] {
-    root.runtime.runningOrigins.compactMap { ($0 as? TestAction<Action>)?.action }
+    root.runtime.runningEffects.compactMap { ($0.origin as? TestAction<Action>)?.action }
   }
 
   func describeReceivedActions() -> String {

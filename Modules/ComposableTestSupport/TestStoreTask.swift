@@ -1,7 +1,7 @@
 public import Composable
 import IssueReporting
 
-/// The effects started by one action sent to a ``TestStore``.
+/// The effects started by one action sent to a ``TestStore``, and by the actions they send.
 ///
 /// ```swift
 /// let task = await store.send(.onTask)
@@ -16,7 +16,7 @@ public struct TestStoreTask: Hashable, Sendable {
   /// Cancels the effects and waits for them to wind down.
   public func cancel() async {
     rawValue.cancel()
-    for task in rawValue.tasks { await task.value }
+    await rawValue.finish()
   }
 
   /// Waits for the effects to finish, and reports them if they are still running after
@@ -34,7 +34,7 @@ public struct TestStoreTask: Hashable, Sendable {
     let timeout = timeout ?? self.timeout
     let completion = Completion()
     let watcher = Task { [rawValue, progress] in
-      for task in rawValue.tasks { await task.value }
+      await rawValue.group?.finish()
       completion.isComplete = true
       progress.signal()
     }

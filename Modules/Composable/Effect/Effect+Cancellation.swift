@@ -22,16 +22,21 @@ extension Effect {
   /// > Important: Call this inside the reducer that owns the effect: the navigation scope is read
   /// > from the dependencies in effect when the method is called.
   ///
+  /// > Note: Making `.none` cancellable gives `.none`, which cancels nothing even with
+  /// > `cancelInFlight`; return ``cancel(id:)`` to stop earlier work without starting new work.
+  ///
   /// - Parameters:
   ///   - id: The identifier.
   ///   - cancelInFlight: Whether to cancel any running effect with the same identifier before
   ///     starting this one, which turns the effect into a debounce or "latest wins" request.
   /// - Returns: The cancellable effect.
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
-    let key = CancellationKey(id: id, path: DependencyValues._current.navigationIDPath)
-    if case .none = operation, !cancelInFlight {
+    // NB: As in the Composable Architecture, a cancellable `.none` cancels nothing, even with
+    // `cancelInFlight`: there is no new work for the old to make way for.
+    if case .none = operation {
       return .none
     }
+    let key = CancellationKey(id: id, path: DependencyValues._current.navigationIDPath)
     return Self(operation: .cancellable(key, cancelInFlight: cancelInFlight, self))
   }
 
@@ -57,7 +62,12 @@ extension Effect {
   }
 }
 
-/// The identity of a group of cancellable effects: a user's identifier in a navigation scope.
+/// The identity of a group of cancellable effects: an identifier in a navigation scope.
+///
+/// The identifier is either a user's (from ``Effect/cancellable(id:cancelInFlight:)``), or a
+/// navigated child's, under which a navigation operator registers all of that child's work; a
+/// child's key has the child's *slot* as its path, so the runtime can index the live children of
+/// each slot.
 package struct CancellationKey: Hashable, Sendable, CustomStringConvertible {
   package let id: HashableIdentity
   package let path: NavigationIDPath
@@ -71,7 +81,32 @@ package struct CancellationKey: Hashable, Sendable, CustomStringConvertible {
     self.path = path
   }
 
+  /// The key of all the work of the child `child` of the navigation slot `slot`.
+  package static func navigation(slot: NavigationIDPath, child: HashableIdentity) -> Self {
+    Self(id: NavigatedChild(child: child), path: slot)
+  }
+
+  /// Whether this is a navigated child's key.
+  var isNavigation: Bool {
+    id.holds(NavigatedChild.self)
+  }
+
+  /// The child whose work the key covers, when it is a navigated child's key.
+  var navigatedChild: HashableIdentity? {
+    guard isNavigation else { return nil }
+    return (id.base as? NavigatedChild)?.child
+  }
+
   package var description: String {
     "\(id) in \(path)"
+  }
+}
+
+/// The identifier of a navigated child's key.
+struct NavigatedChild: Hashable, Sendable, CustomStringConvertible {
+  let child: HashableIdentity
+
+  var description: String {
+    "child \(child)"
   }
 }

@@ -60,8 +60,8 @@ extension Effect {
       )
     case .cancel(let key):
       return Effect<NewAction>(operation: .cancel(key))
-    case .cancelScopes(let parent, let keeping):
-      return Effect<NewAction>(operation: .cancelScopes(under: parent, keeping: keeping))
+    case .reconcile(let reconciliation):
+      return Effect<NewAction>(operation: .reconcile(reconciliation))
     }
   }
 }

@@ -1,51 +1,80 @@
 extension Effect {
-  /// Lifts the effects of a navigated child (a stack element or a presented destination) into
-  /// its parent.
+  /// Lifts the effects of a navigated child (a stack element, a presentation, an optional
+  /// child) into its parent.
   ///
-  /// Every action is embedded with `embed`; every piece of work is registered under the
-  /// child's navigation scope, so that cancelling the scope stops all of it, including the work
-  /// of the child's own children; and while the work runs, the child's `dismiss` dependency
-  /// (a ``DismissEffect`` for `scope`, set while the child reduced) sends `dismissAction` to
-  /// the parent.
+  /// Every action is embedded with `embed`; every piece of work is registered under the child
+  /// in its slot, so that ending the child stops all of it, including the work of the child's
+  /// own children; and, when `dismissAction` is given, while the work runs the child's `dismiss`
+  /// dependency (a ``DismissEffect`` for its scope, set while the child reduced) sends that
+  /// action to the parent.
   package func navigated<ParentAction: Sendable>(
-    in scope: NavigationIDPath,
+    _ child: NavigatedScope,
     embed: @escaping @Sendable (Action) -> ParentAction,
-    dismiss dismissAction: @escaping @Sendable () -> ParentAction
+    dismiss dismissAction: (@Sendable () -> ParentAction)?
   ) -> Effect<ParentAction> {
     if case .none = operation { return .none }
-    let lifted = map(embed) { send, body in
-      var handlers = DismissHandlers.current
-      handlers[scope] = { await send(dismissAction()) }
-      try await DismissHandlers.$current.withValue(handlers) {
-        try await body()
+    let lifted: Effect<ParentAction>
+    if let dismissAction {
+      let scope = child.path
+      lifted = map(embed) { send, body in
+        var handlers = DismissHandlers.current
+        handlers[scope] = { await send(dismissAction()) }
+        try await DismissHandlers.$current.withValue(handlers) {
+          try await body()
+        }
       }
+    } else {
+      lifted = map(embed)
     }
     return Effect<ParentAction>(
-      operation: .cancellable(.navigationScope(scope), cancelInFlight: false, lifted)
+      operation: .cancellable(child.key, cancelInFlight: false, lifted)
     )
   }
 
-  /// An effect that cancels the navigation scopes directly under `parent` whose last
-  /// component `keeping` rejects: the elements that left a stack.
-  package static func cancelNavigationScopes(
-    under parent: NavigationIDPath,
-    keeping: @escaping @Sendable (HashableIdentity) -> Bool
+  /// An effect that ends the work of every child of `slot` that `keeps` rejects: the stack
+  /// elements or presentations that are gone from the state.
+  ///
+  /// It runs when the store starts it, after the effects returned before it in the same tree
+  /// have been registered, so work a child started in the action that removed it ends too.
+  package static func endChildren(
+    of slot: NavigationIDPath,
+    reconciledAt marker: UInt64? = nil,
+    keeping keeps: @escaping @Sendable (HashableIdentity) -> Bool
   ) -> Self {
-    Self(operation: .cancelScopes(under: parent, keeping: keeping))
+    Self(operation: .reconcile(NavigationReconciliation(slot: slot, marker: marker, keeps: keeps)))
   }
 
-  /// An effect that cancels everything a navigated child started: a dismissed presentation.
-  package static func cancelNavigationScope(_ scope: NavigationIDPath) -> Self {
-    Self(operation: .cancel(.navigationScope(scope)))
+  /// An effect that ends everything a navigated child started: a dismissed presentation.
+  package static func end(_ child: NavigatedScope) -> Self {
+    Self(operation: .cancel(child.key))
   }
 }
 
-/// The cancellation identifier under which a navigation operator registers all the work of one
-/// child.
-package struct NavigationScope: Hashable, Sendable {}
+/// A navigated child's place: the slot it is in, its component there, and the navigation path
+/// its own effects and children run under.
+package struct NavigatedScope: Sendable {
+  /// The slot: the parent's path and the stack or presentation the child is in.
+  package let slot: NavigationIDPath
+  /// The child within the slot: an element ID or a presentation identity.
+  package let child: HashableIdentity
+  /// The child's own navigation path.
+  package let path: NavigationIDPath
 
-extension CancellationKey {
-  package static func navigationScope(_ scope: NavigationIDPath) -> Self {
-    Self(id: NavigationScope(), path: scope)
+  package init(slot: NavigationIDPath, child: HashableIdentity) {
+    self.slot = slot
+    self.child = child
+    self.path = slot.appending(identity: child)
   }
+
+  /// The key all of the child's work is registered under.
+  var key: CancellationKey {
+    .navigation(slot: slot, child: child)
+  }
+}
+
+/// What ``Effect/endChildren(of:reconciledAt:keeping:)`` asks of the runtime.
+struct NavigationReconciliation: Sendable {
+  let slot: NavigationIDPath
+  let marker: UInt64?
+  let keeps: @Sendable (HashableIdentity) -> Bool
 }

@@ -26,7 +26,7 @@ public struct Effect<Action: Sendable>: Sendable {
     case concatenate([Effect])
     indirect case cancellable(CancellationKey, cancelInFlight: Bool, Effect)
     case cancel(CancellationKey)
-    case cancelScopes(under: NavigationIDPath, keeping: @Sendable (HashableIdentity) -> Bool)
+    case reconcile(NavigationReconciliation)
   }
 
   /// The asynchronous work of ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)``.

@@ -1,7 +1,7 @@
 import IssueReporting
 
 /// Where an operator was written, so that an issue it reports points at the caller's code.
-package struct CodeLocation: Sendable {
+package struct CodeLocation: Equatable, Sendable {
   package let fileID: StaticString
   package let filePath: StaticString
   package let line: UInt
@@ -12,6 +12,11 @@ package struct CodeLocation: Sendable {
     self.filePath = filePath
     self.line = line
     self.column = column
+  }
+
+  package static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.line == rhs.line && lhs.column == rhs.column
+      && "\(lhs.filePath)" == "\(rhs.filePath)"
   }
 
   package func reportIssue(_ message: String) {

@@ -1,70 +1,51 @@
-import Dependencies
 import Synchronization
 
-/// Starts, tracks and cancels the effects of one store.
+/// Tracks and cancels the running effects of one store.
 ///
-/// Every task an effect needs is registered here until it finishes, under the cancellation
-/// keys that enclose it. Registration and removal are constant-time dictionary operations, and
-/// a finished task leaves nothing behind, so ``runningCount`` is zero whenever nothing runs.
+/// Every task an effect needs is registered here until it finishes, under the cancellation keys
+/// that enclose it. A key with an identifier the user chose is registered at its navigation path
+/// and at every path above it, so that cancelling an identifier — which reaches the same
+/// identifier in the scope and everything below it — is one dictionary lookup, whatever else
+/// runs in the store. The work of a navigated child (a stack element, a presentation) is also
+/// registered under that child in its *slot*, which is how a navigation operator finds the live
+/// children of one stack or sheet without looking at anything else.
 ///
-/// Each store owns its own runtime: identical cancellation keys in two stores never meet.
+/// A finished task leaves nothing behind, so ``runningCount`` and ``cancellationKeyCount`` are
+/// zero whenever nothing runs. Each store owns its own runtime: identical keys in two stores
+/// never meet. The interpreter that starts effects lives in `EffectRuntime+Start.swift`.
 package final class EffectRuntime: Sendable {
-  private struct Tables {
+  /// The runtime of the store whose reducer is running, so that navigation operators can end
+  /// the effects of children that have gone from the state.
+  @TaskLocal package static var current: EffectRuntime?
+
+  struct Tables {
     var nextToken: UInt64 = 0
     var running: [UInt64: Entry] = [:]
     var tokensByKey: [CancellationKey: SmallSet<UInt64>] = [:]
-    /// The navigation paths at which each identifier has running work: what a cancellation
-    /// searches to reach descendants, without scanning unrelated keys.
-    var pathsByID: [HashableIdentity: SmallSet<NavigationIDPath>] = [:]
-
-    mutating func register(_ token: UInt64, under key: CancellationKey) {
-      if tokensByKey[key] == nil {
-        tokensByKey[key] = SmallSet(token)
-        if pathsByID[key.id] == nil {
-          pathsByID[key.id] = SmallSet(key.path)
-        } else {
-          pathsByID[key.id]?.insert(key.path)
-        }
-      } else {
-        tokensByKey[key]?.insert(token)
-      }
-    }
-
-    mutating func unregister(_ token: UInt64, from key: CancellationKey) {
-      guard tokensByKey[key]?.remove(token) == true, tokensByKey[key]?.isEmpty == true else {
-        return
-      }
-      removeKey(key)
-    }
-
-    /// Removes `key` and returns the tasks registered under it.
-    @discardableResult
-    mutating func removeKey(_ key: CancellationKey) -> [Task<Void, Never>] {
-      guard let tokens = tokensByKey.removeValue(forKey: key) else { return [] }
-      if pathsByID[key.id]?.remove(key.path) == true, pathsByID[key.id]?.isEmpty == true {
-        pathsByID[key.id] = nil
-      }
-      return tokens.compactMap { running[$0]?.task }
-    }
-
-    /// Removes `key` and every key with the same identifier under its path.
-    mutating func removeKeys(under key: CancellationKey) -> [Task<Void, Never>] {
-      guard let paths = pathsByID[key.id] else { return [] }
-      var tasks: [Task<Void, Never>] = []
-      for path in paths where path.hasPrefix(key.path) {
-        tasks += removeKey(CancellationKey(id: key.id, path: path))
-      }
-      return tasks
-    }
+    /// The children with running work in each navigation slot.
+    var slots: [NavigationIDPath: Slot] = [:]
+    var examinedEntryCount = 0
   }
 
-  private struct Entry {
+  struct Entry {
     let task: Task<Void, Never>
-    let keys: [CancellationKey]
+    /// The keys the task is registered under; emptied when it is cancelled.
+    var keys: [CancellationKey]
     let origin: (any Sendable)?
+    let group: EffectGroup?
+    /// Whether a test store still expects the task to finish (see ``untrackRunningEffects()``).
+    var isTracked = true
+  }
+
+  struct Slot {
+    var children: SmallSet<HashableIdentity>
+    /// What the slot's owner last reconciled the children against (a stack's version), so that
+    /// an unchanged stack costs nothing to check.
+    var marker: UInt64?
   }
 
   private let tables = Mutex(Tables())
+  private let slotCount = Atomic<Int>(0)
   private let recordsOrigins: Bool
   private let onFinish: (@Sendable () -> Void)?
 
@@ -79,9 +60,16 @@ package final class EffectRuntime: Sendable {
     self.onFinish = onFinish
   }
 
+  // MARK: - Reading
+
   /// The number of tasks started by effects that have not finished yet.
   package var runningCount: Int {
     tables.withLock { $0.running.count }
+  }
+
+  /// The number of running tasks a test store still expects to finish.
+  package var trackedRunningCount: Int {
+    tables.withLock { $0.running.values.count(where: \.isTracked) }
   }
 
   /// The number of cancellation keys with at least one running task.
@@ -89,15 +77,38 @@ package final class EffectRuntime: Sendable {
     tables.withLock { $0.tokensByKey.count }
   }
 
-  /// The actions that started the tasks still running (only when recording origins).
-  package var runningOrigins: [any Sendable] {
+  /// How many registry entries cancellations and navigation checks have looked at since the
+  /// runtime was created: a work counter that lets tests show how that work scales.
+  package var examinedEntryCount: Int {
+    tables.withLock { $0.examinedEntryCount }
+  }
+
+  /// Whether any navigated child has running work: when none has, navigation operators have
+  /// nothing to end and skip their checks.
+  package var hasNavigatedEffects: Bool {
+    slotCount.load(ordering: .relaxed) > 0
+  }
+
+  /// The tracked tasks still running, oldest first: the action that started each (when
+  /// recording origins) and the label of its group.
+  package var runningEffects: [(origin: any Sendable, label: (any Sendable)?)] {
     tables.withLock { tables in
-      tables.running.sorted { $0.key < $1.key }.compactMap { $0.value.origin }
+      tables.running.sorted { $0.key < $1.key }.compactMap { _, entry in
+        guard entry.isTracked, let origin = entry.origin else { return nil }
+        return (origin, entry.group?.label)
+      }
     }
   }
 
-  /// Cancels the running tasks registered under `key`, and under the same identifier in every
-  /// navigation scope below the key's: a parent can cancel its children's work by identifier,
+  /// Whether the slot has children with running work.
+  package func hasChildren(in slot: NavigationIDPath) -> Bool {
+    tables.withLock { $0.slots[slot] != nil }
+  }
+
+  // MARK: - Cancelling
+
+  /// Cancels the running tasks registered under `key`: the identifier in the key's navigation
+  /// scope and in every scope below it. A parent can cancel its children's work by identifier,
   /// while siblings never reach each other's.
   package func cancel(_ key: CancellationKey) {
     // NB: Cancelling runs cancellation handlers synchronously; never do it under the lock.
@@ -105,41 +116,61 @@ package final class EffectRuntime: Sendable {
   }
 
   /// Removes what `cancel(_:)` would cancel from the tables, and returns its tasks.
-  fileprivate func detach(_ key: CancellationKey) -> [Task<Void, Never>] {
-    tables.withLock { $0.removeKeys(under: key) }
+  func detach(_ key: CancellationKey) -> [Task<Void, Never>] {
+    tables.withLock { $0.detachTasks(under: key) }
   }
 
-  /// Removes the navigation scopes directly under `parent` whose last component `keeping`
-  /// rejects, with everything below them, and returns their tasks.
-  fileprivate func detachScopes(
-    under parent: NavigationIDPath,
-    keeping: (HashableIdentity) -> Bool
-  ) -> [Task<Void, Never>] {
-    tables.withLock { tables -> [Task<Void, Never>] in
-      guard let scopes = tables.pathsByID[HashableIdentity(NavigationScope())] else {
-        return []
-      }
-      var tasks: [Task<Void, Never>] = []
-      for scope in scopes {
-        guard
-          scope.isChild(of: parent),
-          let component = scope.components.last,
-          !keeping(component)
-        else { continue }
-        tasks += tables.removeKeys(under: .navigationScope(scope))
-      }
-      return tasks
+  /// Ends the work of the children of `slot` that `keeps` rejects, unless the slot was last
+  /// reconciled at `marker`; returns the tasks to cancel and the children that were ended.
+  func detachChildren(
+    of slot: NavigationIDPath,
+    marker: UInt64?,
+    keeping keeps: @Sendable (HashableIdentity) -> Bool
+  ) -> (tasks: [Task<Void, Never>], children: [HashableIdentity]) {
+    let result = tables.withLock { tables in
+      tables.detachChildren(of: slot, marker: marker, keeping: keeps)
     }
+    updateSlotCount()
+    return result
   }
 
-  /// Cancels every running task.
-  package func cancelAll() {
-    let tasks = tables.withLock { tables in
-      tables.tokensByKey.removeAll()
-      tables.pathsByID.removeAll()
-      return tables.running.values.map(\.task)
-    }
+  /// Ends, now, the work of the children of `slot` that `keeps` rejects (see
+  /// ``detachChildren(of:marker:keeping:)``), and returns the children that were ended.
+  package func reconcile(
+    _ slot: NavigationIDPath,
+    marker: UInt64?,
+    keeping keeps: @Sendable (HashableIdentity) -> Bool
+  ) -> [HashableIdentity] {
+    let (tasks, children) = detachChildren(of: slot, marker: marker, keeping: keeps)
     for task in tasks { task.cancel() }
+    return children
+  }
+
+  /// Cancels every running task and the groups they belong to: the store is going away.
+  package func cancelAll() {
+    let entries = tables.withLock { tables in
+      tables.tokensByKey.removeAll()
+      tables.slots.removeAll()
+      for token in tables.running.keys {
+        tables.running[token]?.keys.removeAll()
+      }
+      return Array(tables.running.values)
+    }
+    updateSlotCount()
+    for entry in entries {
+      entry.group?.markCancelled()
+      entry.task.cancel()
+    }
+  }
+
+  /// Stops expecting the tasks running now to finish, without cancelling them: what a test
+  /// store's `skipInFlightEffects` does.
+  package func untrackRunningEffects() {
+    tables.withLock { tables in
+      for token in tables.running.keys {
+        tables.running[token]?.isTracked = false
+      }
+    }
   }
 
   /// Waits until every task running now has finished.
@@ -148,216 +179,148 @@ package final class EffectRuntime: Sendable {
     for task in tasks { await task.value }
   }
 
-  /// Starts `work` in a new task registered under `keys`.
-  fileprivate func spawn(
+  // MARK: - Registering
+
+  /// Starts `work` in a new task registered under `keys` and added to `group`.
+  func spawn(
     priority: TaskPriority?,
     keys: [CancellationKey],
     origin: some Sendable,
+    group: EffectGroup?,
     work: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never> {
     let origin: (any Sendable)? = recordsOrigins ? origin : nil
+    let registered = Self.expand(keys)
     // NB: The task is created under the lock so that it is registered before it can finish
     // and unregister itself.
-    return tables.withLock { tables in
+    let (task, isInCancelledGroup) = tables.withLock { tables in
       let token = tables.nextToken
       tables.nextToken += 1
       let task = Task(priority: priority) {
         await work()
         self.finish(token)
       }
-      tables.running[token] = Entry(task: task, keys: keys, origin: origin)
-      for key in keys {
+      tables.running[token] = Entry(task: task, keys: registered, origin: origin, group: group)
+      for key in registered {
         tables.register(token, under: key)
       }
-      return task
+      let isInCancelledGroup = group.map { !$0.add(task, token: token) } ?? false
+      return (task, isInCancelledGroup)
     }
+    updateSlotCount()
+    if isInCancelledGroup { task.cancel() }
+    return task
+  }
+
+  /// The keys a task is registered under: a key with a user's identifier at its path and every
+  /// path above it; a navigated child's key as it is.
+  private static func expand(_ keys: [CancellationKey]) -> [CancellationKey] {
+    guard keys.contains(where: { !$0.isNavigation && !$0.path.components.isEmpty }) else {
+      return keys
+    }
+    var expanded: [CancellationKey] = []
+    for key in keys {
+      if key.isNavigation || key.path.components.isEmpty {
+        expanded.append(key)
+      } else {
+        for path in key.path.prefixes {
+          expanded.append(CancellationKey(id: key.id, path: path))
+        }
+      }
+    }
+    return expanded
   }
 
   private func finish(_ token: UInt64) {
-    tables.withLock { tables in
-      guard let entry = tables.running.removeValue(forKey: token) else { return }
+    let entry = tables.withLock { tables -> Entry? in
+      guard let entry = tables.running.removeValue(forKey: token) else { return nil }
       for key in entry.keys {
         tables.unregister(token, from: key)
       }
+      return entry
     }
+    updateSlotCount()
+    entry?.group?.remove(token: token, wasCancelled: entry?.task.isCancelled ?? false)
     onFinish?()
   }
+
+  private func updateSlotCount() {
+    let count = tables.withLock { $0.slots.count }
+    slotCount.store(count, ordering: .relaxed)
+  }
 }
 
-extension EffectRuntime {
-  /// Starts an effect returned by a reducer.
-  ///
-  /// Synchronous parts happen before this returns: actions from ``Effect/send(_:)`` are
-  /// appended to `actions` in order, and cancellations take effect. Asynchronous parts start
-  /// in new tasks, appended to `tasks`.
-  ///
-  /// - Parameters:
-  ///   - effect: The effect.
-  ///   - origin: The action whose reduction returned the effect.
-  ///   - send: Delivers actions from asynchronous work back to the store.
-  ///   - actions: Receives synchronously sent actions.
-  ///   - tasks: Receives the tasks started.
-  package func start<Action>(
-    _ effect: Effect<Action>,
-    origin: Action,
-    send: Send<Action>,
-    actions: inout [Action],
-    tasks: inout [Task<Void, Never>]
-  ) {
-    var starting = Starting(origin: origin, send: send)
-    starting.start(effect, keys: [], in: self)
-    actions += starting.actions
-    tasks += starting.tasks
-    // NB: Cancelled tasks are woken only once the whole effect has been started: the tables
-    // already reflect every cancellation, and their finishing work does not compete with the
-    // rest of the start for the lock.
-    for task in starting.cancelled { task.cancel() }
-  }
-
-  /// The synchronous walk over an effect tree that `start` performs.
-  private struct Starting<Action: Sendable> {
-    let origin: Action
-    let send: Send<Action>
-    var actions: [Action] = []
-    var tasks: [Task<Void, Never>] = []
-    var cancelled: [Task<Void, Never>] = []
-
-    init(origin: Action, send: Send<Action>) {
-      self.origin = origin
-      self.send = send
-    }
-
-    mutating func start(
-      _ effect: Effect<Action>,
-      keys: [CancellationKey],
-      in runtime: EffectRuntime
-    ) {
-      switch effect.operation {
-      case .none:
-        return
-      case .send(let action):
-        actions.append(action)
-      case .run(let run):
-        let (send, origin) = (send, origin)
-        tasks.append(
-          runtime.spawn(priority: run.priority, keys: keys, origin: origin) {
-            await runtime.execute(run, send: send, origin: origin)
-          }
-        )
-      case .merge(let effects):
-        for effect in effects {
-          start(effect, keys: keys, in: runtime)
+extension EffectRuntime.Tables {
+  mutating func register(_ token: UInt64, under key: CancellationKey) {
+    if tokensByKey[key] == nil {
+      tokensByKey[key] = SmallSet(token)
+      if let child = key.navigatedChild {
+        if slots[key.path] == nil {
+          slots[key.path] = EffectRuntime.Slot(children: SmallSet(child))
+        } else {
+          slots[key.path]?.children.insert(child)
         }
-      case .concatenate(let effects):
-        var remaining = effects[...]
-        while let first = remaining.first, first.isSynchronous {
-          start(first, keys: keys, in: runtime)
-          remaining.removeFirst()
-        }
-        guard !remaining.isEmpty else { return }
-        let rest = Effect<Action>(operation: .concatenate(Array(remaining)))
-        let (send, origin) = (send, origin)
-        tasks.append(
-          runtime.spawn(priority: nil, keys: keys, origin: origin) {
-            await runtime.perform(rest, send: send, origin: origin)
-          }
-        )
-      case .cancellable(let key, let cancelInFlight, let effect):
-        if cancelInFlight {
-          cancelled += runtime.detach(key)
-        }
-        start(effect, keys: keys + [key], in: runtime)
-      case .cancel(let key):
-        cancelled += runtime.detach(key)
-      case .cancelScopes(let parent, let keeping):
-        cancelled += runtime.detachScopes(under: parent, keeping: keeping)
       }
+    } else {
+      tokensByKey[key]?.insert(token)
     }
   }
 
-  /// Runs an effect to completion inside a task that is already running.
-  fileprivate func perform<Action>(_ effect: Effect<Action>, send: Send<Action>, origin: Action)
-    async
-  {
-    switch effect.operation {
-    case .none:
+  mutating func unregister(_ token: UInt64, from key: CancellationKey) {
+    guard tokensByKey[key]?.remove(token) == true, tokensByKey[key]?.isEmpty == true else {
       return
-    case .send(let action):
-      await send(action)
-    case .run(let run):
-      await execute(run, send: send, origin: origin)
-    case .merge(let effects):
-      await withTaskGroup(of: Void.self) { group in
-        for effect in effects {
-          group.addTask { await self.perform(effect, send: send, origin: origin) }
-        }
-      }
-    case .concatenate(let effects):
-      for effect in effects {
-        guard !Task.isCancelled else { return }
-        await perform(effect, send: send, origin: origin)
-      }
-    case .cancellable(let key, let cancelInFlight, let effect):
-      if cancelInFlight {
-        cancel(key)
-      }
-      let task = spawn(priority: nil, keys: [key], origin: origin) {
-        await self.perform(effect, send: send, origin: origin)
-      }
-      await withTaskCancellationHandler {
-        await task.value
-      } onCancel: {
-        task.cancel()
-      }
-    case .cancel(let key):
-      cancel(key)
-    case .cancelScopes(let parent, let keeping):
-      for task in detachScopes(under: parent, keeping: keeping) { task.cancel() }
+    }
+    tokensByKey[key] = nil
+    guard let child = key.navigatedChild else { return }
+    slots[key.path]?.children.remove(child)
+    if slots[key.path]?.children.isEmpty == true {
+      slots[key.path] = nil
     }
   }
 
-  fileprivate func execute<Action>(
-    _ run: Effect<Action>.Run,
-    send: Send<Action>,
-    origin: Action
-  ) async {
-    await DependencyValues.$_current.withValue(run.dependencies) {
-      do {
-        try await run.body(send)
-      } catch is CancellationError {
-        return
-      } catch {
-        run.location.reportIssue(
-          """
-          An "Effect.run" threw an unhandled error:
-
-            \(error)
-
-          The effect was started by this action:
-
-            \(debugCaseOutput(origin))
-
-          Handle the error with the "catch:" parameter of "Effect.run", or inside the \
-          operation, so that the feature can tell the user what went wrong.
-          """
-        )
-      }
+  /// Removes a task from every key it is registered under and returns it, leaving it running
+  /// until it notices its cancellation.
+  mutating func detachTask(_ token: UInt64) -> Task<Void, Never>? {
+    guard let entry = running[token] else { return nil }
+    examinedEntryCount += 1
+    for key in entry.keys {
+      unregister(token, from: key)
     }
+    running[token]?.keys.removeAll()
+    return entry.task
   }
-}
 
-extension Effect {
-  /// Whether starting the effect does all of its work immediately, without a task.
-  var isSynchronous: Bool {
-    switch operation {
-    case .none, .send, .cancel, .cancelScopes:
-      return true
-    case .run:
-      return false
-    case .merge(let effects), .concatenate(let effects):
-      return effects.allSatisfy(\.isSynchronous)
-    case .cancellable(_, _, let effect):
-      return effect.isSynchronous
+  mutating func detachTasks(under key: CancellationKey) -> [Task<Void, Never>] {
+    examinedEntryCount += 1
+    guard let tokens = tokensByKey[key] else { return [] }
+    var tasks: [Task<Void, Never>] = []
+    tokens.visit { token in
+      if let task = detachTask(token) { tasks.append(task) }
     }
+    return tasks
+  }
+
+  mutating func detachChildren(
+    of slot: NavigationIDPath,
+    marker: UInt64?,
+    keeping keeps: @Sendable (HashableIdentity) -> Bool
+  ) -> (tasks: [Task<Void, Never>], children: [HashableIdentity]) {
+    examinedEntryCount += 1
+    guard var record = slots[slot] else { return ([], []) }
+    if let marker, record.marker == marker { return ([], []) }
+    var ended: [HashableIdentity] = []
+    var examined = 0
+    record.children.visit { child in
+      examined += 1
+      if !keeps(child) { ended.append(child) }
+    }
+    examinedEntryCount += examined
+    record.marker = marker
+    slots[slot] = record
+    var tasks: [Task<Void, Never>] = []
+    for child in ended {
+      tasks += detachTasks(under: .navigation(slot: slot, child: child))
+    }
+    return (tasks, ended)
   }
 }

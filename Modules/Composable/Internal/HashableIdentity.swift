@@ -2,9 +2,11 @@
 /// and equality looks at the values only when their types and hashes already match.
 ///
 /// Cancellation keys and navigation paths are dictionary keys on every effect start and
-/// cancellation; `AnyHashable` would re-derive conformances on each comparison.
+/// cancellation; `AnyHashable` would re-derive conformances on each comparison. The hash mixes
+/// in the value's type, so identifiers whose values all hash alike (empty structs, single-case
+/// enums) still spread over the table; equality is exact-type, so `1` and `Int8(1)` differ.
 package struct HashableIdentity: Hashable, @unchecked Sendable, CustomStringConvertible {
-  // NB: Only `Sendable` values are stored (see the initializer), so the box is sendable.
+  // NB: The initializer takes only `Sendable` values, so the box holds nothing that could race.
   package let base: any Hashable
   private let type: ObjectIdentifier
   private let hash: Int
@@ -12,7 +14,10 @@ package struct HashableIdentity: Hashable, @unchecked Sendable, CustomStringConv
   package init<Value: Hashable & Sendable>(_ value: Value) {
     self.base = value
     self.type = ObjectIdentifier(Value.self)
-    self.hash = value.hashValue
+    var hasher = Hasher()
+    hasher.combine(type)
+    hasher.combine(value)
+    self.hash = hasher.finalize()
   }
 
   package static func == (lhs: Self, rhs: Self) -> Bool {
@@ -25,6 +30,11 @@ package struct HashableIdentity: Hashable, @unchecked Sendable, CustomStringConv
 
   package func hash(into hasher: inout Hasher) {
     hasher.combine(hash)
+  }
+
+  /// Whether the value is of type `Value`.
+  package func holds<Value>(_: Value.Type) -> Bool {
+    type == ObjectIdentifier(Value.self)
   }
 
   package var description: String {

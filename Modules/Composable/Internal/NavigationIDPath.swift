@@ -1,10 +1,12 @@
 package import Dependencies
 
-/// Where a feature sits in the navigation tree: one component per stack element or
-/// presentation between the root and the feature.
+/// Where a feature sits in the navigation tree, from the root of its store down.
 ///
-/// Cancellation identifiers are qualified with it, so that the same identifier used by two
-/// places in the tree names two different groups of effects.
+/// Each level a navigation operator adds is two components: the *slot* (which stack, sheet or
+/// optional child of the parent, named by its key path) and the *child* in it (a stack element's
+/// ID, or the identity of what is presented). Cancellation identifiers are qualified with the
+/// path, so the same identifier used in two places names two different groups of effects, and
+/// the effect runtime can find the live children of one slot without looking at any other.
 package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
   package private(set) var components: [HashableIdentity]
   /// The hash of the whole path, kept up to date as components are appended, because paths
@@ -20,7 +22,7 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
     appending(identity: HashableIdentity(component))
   }
 
-  private func appending(identity: HashableIdentity) -> Self {
+  package func appending(identity: HashableIdentity) -> Self {
     var path = self
     path.components.append(identity)
     var hasher = Hasher()
@@ -28,6 +30,28 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
     hasher.combine(identity)
     path.hash = hasher.finalize()
     return path
+  }
+
+  /// The path one level up, or `nil` at the root.
+  package var parent: Self? {
+    guard !components.isEmpty else { return nil }
+    var path = Self()
+    for component in components.dropLast() {
+      path = path.appending(identity: component)
+    }
+    return path
+  }
+
+  /// Every path from the root down to and including this one, root first.
+  package var prefixes: [Self] {
+    var prefixes = [Self()]
+    prefixes.reserveCapacity(components.count + 1)
+    var path = Self()
+    for component in components {
+      path = path.appending(identity: component)
+      prefixes.append(path)
+    }
+    return prefixes
   }
 
   package static func == (lhs: Self, rhs: Self) -> Bool {
@@ -38,20 +62,31 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
     hasher.combine(hash)
   }
 
-  /// Whether this path is `prefix` or lies under it.
-  package func hasPrefix(_ prefix: Self) -> Bool {
-    components.count >= prefix.components.count
-      && components.starts(with: prefix.components)
+  package var description: String {
+    components.isEmpty ? "root" : components.map(\.description).joined(separator: " → ")
+  }
+}
+
+/// The slot component of a navigation path: one stack, presentation or optional child of a
+/// feature, named by the key path to its state.
+package struct NavigationSlot: Hashable, @unchecked Sendable, CustomStringConvertible {
+  // NB: Key paths are immutable values; hashing and comparing them from any thread is safe.
+  package enum Kind: Hashable, Sendable {
+    case ifLet
+    case presentation
+    case stack
   }
 
-  /// Whether this path lies exactly one level under `parent`.
-  package func isChild(of parent: Self) -> Bool {
-    components.count == parent.components.count + 1
-      && components.starts(with: parent.components)
+  let kind: Kind
+  let keyPath: AnyKeyPath
+
+  package init(_ kind: Kind, _ keyPath: AnyKeyPath) {
+    self.kind = kind
+    self.keyPath = keyPath
   }
 
   package var description: String {
-    components.isEmpty ? "root" : components.map(\.description).joined(separator: " → ")
+    "\(kind)"
   }
 }
 

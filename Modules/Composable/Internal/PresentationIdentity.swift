@@ -3,32 +3,64 @@ import CasePaths
 /// What makes a presentation the same presentation over time: the presented type, the enum case
 /// it is in (for a `@CasePathable` destination enum), and its `id` when it is `Identifiable`.
 ///
-/// When the identity changes, ``Reducer/ifLet(_:action:destination:fileID:filePath:line:column:)``
-/// treats the old presentation as dismissed and the new one as presented, and cancels the old
-/// one's effects. Editing a presented feature in place keeps its identity.
+/// When the identity changes, the presentation operators treat the old presentation as
+/// dismissed and the new one as presented, and end the old one's effects. Editing a presented
+/// feature in place keeps its identity. Working it out takes reflection, so
+/// ``PresentationState`` works it out when its value is written and keeps it.
 struct PresentationIdentity: Hashable, @unchecked Sendable {
-  // NB: The parts are immutable values that are only hashed and compared.
+  // NB: `caseKeyPath` is an immutable key path, and `id` is the `id` of state that a
+  // reducer owns, only ever hashed and compared; none of them is mutated after creation.
   let type: ObjectIdentifier
   let caseKeyPath: AnyKeyPath?
   let id: AnyHashable?
+  /// The action type of an alert or dialog being presented (directly or as the current case
+  /// of a destination enum): the actions that clear it when they arrive.
+  let ephemeralActionType: Any.Type?
 
   init(of value: some Any) {
     self.type = ObjectIdentifier(Swift.type(of: value))
-    let casePath = presentedCase(of: value)
-    self.caseKeyPath = casePath?.keyPath
-    self.id = identity(of: casePath?.payload ?? value)
+    let presented = presentedCase(of: value)
+    self.caseKeyPath = presented?.keyPath
+    let payload = presented?.payload ?? value
+    self.id = identity(of: payload)
+    self.ephemeralActionType =
+      (value as? any _EphemeralState).map { Swift.type(of: $0).actionType }
+      ?? (payload as? any _EphemeralState).map { Swift.type(of: $0).actionType }
+  }
+
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.type == rhs.type && lhs.caseKeyPath == rhs.caseKeyPath && lhs.id == rhs.id
+  }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(type)
+    hasher.combine(caseKeyPath)
+    hasher.combine(id)
+  }
+
+  /// Whether `action` is one of the presented alert's or dialog's own actions: the action
+  /// itself, or the payload of the destination action's case, is of its action type.
+  func isEphemeralAction(_ action: some Any) -> Bool {
+    guard let ephemeralActionType else { return false }
+    if Swift.type(of: action as Any) == ephemeralActionType { return true }
+    let mirror = Mirror(reflecting: action)
+    guard mirror.displayStyle == .enum, let payload = mirror.children.first?.value else {
+      return false
+    }
+    return Swift.type(of: payload) == ephemeralActionType
   }
 }
 
-/// Whether presented state disappears by itself once any of its buttons is tapped: alerts and
-/// confirmation dialogs, directly or as the payload of a destination enum case.
-func isEphemeral(_ value: some Any) -> Bool {
-  if value is any _EphemeralState { return true }
-  return presentedCase(of: value)?.payload is any _EphemeralState
+/// State that is dismissed as soon as one of its own actions arrives: alerts and confirmation
+/// dialogs.
+public protocol _EphemeralState {
+  /// The actions of the state's buttons.
+  associatedtype Action
 }
 
-/// State that is dismissed as soon as it sends an action.
-public protocol _EphemeralState {}
+extension _EphemeralState {
+  static var actionType: Any.Type { Action.self }
+}
 
 private func presentedCase(of value: some Any) -> (keyPath: AnyKeyPath, payload: Any)? {
   guard let value = value as? any CasePathable else { return nil }

@@ -1,8 +1,8 @@
 /// A set that keeps zero or one element inline and only allocates for more.
 ///
-/// Almost every cancellation key has one running task and almost every identifier one path,
-/// so the runtime's indexes would otherwise allocate a `Set` per effect.
-struct SmallSet<Element: Hashable>: Sequence {
+/// Almost every cancellation key has one running task and almost every navigation slot one live
+/// child, so the runtime's indexes would otherwise allocate a `Set` per effect.
+struct SmallSet<Element: Hashable> {
   private enum Storage {
     case empty
     case one(Element)
@@ -18,6 +18,14 @@ struct SmallSet<Element: Hashable>: Sequence {
   var isEmpty: Bool {
     if case .empty = storage { return true }
     return false
+  }
+
+  func contains(_ element: Element) -> Bool {
+    switch storage {
+    case .empty: false
+    case .one(let existing): existing == element
+    case .many(let elements): elements.contains(element)
+    }
   }
 
   mutating func insert(_ element: Element) {
@@ -55,18 +63,15 @@ struct SmallSet<Element: Hashable>: Sequence {
     }
   }
 
-  func makeIterator() -> AnyIterator<Element> {
+  /// Calls `body` with every element, without allocating an iterator.
+  func visit(_ body: (Element) -> Void) {
     switch storage {
     case .empty:
-      return AnyIterator { nil }
+      return
     case .one(let element):
-      var next: Element? = element
-      return AnyIterator {
-        defer { next = nil }
-        return next
-      }
+      body(element)
     case .many(let elements):
-      return AnyIterator(elements.makeIterator())
+      for element in elements { body(element) }
     }
   }
 }

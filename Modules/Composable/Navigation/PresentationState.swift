@@ -21,9 +21,13 @@ public import CustomDump
 public struct PresentationState<State> {
   private final class Storage {
     var value: State?
+    /// The identity of `value`, worked out when it is written so that the presentation
+    /// operators never reflect on it while handling an action.
+    var identity: PresentationIdentity?
 
     init(_ value: State?) {
       self.value = value
+      self.identity = value.map(PresentationIdentity.init(of:))
     }
   }
 
@@ -42,10 +46,12 @@ public struct PresentationState<State> {
     set {
       makeUnique()
       storage.value = newValue
+      storage.identity = newValue.map(PresentationIdentity.init(of:))
     }
     _modify {
       makeUnique()
       yield &storage.value
+      storage.identity = storage.value.map(PresentationIdentity.init(of:))
     }
   }
 
@@ -57,6 +63,11 @@ public struct PresentationState<State> {
     _modify { yield &self }
   }
 
+  /// The identity of what is presented, or `nil` when nothing is.
+  var identity: PresentationIdentity? {
+    storage.identity
+  }
+
   /// Runs `body` on the presented value in place.
   ///
   /// - Returns: The result of `body`, or `nil` when nothing is presented.
@@ -64,7 +75,9 @@ public struct PresentationState<State> {
     guard storage.value != nil else { return nil }
     makeUnique()
     // NB: Checked non-nil above; unwrapping in place avoids copying the presented state.
-    return body(&storage.value!)
+    let result = body(&storage.value!)
+    storage.identity = storage.value.map(PresentationIdentity.init(of:))
+    return result
   }
 
   private mutating func makeUnique() {

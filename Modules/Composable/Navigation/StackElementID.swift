@@ -69,18 +69,31 @@ extension StackElementID: CustomStringConvertible, CustomDebugStringConvertible,
 /// let id = nextID()
 /// ```
 public struct StackElementIDGenerator: Sendable {
-  private final class Counter: Sendable {
-    let next: Mutex<Int>
+  private final class Source: Sendable {
+    struct State {
+      var next: Int
+      /// IDs to hand out before counting on: what a test store replays.
+      var replay: ArraySlice<StackElementID> = []
+      /// The IDs handed out since recording started, when recording.
+      var recorded: [StackElementID]?
+    }
 
-    init(_ start: Int) {
-      self.next = Mutex(start)
+    let state: Mutex<State>
+
+    init(_ state: State) {
+      self.state = Mutex(state)
     }
   }
 
-  private let counter: Counter
+  private let source: Source
 
-  private init(startingAt start: Int) {
-    self.counter = Counter(start)
+  /// Whether this generator replays IDs that a reducer already used (see
+  /// ``replaying(_:thenFrom:)``): a stack then writes to an ID it holds instead of skipping it.
+  package let replaysIDs: Bool
+
+  private init(_ state: Source.State, replaysIDs: Bool = false) {
+    self.source = Source(state)
+    self.replaysIDs = replaysIDs
   }
 
   /// A generator that counts up from `start`.
@@ -88,32 +101,51 @@ public struct StackElementIDGenerator: Sendable {
   /// - Parameter start: The first ID's raw value.
   /// - Returns: A new, independent generator.
   public static func incrementing(from start: Int = 0) -> Self {
-    Self(startingAt: start)
+    Self(Source.State(next: start))
   }
 
-  /// A generator whose first ID is `id`: what a test store uses so that IDs created while
-  /// building an expected state are the ones the reducer created.
-  package static func incrementing(startingAt id: StackElementID) -> Self {
-    Self(startingAt: id.rawValue)
+  /// A generator that hands out `ids`, in order, and then counts from `next`: what a test store
+  /// uses while applying an assertion, so that the elements it creates get the IDs the reducer
+  /// gave them, even where the state it is applied to already holds them.
+  package static func replaying(_ ids: [StackElementID], thenFrom next: StackElementID) -> Self {
+    Self(Source.State(next: next.rawValue, replay: ids[...]), replaysIDs: true)
   }
 
   /// Returns a new ID.
   public func callAsFunction() -> StackElementID {
-    counter.next.withLock { next in
-      defer { next += 1 }
-      return StackElementID(rawValue: next)
+    source.state.withLock { state in
+      if let id = state.replay.popFirst() { return id }
+      let id = StackElementID(rawValue: state.next)
+      state.next += 1
+      state.recorded?.append(id)
+      return id
     }
   }
 
   /// The ID the next call will return, without using it up.
   public func peek() -> StackElementID {
-    StackElementID(rawValue: counter.next.withLock { $0 })
+    source.state.withLock { state in
+      state.replay.first ?? StackElementID(rawValue: state.next)
+    }
   }
 
   /// Makes sure every later ID is greater than `id`, for IDs that came from elsewhere (a pushed
   /// element).
   package func skip(past id: StackElementID) {
-    counter.next.withLock { next in next = max(next, id.rawValue + 1) }
+    source.state.withLock { state in state.next = max(state.next, id.rawValue + 1) }
+  }
+
+  /// Starts remembering the IDs this generator hands out, for ``takeRecorded()``.
+  package func startRecording() {
+    source.state.withLock { state in state.recorded = [] }
+  }
+
+  /// The IDs handed out since recording started or since the last call, in order.
+  package func takeRecorded() -> [StackElementID] {
+    source.state.withLock { state in
+      defer { if state.recorded != nil { state.recorded = [] } }
+      return state.recorded ?? []
+    }
   }
 }
 

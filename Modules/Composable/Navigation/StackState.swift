@@ -187,9 +187,12 @@ public struct StackState<Element> {
   /// A new ID for an element added on top: newer than the top element's and unused here.
   ///
   /// A stack built outside a store (with IDs from another generator) can hold IDs the store's
-  /// generator has not reached yet; skipping past them keeps IDs unique and growing.
+  /// generator has not reached yet; skipping past them keeps IDs unique and growing. A replaying
+  /// generator (a test store applying an assertion) is taken at its word: the ID it gives is the
+  /// one the reducer used, and writing to it describes that element.
   private func newID() -> StackElementID {
     @Dependency(\.stackElementID) var nextID
+    if nextID.replaysIDs { return nextID() }
     if let top = storage.elements.keys.last, nextID.peek() <= top {
       nextID.skip(past: top)
     }

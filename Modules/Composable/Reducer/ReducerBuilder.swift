@@ -43,11 +43,14 @@ public enum ReducerBuilder<State, Action: Sendable> {
     expression
   }
 
-  /// A reducer with a ``Reducer/body``, written in the block: its body is built once, here.
+  /// A reducer with a ``Reducer/body``, written in the block: its body is built once, the first
+  /// time it runs, and kept.
   ///
   /// Building a body creates its operators and case key paths, which costs far more than
   /// running them; doing it once per parent instead of once per action keeps the cost of an
-  /// action independent of how deep the feature tree is.
+  /// action independent of how deep the feature tree is. Building it on first use, and keeping
+  /// it in a box, is what lets a feature present or push itself: its body holds another
+  /// instance of it, whose body is only built when that instance first runs.
   public static func buildExpression<R: Reducer<State, Action>>(
     _ expression: R
   ) -> _BodyReducer<R> where R.Body: Reducer<State, Action> {
@@ -84,18 +87,39 @@ public enum ReducerBuilder<State, Action: Sendable> {
   }
 }
 
-/// A reducer whose body was built once. Built by ``ReducerBuilder``; not meant to be named.
-public struct _BodyReducer<Base: Reducer>: Reducer
-where Base.Body: Reducer<Base.State, Base.Action> {
-  let builtBody: Base.Body
+/// A reducer whose body is built once, on first use. Built by ``ReducerBuilder``; not meant to
+/// be named.
+///
+/// Its type names only the feature, never the feature's body: a body that contains its own
+/// feature (a screen that pushes or presents itself) would otherwise have a type defined in
+/// terms of itself.
+public struct _BodyReducer<Base: Reducer>: Reducer {
+  let base: Base
+  let buildBody: (Base) -> any Reducer<Base.State, Base.Action>
+  let cache = BodyCache<Base.State, Base.Action>()
 
-  init(_ base: Base) {
-    self.builtBody = base.body
+  /// Wraps a feature whose body is a reducer of its state and actions.
+  init(_ base: Base) where Base.Body: Reducer<Base.State, Base.Action> {
+    self.base = base
+    self.buildBody = { $0.body }
   }
 
-  /// Runs the body built when this reducer was created.
+  /// Runs the body, building it the first time.
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    builtBody.reduce(into: &state, action: action)
+    cache.body(orBuild: { buildBody(base) }).reduce(into: &state, action: action)
+  }
+}
+
+/// Where a ``_BodyReducer`` keeps the body it built: by reference, so that a recursive feature
+/// does not contain itself by value, and without its type.
+final class BodyCache<State, Action: Sendable> {
+  private var body: (any Reducer<State, Action>)?
+
+  func body(orBuild build: () -> any Reducer<State, Action>) -> any Reducer<State, Action> {
+    if let body { return body }
+    let body = build()
+    self.body = body
+    return body
   }
 }
 

@@ -22,7 +22,9 @@ package final class RootStore<State, Action: Sendable> {
   package var didReduce: (@MainActor (Action, State) -> Void)?
 
   private let reducer: any Reducer<State, Action>
-  private var bufferedActions: [Action] = []
+  /// The actions of the running batch, each with the group its effects join; `nil` is the
+  /// group of the action that started the batch, made when its first task starts.
+  private var bufferedActions: [(action: Action, group: EffectGroup?)] = []
   private var isSending = false
   private var observations: [Weak<StoreObservation>] = []
 
@@ -38,41 +40,77 @@ package final class RootStore<State, Action: Sendable> {
     self.runtime = runtime
   }
 
-  private lazy var effectSend = Send<Action> { [weak self] action in
-    self?.send(action)
+  deinit {
+    // NB: Nothing can receive the actions of a released store's effects, and nobody can cancel
+    // them any more: they end with it.
+    runtime.cancelAll()
+  }
+
+  /// Makes the ``Send`` through which the effects of `group` deliver their actions, so that the
+  /// effects of those actions join the same group.
+  private lazy var makeSend: (EffectGroup) -> Send<Action> = { [weak self] group in
+    Send { [weak self] action in
+      self?.send(action, group: group)
+    }
   }
 
   /// Reduces `action` and everything it synchronously sends, then notifies observers once.
   ///
-  /// - Returns: The tasks of the effects started by the batch.
+  /// - Parameters:
+  ///   - action: The action.
+  ///   - group: The group the effects join: an effect's, for an action it sends; `nil` for an
+  ///     action from outside, which starts a group of its own.
+  /// - Returns: The effects the action started, and those of the actions they send.
   @discardableResult
-  package func send(_ action: Action) -> StoreTask {
-    bufferedActions.append(action)
-    guard !isSending else { return StoreTask(tasks: []) }
+  package func send(_ action: Action, group: EffectGroup? = nil) -> StoreTask {
+    guard !isSending else {
+      // NB: An action sent while a batch runs (from a reducer or an observer) is queued. Its
+      // group is made now so that the handle returned covers its effects.
+      let group = group ?? EffectGroup()
+      bufferedActions.append((action, group))
+      return StoreTask(group: group)
+    }
 
     isSending = true
-    var tasks: [Task<Void, Never>] = []
-    let send = effectSend
-    DependencyValues.$_current.withValue(dependencies) {
-      var index = 0
-      while index < bufferedActions.count {
-        let action = bufferedActions[index]
-        index += 1
-        let effect = reducer.reduce(into: &state, action: action)
-        didReduce?(action, state)
-        runtime.start(
-          effect,
-          origin: action,
-          send: send,
-          actions: &bufferedActions,
-          tasks: &tasks
-        )
+    var batchGroup = group
+    bufferedActions.append((action, nil))
+    let makeSend = self.makeSend
+    EffectRuntime.$current.withValue(runtime) {
+      DependencyValues.$_current.withValue(dependencies) {
+        var index = 0
+        var synchronousActions: [Action] = []
+        while index < bufferedActions.count {
+          let (action, actionGroup) = bufferedActions[index]
+          index += 1
+          let effect = reducer.reduce(into: &state, action: action)
+          didReduce?(action, state)
+          var group = actionGroup ?? batchGroup
+          runtime.start(
+            effect,
+            origin: action,
+            group: &group,
+            makeSend: makeSend,
+            actions: &synchronousActions
+          )
+          if actionGroup == nil {
+            batchGroup = group
+          }
+          for synchronousAction in synchronousActions {
+            bufferedActions.append((synchronousAction, actionGroup))
+          }
+          synchronousActions.removeAll(keepingCapacity: true)
+        }
       }
     }
     bufferedActions.removeAll(keepingCapacity: true)
     isSending = false
     notifyObservers()
-    return StoreTask(tasks: tasks)
+    return StoreTask(group: batchGroup)
+  }
+
+  /// A new ID for an element pushed from outside the reducer.
+  package func makeStackElementID() -> StackElementID {
+    dependencies.stackElementID()
   }
 
   /// Calls `onChange` after every batch of actions until the returned observation is cancelled

@@ -128,6 +128,22 @@ public final class Store<State, Action: Sendable> {
     root.observe(onChange)
   }
 
+  /// A new ID for an element that a view layer pushes onto a stack with
+  /// ``StackAction/push(id:state:)``.
+  ///
+  /// IDs come from the store's `stackElementID` generator, the one the reducer's own pushes and
+  /// appends use, so an element pushed from outside never collides with one the reducer adds.
+  ///
+  /// ```swift
+  /// let id = store.makeStackElementID()
+  /// store.send(.path(.push(id: id, state: .detail(DetailFeature.State(standup: standup)))))
+  /// ```
+  ///
+  /// - Returns: An ID no element of this store has had.
+  public func makeStackElementID() -> StackElementID {
+    root.makeStackElementID()
+  }
+
   /// The number of effect tasks of the root store that are still running.
   package var runningEffectCount: Int {
     root.runtime.runningCount
@@ -143,6 +159,7 @@ public final class Store<State, Action: Sendable> {
 @MainActor
 package protocol StoreRoot: AnyObject {
   var runtime: EffectRuntime { get }
+  func makeStackElementID() -> StackElementID
   func observe(_ onChange: @escaping @MainActor () -> Void) -> StoreObservation
 }
 

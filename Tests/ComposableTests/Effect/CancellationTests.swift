@@ -178,3 +178,48 @@ struct CancellationTests {
     #expect(store.state.steps == [1])
   }
 }
+
+extension CancellationTests {
+  @Test func cancellingNothingInFlightCancelsNothing() async {
+    struct Watcher: Reducer {
+      @Dependency(\.continuousClock) var clock
+      func reduce(into state: inout Int, action: String) -> Effect<String> {
+        switch action {
+        case "watch":
+          return .run { _ in try await clock.sleep(for: .seconds(60)) }.cancellable(id: "watch")
+        case "nothing":
+          return Effect.none.cancellable(id: "watch", cancelInFlight: true)
+        default:
+          return .cancel(id: "watch")
+        }
+      }
+    }
+    let store = TestStore(initialState: 0) {
+      Watcher()
+    } withDependencies: {
+      $0.continuousClock = TestClock()
+    }
+
+    await store.send("watch")
+    await store.send("nothing")
+    #expect(store.effectRuntime.runningCount == 1)
+    await store.send("stop")
+    await store.finish()
+  }
+
+  @Test func distinctEmptyIDTypesHashApart() {
+    struct First: Hashable, Sendable {}
+    struct Second: Hashable, Sendable {}
+    enum Only: Hashable, Sendable { case one }
+
+    let hashes = Set([
+      HashableIdentity(First()).hashValue,
+      HashableIdentity(Second()).hashValue,
+      HashableIdentity(Only.one).hashValue,
+    ])
+    #expect(hashes.count == 3)
+    #expect(HashableIdentity(First()) != HashableIdentity(Second()))
+    #expect(HashableIdentity(1) != HashableIdentity(Int8(1)))
+    #expect(HashableIdentity(First()) == HashableIdentity(First()))
+  }
+}

@@ -1,21 +1,29 @@
 public import CasePaths
+import Dependencies
 import IssueReporting
 
 extension Reducer {
   /// Runs a child reducer on optional child state while it is non-`nil`.
   ///
   /// The child runs first, then this reducer, so the parent sees the child's changes. A child
-  /// action that arrives while the state is `nil` is reported as an issue and only the parent
+  /// action that arrives while the state is `nil` is reported as an issue, and the parent still
   /// runs.
+  ///
+  /// The child's effects belong to its state: they end when the state becomes `nil` or is
+  /// replaced by a different child (another case of an enum, or another `id`), whichever
+  /// reducer makes the change; a change made elsewhere is noticed when the next action reaches
+  /// this operator. Cancel IDs used in the child are private to it. Unlike
+  /// `@PresentationState`, the child has no `dismiss` of its own: plain optional state is
+  /// owned by the parent, which sets it to `nil`.
   ///
   /// ```swift
   /// Reduce { state, action in … }
   ///   .ifLet(\.timer, action: \.timer) { Timer() }
   /// ```
   ///
-  /// > Important: Plain optional state does not own the child's effects: they keep running when
-  /// > the state becomes `nil`. For a screen that is presented and dismissed, use
-  /// > `@PresentationState` with its `ifLet`, which cancels them.
+  /// > Note: Plain optional state cannot keep its identity the way `PresentationState` does, so
+  /// > while the child has running effects every action through this operator works it out
+  /// > again by reflection. Prefer `@PresentationState` for a child that is presented.
   ///
   /// - Parameters:
   ///   - toWrappedState: A writable key path to the optional child state.
@@ -30,7 +38,7 @@ extension Reducer {
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) -> _IfLetReducer<Self, Wrapped> {
+  ) -> some Reducer<State, Action> {
     _IfLetReducer(
       parent: self,
       child: wrapped(),
@@ -41,44 +49,94 @@ extension Reducer {
   }
 }
 
-/// The reducer returned by ``Reducer/ifLet(_:action:then:fileID:filePath:line:column:)``.
-public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
+struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let parent: Parent
   let child: Child
   let toChildState: WritableKeyPath<Parent.State, Child.State?>
   let toChildAction: AnyCasePath<Parent.Action, Child.Action>
   let location: CodeLocation
 
-  /// Runs the child while its state is present, then the parent.
-  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
-  {
-    let childEffect = reduceChild(into: &state, action: action)
-    return childEffect.merge(with: parent.reduce(into: &state, action: action))
+  func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    let hadRunningChild = endChildrenEndedElsewhere(state)
+    var identityBefore: PresentationIdentity?
+    var childEffects = Effect<Parent.Action>.none
+    if let childAction = toChildAction.extract(from: action) {
+      if let childState = state[keyPath: toChildState] {
+        let identity = PresentationIdentity(of: childState)
+        identityBefore = identity
+        childEffects = reduceChild(identity, action: childAction, state: &state)
+      } else {
+        reportNilChild(action)
+      }
+    } else if hadRunningChild {
+      identityBefore = state[keyPath: toChildState].map(PresentationIdentity.init(of:))
+    }
+
+    let parentEffects = parent.reduce(into: &state, action: action)
+
+    guard
+      let identityBefore,
+      state[keyPath: toChildState].map(PresentationIdentity.init(of:)) != identityBefore
+    else {
+      return childEffects.merge(with: parentEffects)
+    }
+    return .merge(
+      childEffects,
+      parentEffects,
+      .end(NavigatedScope(slot: slot, child: HashableIdentity(identityBefore)))
+    )
   }
 
-  private func reduceChild(into state: inout Parent.State, action: Parent.Action) -> Effect<
-    Parent.Action
-  > {
-    guard let childAction = toChildAction.extract(from: action) else { return .none }
-    guard state[keyPath: toChildState] != nil else {
-      location.reportIssue(
-        """
-        An "ifLet" received a child action when child state was "nil".
+  /// The navigation slot of the optional child.
+  private var slot: NavigationIDPath {
+    DependencyValues._current.navigationIDPath.appending(NavigationSlot(.ifLet, toChildState))
+  }
 
-          Action:
-            \(debugCaseOutput(action))
+  /// Ends the effects of a child that another reducer set to `nil` or replaced since this
+  /// operator last ran, and returns whether the child has running effects.
+  private func endChildrenEndedElsewhere(_ state: Parent.State) -> Bool {
+    guard
+      let runtime = EffectRuntime.current,
+      runtime.hasNavigatedEffects,
+      runtime.hasChildren(in: slot)
+    else { return false }
+    let current = state[keyPath: toChildState]
+      .map { HashableIdentity(PresentationIdentity(of: $0)) }
+    _ = runtime.reconcile(slot, marker: nil) { $0 == current }
+    return current != nil
+  }
 
-        This usually means an effect of the child kept running after its state was set to \
-        "nil", or the action was sent before the state was set. Plain optional state does not \
-        cancel the child's effects; use "@PresentationState" for state that is presented and \
-        dismissed.
-        """
-      )
-      return .none
-    }
+  private func reduceChild(
+    _ identity: PresentationIdentity,
+    action childAction: Child.Action,
+    state: inout Parent.State
+  ) -> Effect<Parent.Action> {
+    let scope = NavigatedScope(slot: slot, child: HashableIdentity(identity))
     // NB: Force-unwrapping the key path's value mutates the child in place; copying it out
-    // would make every write copy-on-write the child's storage.
-    return child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
-      .map { [toChildAction] in toChildAction.embed($0) }
+    // would make every write copy-on-write the child's storage. The caller checked it is there.
+    let effect = withDependencies {
+      $0.navigationIDPath = scope.path
+    } operation: {
+      child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
+    }
+    return effect.navigated(
+      scope,
+      embed: { [toChildAction] in toChildAction.embed($0) },
+      dismiss: nil
+    )
+  }
+
+  private func reportNilChild(_ action: Parent.Action) {
+    location.reportIssue(
+      """
+      An "ifLet" received a child action when child state was "nil", so only the parent ran.
+
+        Action:
+          \(debugCaseOutput(action))
+
+      The action was probably sent after the state was set to "nil" (a view that outlived \
+      it), or before the state was set.
+      """
+    )
   }
 }

@@ -22,20 +22,18 @@ extension Reducer {
     @ReducerBuilder<State, Action> _ reducer:
       @escaping (_ oldValue: Value, _ newValue: Value) ->
       Handler
-  ) -> _OnChangeReducer<Self, Value, Handler> {
+  ) -> some Reducer<State, Action> {
     _OnChangeReducer(base: self, toValue: toValue, handler: reducer)
   }
 }
 
-/// The reducer returned by ``Reducer/onChange(of:_:)``.
-public struct _OnChangeReducer<Base: Reducer, Value: Equatable, Handler: Reducer>: Reducer
+struct _OnChangeReducer<Base: Reducer, Value: Equatable, Handler: Reducer>: Reducer
 where Handler.State == Base.State, Handler.Action == Base.Action {
   let base: Base
   let toValue: (Base.State) -> Value
   let handler: (Value, Value) -> Handler
 
-  /// Runs the base reducer, then the handler if the watched value changed.
-  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+  func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let oldValue = toValue(state)
     let effect = base.reduce(into: &state, action: action)
     let newValue = toValue(state)

@@ -10,11 +10,15 @@ extension Reducer {
   /// this one. For ``PresentationAction/dismiss`` this reducer runs first, seeing the state one
   /// last time, then the state is cleared.
   ///
-  /// The presented feature's effects belong to the presentation: they are cancelled when it is
-  /// dismissed — by `.dismiss`, by this reducer setting the state to `nil`, or by the feature
-  /// calling the `dismiss` dependency — and when it is replaced by a different presentation (a
-  /// different case of the destination enum, or a different `id`). Alerts and confirmation
-  /// dialogs are cleared as soon as one of their buttons sends an action.
+  /// The presented feature's effects belong to the presentation: they end when it is dismissed
+  /// — by `.dismiss`, by the feature calling the `dismiss` dependency, or by any reducer setting
+  /// the state to `nil` — and when it is replaced by a different presentation (a different case
+  /// of the destination enum, or a different `id`). A change made while this operator runs ends
+  /// them at once; a change made by a reducer elsewhere (before this one in a body, or a
+  /// grandparent replacing the state that holds it), when the next action reaches this
+  /// operator. Each `PresentationState` is its own slot: two sheets of the same feature never
+  /// end, or cancel, each other's effects. Alerts and confirmation dialogs are cleared as soon
+  /// as one of their own buttons sends an action.
   ///
   /// ```swift
   /// var body: some ReducerOf<Self> {
@@ -23,8 +27,8 @@ extension Reducer {
   /// }
   /// ```
   ///
-  /// > Important: An action that arrives while nothing is presented is reported as an issue and
-  /// > ignored.
+  /// > Important: An action that arrives while nothing is presented is reported as an issue; this
+  /// > reducer still runs.
   ///
   /// - Parameters:
   ///   - toPresentationState: A writable key path to the `PresentationState` (`\.$destination`).
@@ -41,7 +45,7 @@ extension Reducer {
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) -> _PresentationReducer<Self, Destination> {
+  ) -> some Reducer<State, Action> {
     _PresentationReducer(
       parent: self,
       destination: destination(),
@@ -62,14 +66,14 @@ extension Reducer {
   ///   - toPresentationState: A writable key path to the `PresentationState` (`\.$alert`).
   ///   - toPresentationAction: A case key path to the presentation's actions.
   /// - Returns: A reducer that dismisses the presentation and then runs `self`.
-  public func ifLet<DestinationState, DestinationAction>(
+  public func ifLet<DestinationState, DestinationAction: Sendable>(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
     action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) -> _PresentationReducer<Self, EmptyReducer<DestinationState, DestinationAction>> {
+  ) -> some Reducer<State, Action> {
     ifLet(
       toPresentationState,
       action: toPresentationAction,
@@ -82,86 +86,98 @@ extension Reducer {
   }
 }
 
-/// The reducer returned by ``Reducer/ifLet(_:action:destination:fileID:filePath:line:column:)``.
-public struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
+struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   let parent: Parent
   let destination: Destination
   let toPresentationState: WritableKeyPath<Parent.State, PresentationState<Destination.State>>
   let toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>
   let location: CodeLocation
 
-  /// Runs the presented feature and the parent; clears dismissed and ephemeral presentations
-  /// and cancels the effects of any presentation that ended.
-  public func reduce(
-    into state: inout Parent.State,
-    action: Parent.Action
-  ) -> Effect<Parent.Action> {
+  func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    endPresentationsEndedElsewhere(state)
     let presentationAction = toPresentationAction.extract(from: action)
-    let identityBefore = state[keyPath: toPresentationState].wrappedValue.map(
-      PresentationIdentity.init(of:)
-    )
+    let identityBefore = state[keyPath: toPresentationState].identity
     var destinationEffects = Effect<Parent.Action>.none
 
-    if let presentationAction {
-      guard let identityBefore else {
-        reportNothingPresented(action)
-        return .none
-      }
-      if case .presented(let destinationAction) = presentationAction {
-        let scope = scope(of: identityBefore)
-        let effect = withDependencies {
-          $0.navigationIDPath = scope
-          $0.dismiss = DismissEffect(target: .scope(scope))
-        } operation: {
-          state[keyPath: toPresentationState].modify {
-            destination.reduce(into: &$0, action: destinationAction)
-          }
-        }
-        destinationEffects = (effect ?? .none).navigated(
-          in: scope,
-          embed: { [toPresentationAction] in toPresentationAction.embed(.presented($0)) },
-          dismiss: { [toPresentationAction] in toPresentationAction.embed(.dismiss) }
-        )
-      }
+    switch (presentationAction, identityBefore) {
+    case (.some, nil):
+      reportNothingPresented(action)
+    case (.presented(let destinationAction), let identity?):
+      destinationEffects = reduceDestination(identity, action: destinationAction, state: &state)
+    case (.dismiss, _), (nil, _):
+      break
     }
 
     let parentEffects = parent.reduce(into: &state, action: action)
 
-    var identityAfter = state[keyPath: toPresentationState].wrappedValue.map(
-      PresentationIdentity.init(of:)
-    )
-    if let presentationAction, let identityBefore, identityAfter == identityBefore {
-      let endsPresentation: Bool
+    if let presentationAction, let identityBefore,
+      state[keyPath: toPresentationState].identity == identityBefore
+    {
       switch presentationAction {
       case .dismiss:
-        endsPresentation = true
-      case .presented:
-        endsPresentation = state[keyPath: toPresentationState].wrappedValue.map(isEphemeral) == true
-      }
-      if endsPresentation {
         state[keyPath: toPresentationState].wrappedValue = nil
-        identityAfter = nil
+      case .presented(let destinationAction):
+        if identityBefore.isEphemeralAction(destinationAction) {
+          state[keyPath: toPresentationState].wrappedValue = nil
+        }
       }
     }
 
-    guard let identityBefore, identityBefore != identityAfter else {
+    guard
+      let identityBefore,
+      state[keyPath: toPresentationState].identity != identityBefore
+    else {
       return destinationEffects.merge(with: parentEffects)
     }
     return .merge(
       destinationEffects,
       parentEffects,
-      .cancelNavigationScope(scope(of: identityBefore))
+      .end(NavigatedScope(slot: slot, child: HashableIdentity(identityBefore)))
     )
   }
 
-  private func scope(of identity: PresentationIdentity) -> NavigationIDPath {
-    DependencyValues._current.navigationIDPath.appending(identity)
+  /// The navigation slot of this presentation: the parent's path and the key path of its
+  /// `PresentationState`, so that two presentations of one feature never share effects.
+  private var slot: NavigationIDPath {
+    DependencyValues._current.navigationIDPath.appending(
+      NavigationSlot(.presentation, toPresentationState)
+    )
+  }
+
+  /// Ends the effects of a presentation that another reducer dismissed or replaced since this
+  /// operator last ran. Costs nothing when no navigated child of the store has running work.
+  private func endPresentationsEndedElsewhere(_ state: Parent.State) {
+    guard let runtime = EffectRuntime.current, runtime.hasNavigatedEffects else { return }
+    let current = state[keyPath: toPresentationState].identity.map(HashableIdentity.init)
+    _ = runtime.reconcile(slot, marker: nil) { $0 == current }
+  }
+
+  private func reduceDestination(
+    _ identity: PresentationIdentity,
+    action destinationAction: Destination.Action,
+    state: inout Parent.State
+  ) -> Effect<Parent.Action> {
+    let scope = NavigatedScope(slot: slot, child: HashableIdentity(identity))
+    let effect = withDependencies {
+      $0.navigationIDPath = scope.path
+      $0.dismiss = DismissEffect(target: .scope(scope.path))
+    } operation: {
+      state[keyPath: toPresentationState].modify {
+        destination.reduce(into: &$0, action: destinationAction)
+      }
+    }
+    return (effect ?? .none).navigated(
+      scope,
+      embed: { [toPresentationAction] in toPresentationAction.embed(.presented($0)) },
+      dismiss: { [toPresentationAction] in toPresentationAction.embed(.dismiss) }
+    )
   }
 
   private func reportNothingPresented(_ action: Parent.Action) {
     location.reportIssue(
       """
-      An "ifLet" received a presentation action when nothing was presented.
+      An "ifLet" received a presentation action when nothing was presented, so only the \
+      parent ran.
 
         Action:
           \(debugCaseOutput(action))

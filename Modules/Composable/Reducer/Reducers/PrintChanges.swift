@@ -17,7 +17,7 @@ extension Reducer {
   /// - Returns: A reducer that prints and then behaves like `self`.
   public func _printChanges(
     _ printer: _ReducerPrinter<State, Action>? = .customDump
-  ) -> _PrintChangesReducer<Self> {
+  ) -> some Reducer<State, Action> {
     _PrintChangesReducer(base: self, printer: printer)
   }
 }
@@ -65,13 +65,11 @@ public struct _ReducerPrinter<State, Action>: Sendable {
   }
 }
 
-/// The reducer returned by ``Reducer/_printChanges(_:)``.
-public struct _PrintChangesReducer<Base: Reducer>: Reducer {
+struct _PrintChangesReducer<Base: Reducer>: Reducer {
   let base: Base
   let printer: _ReducerPrinter<Base.State, Base.Action>?
 
-  /// Runs the base reducer, then prints the action and the change it made.
-  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+  func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     guard let printer else { return base.reduce(into: &state, action: action) }
     let oldState = state
     let effect = base.reduce(into: &state, action: action)

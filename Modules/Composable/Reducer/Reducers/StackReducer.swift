@@ -11,10 +11,14 @@ extension Reducer {
   /// there, then they are popped. ``StackAction/push(id:state:)`` pushes before this reducer
   /// runs.
   ///
-  /// Each element's effects are tied to its presence: when it leaves the stack for any reason —
-  /// a `popFrom`, this reducer removing it, the whole path being replaced, or the element
-  /// calling the `dismiss` dependency — everything it started is cancelled, including the
-  /// effects of sheets it presents. Cancel IDs used inside an element are private to it.
+  /// Each element's effects are tied to its presence in the stack, whoever removes it: a
+  /// `popFrom`, the element's own `dismiss`, this reducer, or any other reducer — one before
+  /// this in a body, one after it, a grandparent replacing the whole path. A removal made while
+  /// this operator runs (by the actions above, or by this reducer) ends the element's effects at
+  /// once, including work it started in the same action; a removal made anywhere else ends them
+  /// when the next action reaches this operator, before anything is routed to the stack.
+  /// Effects of sheets and stacks inside an element end with it. Cancel IDs used inside an
+  /// element are private to it.
   ///
   /// ```swift
   /// var body: some ReducerOf<Self> {
@@ -23,8 +27,12 @@ extension Reducer {
   /// }
   /// ```
   ///
-  /// > Important: Actions for an element that is not on the stack, pushes of an ID that is
-  /// > already used, and pops of a missing element are reported as issues and ignored.
+  /// > Important: An action for an element that is not on the stack, a pop of a missing element
+  /// > and a push of an ID already in use are reported as issues, and this reducer still runs.
+  /// > In tests, a push of an ID the `stackElementID` generator has not produced yet is
+  /// > reported too (it would collide with a later element). An action that an element's effect
+  /// > sent after another reducer removed the element, before this operator noticed, is dropped
+  /// > without an issue.
   ///
   /// - Parameters:
   ///   - toStackState: A writable key path to the stack's state.
@@ -41,7 +49,7 @@ extension Reducer {
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) -> _StackReducer<Self, Element> {
+  ) -> some Reducer<State, Action> {
     _StackReducer(
       parent: self,
       element: element(),
@@ -52,8 +60,7 @@ extension Reducer {
   }
 }
 
-/// The reducer returned by ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)``.
-public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer
+struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer
 where Element.State: Sendable {
   let parent: Parent
   let element: Element
@@ -61,12 +68,8 @@ where Element.State: Sendable {
   let toStackAction: AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>
   let location: CodeLocation
 
-  /// Runs the element reducer, then the parent, then pops; cancels the effects of every element
-  /// that left the stack.
-  public func reduce(
-    into state: inout Parent.State,
-    action: Parent.Action
-  ) -> Effect<Parent.Action> {
+  func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    let endedBeforehand = endElementsRemovedElsewhere(state)
     // NB: Reading only the version keeps the stack's storage uniquely referenced, so writes to
     // an element below happen in place.
     let versionBefore = state[keyPath: toStackState].version
@@ -75,53 +78,63 @@ where Element.State: Sendable {
 
     switch stackAction {
     case .element(let id, let elementAction):
-      guard state[keyPath: toStackState].contains(id: id) else {
+      if state[keyPath: toStackState].contains(id: id) {
+        elementEffects = reduceElement(id, action: elementAction, state: &state)
+      } else if !endedBeforehand.contains(where: { $0 == HashableIdentity(id) }) {
         reportMissingElement(id, action: action)
-        return .none
-      }
-      elementEffects = reduceElement(id, action: elementAction, state: &state)
-
-    case .popFrom(let id):
-      guard state[keyPath: toStackState].contains(id: id) else {
-        reportMissingElement(id, action: action)
-        return .none
       }
 
     case .push(let id, let elementState):
-      guard isValidPush(of: id, onto: state[keyPath: toStackState], action: action) else {
-        return .none
-      }
-      @Dependency(\.stackElementID) var stackElementID
-      stackElementID.skip(past: id)
-      state[keyPath: toStackState].insert(elementState, id: id)
+      push(elementState, id: id, onto: &state[keyPath: toStackState], action: action)
 
-    case nil:
+    case .popFrom, nil:
       break
     }
 
     let parentEffects = parent.reduce(into: &state, action: action)
 
     if case .popFrom(let id) = stackAction {
-      state[keyPath: toStackState].pop(from: id)
+      if state[keyPath: toStackState].contains(id: id) {
+        state[keyPath: toStackState].pop(from: id)
+      } else {
+        reportMissingPop(id, action: action)
+      }
     }
 
-    guard state[keyPath: toStackState].version != versionBefore else {
+    let version = state[keyPath: toStackState].version
+    guard version != versionBefore else {
       return elementEffects.merge(with: parentEffects)
     }
     let remainingIDs = state[keyPath: toStackState].ids
     return .merge(
       elementEffects,
       parentEffects,
-      .cancelNavigationScopes(under: stackScope) { component in
-        guard let id = component.base as? StackElementID else { return true }
+      .endChildren(of: slot, reconciledAt: version) { child in
+        guard let id = child.base as? StackElementID else { return true }
         return remainingIDs.contains(id)
       }
     )
   }
 
-  /// The navigation scope of the stack; each element's scope is this plus its ID.
-  private var stackScope: NavigationIDPath {
-    DependencyValues._current.navigationIDPath.appending(StackScope(keyPath: toStackState))
+  /// The navigation slot of the stack; each element's scope is the slot plus its ID.
+  private var slot: NavigationIDPath {
+    DependencyValues._current.navigationIDPath.appending(
+      NavigationSlot(.stack, toStackState)
+    )
+  }
+
+  /// Ends the effects of elements that left the stack since this operator last looked,
+  /// removed by a reducer that runs elsewhere; returns them.
+  ///
+  /// Costs nothing when no navigated child of the store has running work, and a lookup when
+  /// the stack has not changed since.
+  private func endElementsRemovedElsewhere(_ state: Parent.State) -> [HashableIdentity] {
+    guard let runtime = EffectRuntime.current, runtime.hasNavigatedEffects else { return [] }
+    let stack = state[keyPath: toStackState]
+    return runtime.reconcile(slot, marker: stack.version) { child in
+      guard let id = child.base as? StackElementID else { return true }
+      return stack.contains(id: id)
+    }
   }
 
   private func reduceElement(
@@ -129,10 +142,10 @@ where Element.State: Sendable {
     action elementAction: Element.Action,
     state: inout Parent.State
   ) -> Effect<Parent.Action> {
-    let elementScope = stackScope.appending(id)
+    let scope = NavigatedScope(slot: slot, child: HashableIdentity(id))
     let effect = withDependencies {
-      $0.navigationIDPath = elementScope
-      $0.dismiss = DismissEffect(target: .scope(elementScope))
+      $0.navigationIDPath = scope.path
+      $0.dismiss = DismissEffect(target: .scope(scope.path))
     } operation: {
       state[keyPath: toStackState].modify(id: id) {
         element.reduce(into: &$0, action: elementAction)
@@ -140,73 +153,85 @@ where Element.State: Sendable {
     }
     guard let effect else { return .none }
     return effect.navigated(
-      in: elementScope,
+      scope,
       embed: { [toStackAction] in toStackAction.embed(.element(id: id, action: $0)) },
       dismiss: { [toStackAction] in toStackAction.embed(.popFrom(id: id)) }
     )
   }
 
-  private func isValidPush(
-    of id: StackElementID,
-    onto stack: StackState<Element.State>,
+  /// Pushes an element with an ID made outside the reducer: reported when the ID is in use
+  /// (nothing is pushed) or, in tests, when the generator has not produced it yet.
+  private func push(
+    _ elementState: Element.State,
+    id: StackElementID,
+    onto stack: inout StackState<Element.State>,
     action: Parent.Action
-  ) -> Bool {
-    if stack.contains(id: id) {
+  ) {
+    guard !stack.contains(id: id) else {
       location.reportIssue(
         """
         A "forEach" received a push of element \(id), but the stack already has an element with \
-        that ID.
+        that ID, so nothing was pushed.
 
           Action:
             \(debugCaseOutput(action))
 
-        Push new elements with IDs from the "stackElementID" dependency, or append them to the \
-        "StackState", which generates them.
+        Push elements with IDs from the store ("makeStackElementID()") or the "stackElementID" \
+        dependency, or append them to the "StackState", which generates them.
         """
       )
-      return false
+      return
     }
-    if let top = stack.ids.last, id < top {
+    @Dependency(\.stackElementID) var stackElementID
+    if isTesting, stackElementID.peek() < id {
       location.reportIssue(
         """
-        A "forEach" received a push of element \(id), which is older than the top element \
-        \(top).
+        A "forEach" received a push of element \(id), but the "stackElementID" generator has \
+        not generated it yet: its next ID is \(stackElementID.peek()).
 
           Action:
             \(debugCaseOutput(action))
 
-        IDs grow as they are generated, so a push with an older ID is stale: it was probably \
-        created before the stack changed.
+        An ID made up ahead of the generator collides with an element the reducer adds later. \
+        Take IDs from the store ("makeStackElementID()") or the "stackElementID" dependency.
         """
       )
-      return false
     }
-    return true
+    stackElementID.skip(past: id)
+    stack.insert(elementState, id: id)
   }
 
   private func reportMissingElement(_ id: StackElementID, action: Parent.Action) {
     location.reportIssue(
       """
       A "forEach" received an action for element \(id), but the stack has no element with that \
-      ID.
+      ID, so only the parent ran.
 
         Action:
           \(debugCaseOutput(action))
 
       The element was probably popped before the action arrived: a view sent it after the \
       screen went away, or an effect started outside the element (in the parent, or detached \
-      from its store) sent it late. Effects the element itself returns are cancelled when it \
-      leaves the stack and cannot do this.
+      from its store) sent it late. Effects the element itself returns end when it leaves the \
+      stack and cannot do this.
       """
     )
   }
-}
 
-/// The navigation-path component of a stack, so that two stacks in one feature keep their
-/// elements' scopes apart.
-private struct StackScope: Hashable, @unchecked Sendable {
-  // NB: Key paths are immutable; hashing and comparing them from any thread is safe.
-  let keyPath: AnyKeyPath
+  private func reportMissingPop(_ id: StackElementID, action: Parent.Action) {
+    location.reportIssue(
+      """
+      A "forEach" received a pop of element \(id), which is not on the stack, so nothing was \
+      popped.
+
+        Action:
+          \(debugCaseOutput(action))
+
+      The element was probably popped already: a view sent the pop twice, or after another \
+      change removed the screen.
+      """
+    )
+  }
 }
 
 extension StackState {

@@ -1,6 +1,8 @@
 import CasePaths
+import Clocks
 import Composable
 import ComposableTestSupport
+import Dependencies
 import Testing
 
 @MainActor
@@ -53,5 +55,112 @@ struct IfLetReducerTests {
     } matching: { issue in
       issue.says("An \"ifLet\" received a child action when child state was \"nil\"")
     }
+  }
+
+  /// A parent with an optional counter that runs its own timer under the same cancel ID as the
+  /// child's.
+  struct TimerParent: Reducer {
+    struct State: Equatable {
+      var child: Counter.State?
+      var parentTicks = 0
+    }
+
+    @CasePathable
+    enum Action: Equatable {
+      case child(Counter.Action)
+      case parentTick
+      case startParentTimerButtonTapped
+      case stopParentTimerButtonTapped
+      case toggleChildButtonTapped
+    }
+
+    @Dependency(\.continuousClock) var clock
+
+    var body: some ReducerOf<Self> {
+      Reduce { state, action in
+        switch action {
+        case .child:
+          return .none
+        case .parentTick:
+          state.parentTicks += 1
+          return .none
+        case .startParentTimerButtonTapped:
+          return .run { send in
+            for await _ in clock.timer(interval: .seconds(1)) {
+              await send(.parentTick)
+            }
+          }
+          .cancellable(id: Counter.CancelID.timer)
+        case .stopParentTimerButtonTapped:
+          return .cancel(id: Counter.CancelID.timer)
+        case .toggleChildButtonTapped:
+          state.child = state.child == nil ? Counter.State() : nil
+          return .none
+        }
+      }
+      .ifLet(\.child, action: \.child) { Counter() }
+    }
+  }
+
+  @Test func settingTheChildToNilCancelsItsEffects() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: TimerParent.State()) {
+      TimerParent()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+
+    await store.send(.toggleChildButtonTapped) { $0.child = Counter.State() }
+    await store.send(.child(.startTimerButtonTapped))
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.child.timerTick) { $0.child?.count = 1 }
+    await store.send(.toggleChildButtonTapped) { $0.child = nil }
+    await clock.advance(by: .seconds(5))
+    await store.expectNothingLeftRunning()
+  }
+
+  @Test func theChildsCancelIDsDoNotReachTheParent() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: TimerParent.State()) {
+      TimerParent()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+
+    await store.send(.startParentTimerButtonTapped)
+    await store.send(.toggleChildButtonTapped) { $0.child = Counter.State() }
+    await store.send(.child(.startTimerButtonTapped))
+    await store.send(.child(.stopTimerButtonTapped))
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.parentTick) { $0.parentTicks = 1 }
+    await store.send(.stopParentTimerButtonTapped)
+    await store.expectNothingLeftRunning()
+  }
+
+  @Test func theParentStillRunsForAChildActionWhileStateIsNil() async {
+    let store = TestStore(initialState: OptionalAuditor.State()) { OptionalAuditor() }
+
+    await withKnownIssue {
+      await store.send(.child(.saveButtonTapped)) { $0.seen = 1 }
+    } matching: { issue in
+      issue.says("An \"ifLet\" received a child action when child state was \"nil\"")
+    }
+  }
+}
+
+/// Counts every action it sees, with an optional counter run by `ifLet`.
+private struct OptionalAuditor: Reducer {
+  struct State: Equatable {
+    var child: Counter.State?
+    var seen = 0
+  }
+  @CasePathable
+  enum Action: Equatable { case child(Counter.Action) }
+  var body: some ReducerOf<Self> {
+    Reduce { state, _ in
+      state.seen += 1
+      return .none
+    }
+    .ifLet(\.child, action: \.child) { Counter() }
   }
 }

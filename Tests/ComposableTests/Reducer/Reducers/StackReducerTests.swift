@@ -265,7 +265,7 @@ struct StackReducerTests {
     await withKnownIssue {
       await store.send(.path(.popFrom(id: 3)))
     } matching: { issue in
-      issue.says("received an action for element #3")
+      issue.says("received a pop of element #3, which is not on the stack")
     }
   }
 

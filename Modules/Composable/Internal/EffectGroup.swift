@@ -1,0 +1,83 @@
+import Synchronization
+
+/// The effects started by one action sent to a store from outside, and by every action those
+/// effects send back, however far the cascade goes.
+///
+/// A view layer ties work to a screen's lifetime by awaiting or cancelling a ``StoreTask``; for
+/// that to cover a screen's `onTask` and everything it leads to, the effects of actions sent by
+/// its effects belong to the same group.
+package final class EffectGroup: Sendable {
+  private struct State {
+    var tasks: [UInt64: Task<Void, Never>] = [:]
+    var isCancelled = false
+    /// Whether some task of the group finished without being cancelled.
+    var hasCompletedTask = false
+    var waiters: [CheckedContinuation<Void, Never>] = []
+  }
+
+  /// What the group was started for, such as where a test sent its action.
+  package let label: (any Sendable)?
+  private let state = Mutex(State())
+
+  package init(label: (any Sendable)? = nil) {
+    self.label = label
+  }
+
+  /// Adds a task that has just been started, and returns `false` when the group has been
+  /// cancelled already, in which case the caller cancels the task.
+  func add(_ task: Task<Void, Never>, token: UInt64) -> Bool {
+    state.withLock { state in
+      guard !state.isCancelled else { return false }
+      state.tasks[token] = task
+      return true
+    }
+  }
+
+  /// Forgets a task that has finished.
+  func remove(token: UInt64, wasCancelled: Bool) {
+    let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+      state.tasks[token] = nil
+      if !wasCancelled { state.hasCompletedTask = true }
+      guard state.tasks.isEmpty else { return [] }
+      defer { state.waiters.removeAll() }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Cancels every task of the group, and every task it gains from now on.
+  package func cancel() {
+    let tasks = state.withLock { state in
+      state.isCancelled = true
+      return Array(state.tasks.values)
+    }
+    for task in tasks { task.cancel() }
+  }
+
+  /// Marks the group cancelled because the tasks were cancelled for it (the store went away).
+  func markCancelled() {
+    state.withLock { $0.isCancelled = true }
+  }
+
+  /// Whether the group's effects were cancelled: by ``cancel()``, by cancellation identifiers,
+  /// or because their store went away. `true` when no task was ever started.
+  package var isCancelled: Bool {
+    state.withLock { state in
+      state.isCancelled
+        || (!state.hasCompletedTask && state.tasks.values.allSatisfy(\.isCancelled))
+    }
+  }
+
+  /// Waits until no task of the group is running: the tasks running now and any that they
+  /// lead to.
+  package func finish() async {
+    await withCheckedContinuation { continuation in
+      let isIdle = state.withLock { state in
+        guard !state.tasks.isEmpty else { return true }
+        state.waiters.append(continuation)
+        return false
+      }
+      if isIdle { continuation.resume() }
+    }
+  }
+}

@@ -1,0 +1,215 @@
+import Dependencies
+
+// The one interpreter of effect trees. A reducer's effect is started synchronously by the
+// store; work that has to wait (the rest of a concatenation) runs in a task that starts each
+// step with the same interpreter and waits for it.
+
+extension EffectRuntime {
+  /// Starts an effect returned by a reducer.
+  ///
+  /// Synchronous parts happen before this returns: actions from ``Effect/send(_:)`` are
+  /// appended to `actions` in order, and cancellations take effect. Asynchronous parts start
+  /// in new tasks that join `group`, which is created with its ``Send`` (by `makeSend`) the
+  /// first time a task is needed.
+  ///
+  /// - Parameters:
+  ///   - effect: The effect.
+  ///   - origin: The action whose reduction returned the effect.
+  ///   - group: The group the tasks join; created when `nil` and a task starts.
+  ///   - makeSend: Makes the ``Send`` that delivers a group's actions back to the store.
+  ///   - actions: Receives synchronously sent actions.
+  package func start<Action>(
+    _ effect: Effect<Action>,
+    origin: Action,
+    group: inout EffectGroup?,
+    makeSend: @escaping (EffectGroup) -> Send<Action>,
+    actions: inout [Action]
+  ) {
+    if case .none = effect.operation { return }
+    var starting = Starting(runtime: self, origin: origin, group: group, makeSend: makeSend)
+    starting.start(effect, keys: [])
+    group = starting.group
+    actions += starting.actions
+    // NB: Cancelled tasks are woken only once the whole effect has been started: the tables
+    // already reflect every cancellation, and their finishing work does not compete with the
+    // rest of the start for the lock.
+    for task in starting.cancelled { task.cancel() }
+  }
+
+  /// Runs an effect to completion inside a task that is already running: starts it with the
+  /// same interpreter, sends what it sends synchronously, and waits for the tasks it started,
+  /// cancelling them when this task is cancelled.
+  fileprivate func run<Action>(
+    _ effect: Effect<Action>,
+    keys: [CancellationKey],
+    origin: Action,
+    group: EffectGroup,
+    send: Send<Action>
+  ) async {
+    var starting = Starting(runtime: self, origin: origin, group: group, send: send)
+    starting.start(effect, keys: keys)
+    for task in starting.cancelled { task.cancel() }
+    for action in starting.actions {
+      await send(action)
+    }
+    let tasks = starting.tasks
+    await withTaskCancellationHandler {
+      for task in tasks { await task.value }
+    } onCancel: {
+      for task in tasks { task.cancel() }
+    }
+  }
+
+  fileprivate func execute<Action>(
+    _ run: Effect<Action>.Run,
+    send: Send<Action>,
+    origin: Action
+  ) async {
+    await DependencyValues.$_current.withValue(run.dependencies) {
+      do {
+        try await run.body(send)
+      } catch is CancellationError {
+        return
+      } catch {
+        run.location.reportIssue(
+          """
+          An "Effect.run" threw an unhandled error:
+
+            \(error)
+
+          The effect was started by this action:
+
+            \(debugCaseOutput(origin))
+
+          Handle the error with the "catch:" parameter of "Effect.run", or inside the \
+          operation, so that the feature can tell the user what went wrong.
+          """
+        )
+      }
+    }
+  }
+}
+
+/// One walk over an effect tree: what it sends synchronously, the tasks it starts and the
+/// tasks it cancels.
+private struct Starting<Action: Sendable> {
+  /// Where the tasks started go: a group and its ``Send``, made on first use when the walk
+  /// starts outside any task.
+  private enum Sender {
+    case unmade(EffectGroup?, make: (EffectGroup) -> Send<Action>)
+    case made(EffectGroup, Send<Action>)
+  }
+
+  let runtime: EffectRuntime
+  let origin: Action
+  private var sender: Sender
+  private(set) var actions: [Action] = []
+  private(set) var tasks: [Task<Void, Never>] = []
+  private(set) var cancelled: [Task<Void, Never>] = []
+
+  init(
+    runtime: EffectRuntime,
+    origin: Action,
+    group: EffectGroup?,
+    makeSend: @escaping (EffectGroup) -> Send<Action>
+  ) {
+    self.runtime = runtime
+    self.origin = origin
+    self.sender = .unmade(group, make: makeSend)
+  }
+
+  init(runtime: EffectRuntime, origin: Action, group: EffectGroup, send: Send<Action>) {
+    self.runtime = runtime
+    self.origin = origin
+    self.sender = .made(group, send)
+  }
+
+  /// The group the started tasks joined, if any.
+  var group: EffectGroup? {
+    switch sender {
+    case .unmade(let group, _): group
+    case .made(let group, _): group
+    }
+  }
+
+  /// The group new tasks join and the ``Send`` their actions go through.
+  private mutating func groupAndSend() -> (EffectGroup, Send<Action>) {
+    switch sender {
+    case .made(let group, let send):
+      return (group, send)
+    case .unmade(let group, let make):
+      let group = group ?? EffectGroup()
+      let send = make(group)
+      sender = .made(group, send)
+      return (group, send)
+    }
+  }
+
+  mutating func start(_ effect: Effect<Action>, keys: [CancellationKey]) {
+    switch effect.operation {
+    case .none:
+      return
+    case .send(let action):
+      actions.append(action)
+    case .run(let run):
+      let (group, send) = groupAndSend()
+      let (runtime, origin) = (runtime, origin)
+      tasks.append(
+        runtime.spawn(priority: run.priority, keys: keys, origin: origin, group: group) {
+          await runtime.execute(run, send: send, origin: origin)
+        }
+      )
+    case .merge(let effects):
+      for effect in effects {
+        start(effect, keys: keys)
+      }
+    case .concatenate(let effects):
+      var remaining = effects[...]
+      while let first = remaining.first, first.isSynchronous {
+        start(first, keys: keys)
+        remaining.removeFirst()
+      }
+      guard !remaining.isEmpty else { return }
+      let (group, send) = groupAndSend()
+      let (runtime, origin, rest) = (runtime, origin, Array(remaining))
+      tasks.append(
+        runtime.spawn(priority: nil, keys: keys, origin: origin, group: group) {
+          for effect in rest {
+            guard !Task.isCancelled else { return }
+            await runtime.run(effect, keys: keys, origin: origin, group: group, send: send)
+          }
+        }
+      )
+    case .cancellable(let key, let cancelInFlight, let effect):
+      if cancelInFlight {
+        cancelled += runtime.detach(key)
+      }
+      start(effect, keys: keys + [key])
+    case .cancel(let key):
+      cancelled += runtime.detach(key)
+    case .reconcile(let reconciliation):
+      cancelled +=
+        runtime.detachChildren(
+          of: reconciliation.slot,
+          marker: reconciliation.marker,
+          keeping: reconciliation.keeps
+        ).tasks
+    }
+  }
+}
+
+extension Effect {
+  /// Whether starting the effect does all of its work immediately, without a task.
+  var isSynchronous: Bool {
+    switch operation {
+    case .none, .send, .cancel, .reconcile:
+      return true
+    case .run:
+      return false
+    case .merge(let effects), .concatenate(let effects):
+      return effects.allSatisfy(\.isSynchronous)
+    case .cancellable(_, _, let effect):
+      return effect.isSynchronous
+    }
+  }
+}

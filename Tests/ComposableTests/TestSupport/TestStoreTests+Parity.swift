@@ -1,0 +1,146 @@
+import CasePaths
+import Clocks
+import Composable
+import ComposableTestSupport
+import ConcurrencyExtras
+import Dependencies
+import IssueReporting
+import Testing
+
+// What a test store reports, and when, where it matters that it behaves as the Composable
+// Architecture's does: finishing, skipping, dismissing, reading state, and where failures point.
+
+extension TestStoreTests {
+  @Test func finishReportsReceivedActionsThatWereNotAsserted() async {
+    let store = makeStore()
+
+    await store.send(.loadButtonTapped)
+    await withKnownIssue {
+      await store.finish()
+    } matching: { issue in
+      issue.says("The store received 1 unexpected action", "loaded(\"Blob\")")
+    }
+    #expect(store.state.name == "Blob")
+  }
+
+  @Test func finishShowsWhatANonExhaustiveTestSkipped() async {
+    let recorder = IssueRecorder()
+    await withIssueReporters(IssueReporters.current + [recorder]) {
+      let store = makeStore()
+      store.exhaustivity = .off(showSkippedAssertions: true)
+      await store.send(.loadButtonTapped)
+      await store.finish()
+    }
+
+    #expect(recorder.messages.contains { $0.contains("Skipped") && $0.contains("loaded") })
+  }
+
+  @Test func appendingInANonExhaustiveAssertionNamesThePushedElement() async {
+    let store = TestStore(initialState: Navigator.State()) { Navigator() }
+    store.exhaustivity = .off
+
+    await store.send(.pushCounterButtonTapped) {
+      $0.path.append(.counter(Counter.State()))
+    }
+    await store.send(.pushCounterButtonTapped) {
+      $0.path.append(.counter(Counter.State()))
+    }
+    #expect(store.state.path.ids == [0, 1])
+  }
+
+  @Test func anEffectStillRunningIsReportedAtTheSendThatStartedIt() async {
+    struct Chain: Reducer {
+      @Dependency(\.continuousClock) var clock
+      func reduce(into state: inout Int, action: String) -> Effect<String> {
+        switch action {
+        case "start":
+          return .send("started")
+        case "started":
+          return .run { _ in try await clock.sleep(for: .seconds(60)) }
+        default:
+          return .none
+        }
+      }
+    }
+    let line = LockIsolated(0)
+
+    await withKnownIssue {
+      let store = TestStore(initialState: 0) {
+        Chain()
+      } withDependencies: {
+        $0.continuousClock = TestClock()
+      }
+      line.setValue(#line + 1)
+      await store.send("start")
+      await store.receive("started")
+    } matching: { issue in
+      issue.says("An effect returned for this action is still running", "\"started\"")
+        && issue.sourceLocation?.line == line.value
+    }
+  }
+
+  @Test func aReceiveThatDoesNotMatchNamesTheCasePath() async {
+    let store = makeStore()
+
+    await store.send(.loadButtonTapped)
+    await withKnownIssue {
+      await store.receive(\.timerTick) { $0.name = "Blob" }
+    } matching: { issue in
+      issue.says("an action matching \\.timerTick", "loaded(\"Blob\")") && !issue.says("<computed")
+    }
+  }
+
+  @Test func aReceiveOfNothingNamesTheCasePath() async {
+    let store = makeStore()
+
+    await store.send(.finishQuietlyButtonTapped)
+    await withKnownIssue {
+      await store.receive(\.loaded, "Blob")
+    } matching: { issue in
+      issue.says("an action matching \\.loaded") && !issue.says("<computed")
+    }
+  }
+
+  @Test func skippingInFlightEffectsStopsTrackingThemWithoutCancelling() async {
+    let clock = TestClock()
+    let store = makeStore(clock: clock)
+
+    await store.send(.startTimerButtonTapped)
+    await store.skipInFlightEffects()
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.timerTick) { $0.count = 1 }
+    await store.finish()
+  }
+
+  @Test func dismissingAtTheRootEndsTheTestStoresEffects() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Counter.State()) {
+      Counter()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+
+    await store.send(.startTimerButtonTapped)
+    await store.send(.closeButtonTapped)
+    #expect(store.isDismissed)
+    await clock.advance(by: .seconds(5))
+    #expect(store.effectRuntime.runningCount == 0)
+  }
+
+  @Test func stateFollowsTheAssertionsNotTheActionsStillToReceive() async {
+    let store = makeStore()
+
+    await store.send(.incrementButtonTapped) {
+      #expect(store.state.count == 0)
+      $0.count = 1
+    }
+    #expect(store.state.count == 1)
+    await store.send(.loadButtonTapped)
+    #expect(store.state.name == "")
+    await store.receive(\.loaded) {
+      #expect(store.state.name == "")
+      $0.name = "Blob"
+    }
+    #expect(store.state.name == "Blob")
+  }
+}
