@@ -32,16 +32,22 @@ extension Effect {
   }
 
   /// An effect that ends the work of every child of `slot` that `keeps` rejects: the stack
-  /// elements or presentations that are gone from the state.
+  /// elements or presentations that are gone from the state. `removed`, when given, lists every
+  /// child removed since the slot was last reconciled, so only those need checking.
   ///
   /// It runs when the store starts it, after the effects returned before it in the same tree
   /// have been registered, so work a child started in the action that removed it ends too.
   package static func endChildren(
     of slot: NavigationIDPath,
     reconciledAt marker: UInt64? = nil,
+    removed: RemovedChildren? = nil,
     keeping keeps: @escaping @Sendable (HashableIdentity) -> Bool
   ) -> Self {
-    Self(operation: .reconcile(NavigationReconciliation(slot: slot, marker: marker, keeps: keeps)))
+    Self(
+      operation: .reconcile(
+        NavigationReconciliation(slot: slot, marker: marker, removed: removed, keeps: keeps)
+      )
+    )
   }
 
   /// An effect that ends everything a navigated child started: a dismissed presentation.
@@ -72,9 +78,10 @@ package struct NavigatedScope: Sendable {
   }
 }
 
-/// What ``Effect/endChildren(of:reconciledAt:keeping:)`` asks of the runtime.
+/// What ``Effect/endChildren(of:reconciledAt:removed:keeping:)`` asks of the runtime.
 struct NavigationReconciliation: Sendable {
   let slot: NavigationIDPath
   let marker: UInt64?
+  let removed: RemovedChildren?
   let keeps: @Sendable (HashableIdentity) -> Bool
 }

@@ -192,6 +192,7 @@ private struct Starting<Action: Sendable> {
         runtime.detachChildren(
           of: reconciliation.slot,
           marker: reconciliation.marker,
+          removed: reconciliation.removed,
           keeping: reconciliation.keeps
         ).tasks
     }

@@ -122,26 +122,36 @@ package final class EffectRuntime: Sendable {
 
   /// Ends the work of the children of `slot` that `keeps` rejects, unless the slot was last
   /// reconciled at `marker`; returns the tasks to cancel and the children that were ended.
+  ///
+  /// When `removed` lists every child removed since the slot was last reconciled, only those
+  /// are looked at; otherwise every child with running work is.
   func detachChildren(
     of slot: NavigationIDPath,
     marker: UInt64?,
+    removed: RemovedChildren?,
     keeping keeps: @Sendable (HashableIdentity) -> Bool
   ) -> (tasks: [Task<Void, Never>], children: [HashableIdentity]) {
     let result = tables.withLock { tables in
-      tables.detachChildren(of: slot, marker: marker, keeping: keeps)
+      tables.detachChildren(of: slot, marker: marker, removed: removed, keeping: keeps)
     }
     updateSlotCount()
     return result
   }
 
   /// Ends, now, the work of the children of `slot` that `keeps` rejects (see
-  /// ``detachChildren(of:marker:keeping:)``), and returns the children that were ended.
+  /// ``detachChildren(of:marker:removed:keeping:)``), and returns the children that were ended.
   package func reconcile(
     _ slot: NavigationIDPath,
     marker: UInt64?,
+    removed: RemovedChildren? = nil,
     keeping keeps: @Sendable (HashableIdentity) -> Bool
   ) -> [HashableIdentity] {
-    let (tasks, children) = detachChildren(of: slot, marker: marker, keeping: keeps)
+    let (tasks, children) = detachChildren(
+      of: slot,
+      marker: marker,
+      removed: removed,
+      keeping: keeps
+    )
     for task in tasks { task.cancel() }
     return children
   }
@@ -250,6 +260,17 @@ package final class EffectRuntime: Sendable {
   }
 }
 
+/// The children removed from a slot since it was last reconciled at `since`: all of them.
+package struct RemovedChildren: Sendable {
+  let since: UInt64
+  let children: [HashableIdentity]
+
+  package init(since: UInt64, children: [HashableIdentity]) {
+    self.since = since
+    self.children = children
+  }
+}
+
 extension EffectRuntime.Tables {
   mutating func register(_ token: UInt64, under key: CancellationKey) {
     if tokensByKey[key] == nil {
@@ -303,6 +324,7 @@ extension EffectRuntime.Tables {
   mutating func detachChildren(
     of slot: NavigationIDPath,
     marker: UInt64?,
+    removed: RemovedChildren?,
     keeping keeps: @Sendable (HashableIdentity) -> Bool
   ) -> (tasks: [Task<Void, Never>], children: [HashableIdentity]) {
     examinedEntryCount += 1
@@ -310,9 +332,16 @@ extension EffectRuntime.Tables {
     if let marker, record.marker == marker { return ([], []) }
     var ended: [HashableIdentity] = []
     var examined = 0
-    record.children.visit { child in
-      examined += 1
-      if !keeps(child) { ended.append(child) }
+    if let removed, let reconciled = record.marker, removed.since == reconciled {
+      for child in removed.children where record.children.contains(child) {
+        examined += 1
+        if !keeps(child) { ended.append(child) }
+      }
+    } else {
+      record.children.visit { child in
+        examined += 1
+        if !keeps(child) { ended.append(child) }
+      }
     }
     examinedEntryCount += examined
     record.marker = marker

@@ -1,4 +1,5 @@
 import CasePaths
+import Synchronization
 
 /// What makes a presentation the same presentation over time: the presented type, the enum case
 /// it is in (for a `@CasePathable` destination enum), and its `id` when it is `Identifiable`.
@@ -18,6 +19,7 @@ struct PresentationIdentity: Hashable, @unchecked Sendable {
   let ephemeralActionType: Any.Type?
 
   init(of value: some Any) {
+    PresentationIdentityCounting.count?.increment()
     self.type = ObjectIdentifier(Swift.type(of: value))
     let presented = presentedCase(of: value)
     self.caseKeyPath = presented?.keyPath
@@ -48,6 +50,28 @@ struct PresentationIdentity: Hashable, @unchecked Sendable {
       return false
     }
     return Swift.type(of: payload) == ephemeralActionType
+  }
+}
+
+/// Counts the presentation identities worked out by reflection while a counter is bound, so
+/// that a test can show it never happens for actions that leave a presentation alone.
+package enum PresentationIdentityCounting {
+  @TaskLocal package static var count: IdentityCount?
+}
+
+/// A count of presentation identities worked out; see ``PresentationIdentityCounting``.
+package final class IdentityCount: Sendable {
+  private let storage = Atomic<Int>(0)
+
+  package init() {}
+
+  /// The identities worked out so far.
+  package var value: Int {
+    storage.load(ordering: .relaxed)
+  }
+
+  func increment() {
+    storage.add(1, ordering: .relaxed)
   }
 }
 

@@ -20,38 +20,59 @@ public import CustomDump
 @propertyWrapper
 public struct PresentationState<State> {
   private final class Storage {
+    /// What is presented; `nil` only while a write through ``wrappedValue`` is dismissing it.
     var value: State?
     /// The identity of `value`, worked out when it is written so that the presentation
     /// operators never reflect on it while handling an action.
     var identity: PresentationIdentity?
 
-    init(_ value: State?) {
+    init(_ value: State) {
       self.value = value
-      self.identity = value.map(PresentationIdentity.init(of:))
+      self.identity = PresentationIdentity(of: value)
+    }
+
+    func didWrite() {
+      identity = value.map(PresentationIdentity.init(of:))
     }
   }
 
-  private var storage: Storage
+  /// The box of what is presented; `nil` when nothing is, which costs no allocation.
+  private var storage: Storage?
 
   /// Creates the wrapper.
   ///
   /// - Parameter wrappedValue: What is presented, or `nil`.
   public init(wrappedValue: State?) {
-    self.storage = Storage(wrappedValue)
+    self.storage = wrappedValue.map(Storage.init)
   }
 
   /// What is presented, or `nil`.
   public var wrappedValue: State? {
-    get { storage.value }
+    get { storage?.value }
     set {
-      makeUnique()
-      storage.value = newValue
-      storage.identity = newValue.map(PresentationIdentity.init(of:))
+      guard let newValue else {
+        storage = nil
+        return
+      }
+      if isKnownUniquelyReferenced(&storage), let storage {
+        storage.value = newValue
+        storage.didWrite()
+      } else {
+        storage = Storage(newValue)
+      }
     }
     _modify {
-      makeUnique()
+      guard let storage = uniqueStorage() else {
+        var value: State?
+        yield &value
+        self.storage = value.map(Storage.init)
+        return
+      }
       yield &storage.value
-      storage.identity = storage.value.map(PresentationIdentity.init(of:))
+      storage.didWrite()
+      if storage.value == nil {
+        self.storage = nil
+      }
     }
   }
 
@@ -65,24 +86,30 @@ public struct PresentationState<State> {
 
   /// The identity of what is presented, or `nil` when nothing is.
   var identity: PresentationIdentity? {
-    storage.identity
+    storage?.identity
   }
 
   /// Runs `body` on the presented value in place.
   ///
   /// - Returns: The result of `body`, or `nil` when nothing is presented.
   package mutating func modify<Result>(_ body: (inout State) -> Result) -> Result? {
-    guard storage.value != nil else { return nil }
-    makeUnique()
+    guard let storage = uniqueStorage(), storage.value != nil else { return nil }
     // NB: Checked non-nil above; unwrapping in place avoids copying the presented state.
     let result = body(&storage.value!)
-    storage.identity = storage.value.map(PresentationIdentity.init(of:))
+    storage.didWrite()
     return result
   }
 
-  private mutating func makeUnique() {
-    guard !isKnownUniquelyReferenced(&storage) else { return }
-    storage = Storage(storage.value)
+  /// The box, copied first if another value shares it; `nil` when nothing is presented.
+  private mutating func uniqueStorage() -> Storage? {
+    if isKnownUniquelyReferenced(&storage) { return storage }
+    guard let value = storage?.value else {
+      storage = nil
+      return nil
+    }
+    let copy = Storage(value)
+    storage = copy
+    return copy
   }
 
   fileprivate func sharesStorage(with other: Self) -> Bool {

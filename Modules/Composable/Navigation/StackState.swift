@@ -34,10 +34,17 @@ public struct StackState<Element> {
     /// Identifies the sequence of IDs. Every change to the IDs draws a new value from a global
     /// counter, so two stacks with the same version have the same IDs; element writes keep it.
     var version: UInt64
+    /// The IDs removed since a navigation operator last looked (see ``RemovalLog``).
+    var removals: RemovalLog
 
-    init(_ elements: OrderedDictionary<StackElementID, Element>, version: UInt64) {
+    init(
+      _ elements: OrderedDictionary<StackElementID, Element>,
+      version: UInt64,
+      removals: RemovalLog? = nil
+    ) {
       self.elements = elements
       self.version = version
+      self.removals = removals ?? RemovalLog(base: version)
     }
   }
 
@@ -149,7 +156,9 @@ public struct StackState<Element> {
   public mutating func removeLast() -> Element {
     makeUnique()
     storage.version = nextStackVersion()
-    return storage.elements.removeLast().value
+    let (id, element) = storage.elements.removeLast()
+    storage.removals.record(CollectionOfOne(id))
+    return element
   }
 
   /// Removes the element with the given ID and every element above it.
@@ -175,6 +184,23 @@ public struct StackState<Element> {
   /// The number that identifies the sequence of IDs; see `Storage.version`.
   package var version: UInt64 {
     storage.version
+  }
+
+  /// The IDs removed since a navigation operator last marked the stack reconciled.
+  package var removals: RemovalLog {
+    storage.removals
+  }
+
+  /// Starts a new removal log at the current version, once a navigation operator has ended
+  /// the effects of everything removed so far. Skipped when the storage is shared: a copy costs
+  /// more than the log saves, and a log that does not match only makes the next check look at
+  /// every element.
+  package mutating func markReconciled() {
+    guard storage.removals.base != storage.version || !storage.removals.ids.isEmpty else {
+      return
+    }
+    guard isKnownUniquelyReferenced(&storage) else { return }
+    storage.removals = RemovalLog(base: storage.version)
   }
 
   /// Adds an element with an ID that was generated elsewhere.
@@ -224,12 +250,14 @@ public struct StackState<Element> {
     if count > countBefore {
       @Dependency(\.stackElementID) var stackElementID
       stackElementID.skip(past: id)
+    } else {
+      storage.removals.record(CollectionOfOne(id))
     }
   }
 
   private mutating func makeUnique() {
     guard !isKnownUniquelyReferenced(&storage) else { return }
-    storage = Storage(storage.elements, version: storage.version)
+    storage = Storage(storage.elements, version: storage.version, removals: storage.removals)
   }
 }
 
@@ -255,11 +283,14 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
   /// - Parameter keepCapacity: Whether to keep the storage's capacity.
   public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
     guard !isEmpty else { return }
+    var removals = storage.removals
+    removals.record(storage.elements.keys)
     if isKnownUniquelyReferenced(&storage) {
       storage.elements.removeAll(keepingCapacity: keepCapacity)
       storage.version = nextStackVersion()
+      storage.removals = removals
     } else {
-      storage = Storage([:], version: nextStackVersion())
+      storage = Storage([:], version: nextStackVersion(), removals: removals)
     }
   }
 
@@ -274,6 +305,7 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
       storage.elements.removeValue(forKey: id)
     }
     storage.version = nextStackVersion()
+    storage.removals.record(ids)
   }
 
   /// Replaces the elements in `subrange` with `newElements`, which get new IDs.
@@ -286,6 +318,7 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
     with newElements: some Collection<Element>
   ) {
     makeUnique()
+    storage.removals.record(storage.elements.keys[subrange])
     storage.elements.removeSubrange(subrange)
     for (offset, element) in newElements.enumerated() {
       storage.elements.updateValue(
@@ -300,6 +333,38 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
   /// The storage's identity, for tests that check that writes happen in place.
   package var storageIdentity: ObjectIdentifier {
     ObjectIdentifier(storage)
+  }
+}
+
+/// The IDs removed from a stack since version ``base``, when there were few.
+///
+/// `forEach` ends the effects of removed elements; with the log it checks only what left, so a
+/// push or a pop costs the same however many elements below have running effects. A log that
+/// grew long is dropped (`isComplete` is `false`), and the operator checks every element with
+/// running effects instead, which costs about as much as the removal did.
+package struct RemovalLog: Sendable {
+  /// The version of the stack when the log started.
+  package let base: UInt64
+  /// The IDs removed since, oldest first; empty when the log is incomplete.
+  package private(set) var ids: [StackElementID] = []
+  /// Whether `ids` holds every removal since `base`.
+  package private(set) var isComplete = true
+
+  /// The most removals the log keeps before giving up on listing them.
+  static var limit: Int { 32 }
+
+  init(base: UInt64) {
+    self.base = base
+  }
+
+  mutating func record(_ removed: some Collection<StackElementID>) {
+    guard isComplete, !removed.isEmpty else { return }
+    guard ids.count + removed.count <= Self.limit else {
+      ids = []
+      isComplete = false
+      return
+    }
+    ids.append(contentsOf: removed)
   }
 }
 

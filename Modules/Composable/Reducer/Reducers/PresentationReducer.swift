@@ -158,14 +158,20 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     state: inout Parent.State
   ) -> Effect<Parent.Action> {
     let scope = NavigatedScope(slot: slot, child: HashableIdentity(identity))
+    // NB: `\.$destination` is a computed key path: writing through it works on a copy of the
+    // wrapper, whose box would then be shared and copied. Moving the presentation out first
+    // leaves it the only owner of its box, so the destination mutates in place.
+    var presentation = state[keyPath: toPresentationState]
+    state[keyPath: toPresentationState] = PresentationState(wrappedValue: nil)
     let effect = withDependencies {
       $0.navigationIDPath = scope.path
       $0.dismiss = DismissEffect(target: .scope(scope.path))
     } operation: {
-      state[keyPath: toPresentationState].modify {
+      presentation.modify {
         destination.reduce(into: &$0, action: destinationAction)
       }
     }
+    state[keyPath: toPresentationState] = presentation
     return (effect ?? .none).navigated(
       scope,
       embed: { [toPresentationAction] in toPresentationAction.embed(.presented($0)) },

@@ -69,7 +69,7 @@ where Element.State: Sendable {
   let location: CodeLocation
 
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let endedBeforehand = endElementsRemovedElsewhere(state)
+    let endedBeforehand = endElementsRemovedElsewhere(&state)
     // NB: Reading only the version keeps the stack's storage uniquely referenced, so writes to
     // an element below happen in place.
     let versionBefore = state[keyPath: toStackState].version
@@ -106,10 +106,12 @@ where Element.State: Sendable {
       return elementEffects.merge(with: parentEffects)
     }
     let remainingIDs = state[keyPath: toStackState].ids
+    let removed = state[keyPath: toStackState].removals.removedChildren
+    state[keyPath: toStackState].markReconciled()
     return .merge(
       elementEffects,
       parentEffects,
-      .endChildren(of: slot, reconciledAt: version) { child in
+      .endChildren(of: slot, reconciledAt: version, removed: removed) { child in
         guard let id = child.base as? StackElementID else { return true }
         return remainingIDs.contains(id)
       }
@@ -126,15 +128,31 @@ where Element.State: Sendable {
   /// Ends the effects of elements that left the stack since this operator last looked,
   /// removed by a reducer that runs elsewhere; returns them.
   ///
-  /// Costs nothing when no navigated child of the store has running work, and a lookup when
-  /// the stack has not changed since.
-  private func endElementsRemovedElsewhere(_ state: Parent.State) -> [HashableIdentity] {
+  /// Costs nothing when no navigated child of the store has running work, a lookup when the
+  /// stack has not changed since, and otherwise a look at each element removed.
+  private func endElementsRemovedElsewhere(_ state: inout Parent.State) -> [HashableIdentity] {
     guard let runtime = EffectRuntime.current, runtime.hasNavigatedEffects else { return [] }
-    let stack = state[keyPath: toStackState]
-    return runtime.reconcile(slot, marker: stack.version) { child in
-      guard let id = child.base as? StackElementID else { return true }
-      return stack.contains(id: id)
+    let ended = withStack(state) { stack in
+      runtime.reconcile(
+        slot,
+        marker: stack.version,
+        removed: stack.removals.removedChildren
+      ) { child in
+        guard let id = child.base as? StackElementID else { return true }
+        return stack.contains(id: id)
+      }
     }
+    state[keyPath: toStackState].markReconciled()
+    return ended
+  }
+
+  /// Runs `body` with a copy of the stack that is gone when it returns, so that later writes
+  /// find the storage uniquely referenced again.
+  private func withStack<Result>(
+    _ state: Parent.State,
+    _ body: (StackState<Element.State>) -> Result
+  ) -> Result {
+    body(state[keyPath: toStackState])
   }
 
   private func reduceElement(
@@ -231,6 +249,14 @@ where Element.State: Sendable {
       change removed the screen.
       """
     )
+  }
+}
+
+extension RemovalLog {
+  /// The log as the runtime takes it: every removed element, or `nil` when the log gave up.
+  fileprivate var removedChildren: RemovedChildren? {
+    guard isComplete else { return nil }
+    return RemovedChildren(since: base, children: ids.map(HashableIdentity.init))
   }
 }
 
