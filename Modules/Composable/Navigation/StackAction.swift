@@ -27,7 +27,10 @@ public enum StackAction<State, Action> {
   /// The parent reducer runs first and can still read the elements being popped.
   case popFrom(id: StackElementID)
 
-  /// Pushes an element with an ID generated elsewhere (by a view layer, for example).
+  /// Pushes an element with an ID made outside the reducer, by a view layer for example.
+  ///
+  /// Take the ID from ``Store/makeStackElementID()``, so that it never collides with one the
+  /// reducer generates. A push of an ID already on the stack is reported and ignored.
   case push(id: StackElementID, state: State)
 }
 

@@ -77,6 +77,10 @@ extension Reducer where Body == Never {
 extension Reducer where Body: Reducer, Body.State == State, Body.Action == Action {
   /// Runs the reducer returned from ``body``.
   ///
+  /// Called directly, this builds the body for every action. Inside a ``ReducerBuilder`` (a
+  /// store's reducer closure, another feature's body, a `Scope`) a feature is wrapped so that
+  /// its body is built once, on first use, and kept.
+  ///
   /// - Parameters:
   ///   - state: The state to mutate in place.
   ///   - action: The action that happened.

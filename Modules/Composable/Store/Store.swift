@@ -7,7 +7,8 @@ public import Dependencies
 /// A store lives on the main actor. The reducer mutates the state in place, so a change to one
 /// element of a large collection costs the same however large the collection is. Child stores
 /// made with ``scope(state:action:)`` read and send through the root, so they never hold a
-/// stale copy.
+/// stale copy. The store owns its effects: when the last reference to it (or to a store scoped
+/// from it) goes away, every effect still running is cancelled.
 ///
 /// ```swift
 /// let store = Store(initialState: AppFeature.State()) {
