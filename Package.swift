@@ -48,6 +48,7 @@ let package = Package(
         "StorageClient",
         .casePaths,
         .dependencies,
+        .identifiedCollections,
         .issueReporting,
       ],
       path: "Modules/AppFeature"
@@ -134,9 +135,7 @@ let package = Package(
       dependencies: [
         "Composable",
         "Models",
-        "StorageClient",
         .casePaths,
-        .dependencies,
         .identifiedCollections,
         .issueReporting,
       ],
@@ -221,9 +220,11 @@ let package = Package(
         "Models",
         "RecordMeeting",
         "SpeechClient",
+        "StandupForm",
         .clocks,
         .concurrencyExtras,
         .dependencies,
+        .identifiedCollections,
         .issueReportingTestSupport,
       ],
       path: "Tests/RecordMeetingTests"
@@ -270,8 +271,6 @@ let package = Package(
         "ComposableTestSupport",
         "Models",
         "StandupsList",
-        "StorageClient",
-        .dependencies,
         .issueReportingTestSupport,
       ],
       path: "Tests/StandupsListTests"

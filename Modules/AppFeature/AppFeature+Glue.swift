@@ -6,12 +6,30 @@ import Models
 import RecordMeeting
 import StandupDetail
 import StandupForm
+import StandupsList
 
 // The integration between screens: each function answers one delegate action. Screens are
 // found by the standup they show, never by their position on the stack, so deep links and
-// repeated screens behave the same as a stack built by tapping.
+// repeated screens behave the same as a stack built by tapping. Every change to the standups
+// goes through `update`, `addStandup` or `deleteStandup`, which keep the list and every screen
+// in step, and tell the persistence policy what changed while the standups were loading.
 
 extension AppFeature {
+  /// The list asked for something.
+  func handle(_ delegate: StandupsList.Action.Delegate, _ state: inout State) -> Effect<Action> {
+    switch delegate {
+    case .addStandup:
+      return presentAddForm(&state)
+    case .deleteStandup(let id):
+      deleteStandup(id, &state)
+    case .loadSampleData:
+      loadSampleData(&state)
+    case .standupTapped(let id):
+      return openDetail(of: id, &state)
+    }
+    return .none
+  }
+
   /// The list asked to open a standup: push its detail.
   func openDetail(of id: Standup.ID, _ state: inout State) -> Effect<Action> {
     guard let standup = state.list.standups[id: id] else {
@@ -24,6 +42,7 @@ extension AppFeature {
 
   /// The list asked to add a standup: present the form with a new, empty one.
   func presentAddForm(_ state: inout State) -> Effect<Action> {
+    guard acceptsChanges(&state) else { return .none }
     state.destination = .add(StandupForm.State(standup: Standup(id: Standup.ID(uuid()))))
     return .none
   }
@@ -32,12 +51,23 @@ extension AppFeature {
   func addStandup(_ state: inout State) -> Effect<Action> {
     guard let standup = confirmedStandup(in: \.add, &state) else { return .none }
     state.list.standups.append(standup)
+    recordChangeBeforeLoad(&state) { $0.record(standup) }
     return .none
   }
 
-  /// The edit form was confirmed: write its standup to every place that shows it.
+  /// The edit form was confirmed: write the fields it edits — title, length, theme, attendees
+  /// — into the standup as it is now (a meeting may have been recorded under the sheet), and
+  /// that into every place that shows it.
   func finishEditing(_ state: inout State) -> Effect<Action> {
-    guard let standup = confirmedStandup(in: \.edit, &state) else { return .none }
+    guard let edited = confirmedStandup(in: \.edit, &state) else { return .none }
+    guard var standup = currentStandup(edited.id, state) else {
+      reportIssue("Standup \(edited.id) was edited, but neither the list nor any screen has it.")
+      return .none
+    }
+    standup.title = edited.title
+    standup.duration = edited.duration
+    standup.theme = edited.theme
+    standup.attendees = edited.attendees
     update(standup, exceptIn: nil, &state)
     return .none
   }
@@ -58,6 +88,20 @@ extension AppFeature {
     return form.validatedStandup
   }
 
+  /// The list offered sample data and the user took it.
+  func loadSampleData(_ state: inout State) {
+    switch state.persistence.status {
+    case .notSaving(let error):
+      notify(.dataFailedToLoad(error), &state)
+    case .readOnly:
+      notify(.changesRefused, &state)
+    case .notLoaded, .loading, .loaded:
+      for standup in addSampleData(&state) {
+        recordChangeBeforeLoad(&state) { $0.record(standup) }
+      }
+    }
+  }
+
   /// A detail screen asked for something.
   func handle(
     _ delegate: StandupDetail.Action.Delegate,
@@ -68,12 +112,21 @@ extension AppFeature {
     case .deleteStandup(let standupID):
       deleteStandup(standupID, &state)
     case .editStandup(let standup):
+      guard acceptsChanges(&state) else { break }
       state.destination = .edit(StandupForm.State(standup: standup))
     case .meetingTapped(let meetingID):
       openMeeting(meetingID, shownBy: id, &state)
     case .startMeeting(let standup):
+      guard acceptsChanges(&state) else { break }
       state.path.append(.record(RecordMeeting.State(standup: standup)))
     case .standupUpdated(let standup):
+      guard acceptsChanges(&state) else {
+        // NB: The screen changed its own copy; put back the one everybody else shows.
+        if let current = currentStandup(standup.id, state, excluding: id) {
+          state.path[id: id]?.standup = current
+        }
+        break
+      }
       update(standup, exceptIn: id, &state)
     }
     return .none
@@ -96,23 +149,31 @@ extension AppFeature {
     if !isListed, !isShown {
       reportIssue("Standup \(standup.id) changed, but neither the list nor any screen has it.")
     }
+    recordChangeBeforeLoad(&state) { $0.record(standup) }
   }
 
-  /// The current version of the standup shown on screen `screenID`: the list's, or, while the
-  /// list does not have it (a deep link opened before loading finished), a detail screen's, or
-  /// the asking screen's own. `nil` when the screen is gone.
-  func currentStandup(shownBy screenID: StackElementID, _ state: State) -> Standup? {
-    guard let id = state.path[id: screenID]?.standup.id else { return nil }
+  /// The current version of a standup: the list's, or, while the list does not have it (a deep
+  /// link opened before loading finished), the first screen's that shows it, other than
+  /// `excluded`.
+  func currentStandup(
+    _ id: Standup.ID,
+    _ state: State,
+    excluding excluded: StackElementID? = nil
+  ) -> Standup? {
     if let standup = state.list.standups[id: id] { return standup }
-    let detail = state.path.lazy.compactMap { $0[case: \.detail]?.standup }.first { $0.id == id }
-    return detail ?? state.path[id: screenID]?.standup
+    return state.path.ids.lazy
+      .filter { $0 != excluded }
+      .compactMap { state.path[id: $0]?.standup }
+      .first { $0.id == id }
   }
 
-  /// A detail screen confirmed deleting its standup: remove it from the list, and remove every
-  /// screen that shows it.
+  /// The user confirmed deleting a standup, on the list or on its detail screen: remove it
+  /// from the list, and every screen that shows it, which ends their effects.
   func deleteStandup(_ id: Standup.ID, _ state: inout State) {
+    guard acceptsChanges(&state) else { return }
     state.list.standups.remove(id: id)
     state.path.removeAll { $0.standup.id == id }
+    recordChangeBeforeLoad(&state) { $0.recordDeletion(of: id) }
   }
 
   /// A detail screen asked to show one of its standup's past meetings.
@@ -133,7 +194,11 @@ extension AppFeature {
     shownBy id: StackElementID,
     _ state: inout State
   ) -> Effect<Action> {
-    guard var standup = currentStandup(shownBy: id, state) else {
+    guard acceptsChanges(&state) else { return .none }
+    guard
+      let shown = state.path[id: id]?.standup,
+      var standup = currentStandup(shown.id, state)
+    else {
       reportIssue("Meeting \(meetingID) was deleted from a screen that is gone.")
       return .none
     }
@@ -149,14 +214,39 @@ extension AppFeature {
     recordedBy id: StackElementID,
     _ state: inout State
   ) -> Effect<Action> {
-    guard var standup = currentStandup(shownBy: id, state) else {
+    guard
+      let shown = state.path[id: id]?.standup,
+      var standup = currentStandup(shown.id, state)
+    else {
       reportIssue("A recording on screen \(id) was saved after the screen was gone.")
       return .none
     }
     state.path.pop(from: id)
+    guard acceptsChanges(&state) else { return .none }
     let meeting = Meeting(id: Meeting.ID(uuid()), date: now, transcript: transcript)
     standup.meetings.insert(meeting, at: 0)
     update(standup, exceptIn: nil, &state)
     return .none
+  }
+
+  /// Whether the standups may change; when they may not (the data is read-only), tells the
+  /// user why.
+  private func acceptsChanges(_ state: inout State) -> Bool {
+    guard case .readOnly = state.persistence.status else { return true }
+    notify(.changesRefused, &state)
+    return false
+  }
+
+  /// Tells the persistence policy about a change made while the standups were loading.
+  private func recordChangeBeforeLoad(
+    _ state: inout State,
+    _ record: (inout ChangesBeforeLoad) -> Void
+  ) {
+    switch state.persistence.status {
+    case .notLoaded, .loading:
+      record(&state.persistence.changesBeforeLoad)
+    case .loaded, .notSaving, .readOnly:
+      return
+    }
   }
 }

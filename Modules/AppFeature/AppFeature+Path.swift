@@ -64,6 +64,15 @@ extension AppFeature {
 }
 
 extension AppFeature.Path.State {
+  /// Whether the screen shows an alert, which the user is answering.
+  public var hasAlert: Bool {
+    switch self {
+    case .detail(let detail): detail.alert != nil
+    case .meeting(let meeting): meeting.alert != nil
+    case .record(let record): record.alert != nil
+    }
+  }
+
   /// The standup the screen shows.
   public var standup: Standup {
     get {

@@ -12,11 +12,16 @@ public import StorageClient
 /// The root of the app: the list of standups with a navigation stack on top of it.
 ///
 /// This is the only feature that knows every other one. Screens speak through delegate
-/// actions; the glue here turns them into pushes, pops, sheets and writes between screens (see
-/// `AppFeature+Glue.swift`), and keeps the standups saved (see `AppFeature+Persistence.swift`).
+/// actions; the glue here turns them into pushes, pops, sheets and changes to the standups (see
+/// `AppFeature+Glue.swift`). Loading and saving the standups are one policy, kept here in
+/// `AppFeature+Persistence.swift`: nothing the user does while they load is lost, data that
+/// could not be read is never written over, and what is written reads back the same.
 public struct AppFeature: Reducer {
-  /// The list, the stack above it, the sheet over both, and the state of saving.
+  /// The list, the stack above it, the sheet and alert over both, and the state of the data.
   public struct State: Equatable, Sendable {
+    /// A message about the app's data: it could not be loaded or saved, or a change was refused.
+    @PresentationState public var alert: AlertState<Action.Alert>?
+
     /// The add or edit form, presented over whichever screen asked for it.
     @PresentationState public var destination: Destination.State?
 
@@ -26,16 +31,18 @@ public struct AppFeature: Reducer {
     /// The screens pushed on top of the list, bottom first.
     public var path: StackState<Path.State>
 
-    /// Where saving the standups has got.
+    /// Where loading and saving the standups have got.
     public var persistence: Persistence
 
     /// Creates the app's state; any path can be given, to start deep in the app.
     public init(
+      alert: AlertState<Action.Alert>? = nil,
       destination: Destination.State? = nil,
       list: StandupsList.State = StandupsList.State(),
       path: StackState<Path.State> = StackState(),
       persistence: Persistence = Persistence()
     ) {
+      self.alert = alert
       self.destination = destination
       self.list = list
       self.path = path
@@ -46,6 +53,7 @@ public struct AppFeature: Reducer {
   /// What happens in the app.
   @CasePathable
   public enum Action: Equatable, Sendable {
+    case alert(PresentationAction<Alert>)
     case cancelEditButtonTapped
     case confirmAddButtonTapped
     case destination(PresentationAction<Destination.Action>)
@@ -53,12 +61,23 @@ public struct AppFeature: Reducer {
     case doneEditingButtonTapped
     case flushPendingSave
     case list(StandupsList.Action)
+    case onTask
     case path(StackAction<Path.State, Path.Action>)
     case saveCooldownEnded
     case saveFailed(StorageError)
+    case standupsLoaded(Result<StoredStandups, StorageError>)
+    case unreadableDataKeptAside(Result<String?, StorageError>, then: Persistence.FreshStart)
+
+    /// The buttons of the app's alerts.
+    @CasePathable
+    public enum Alert: Equatable, Sendable {
+      case keepUnreadableDataAside(then: Persistence.FreshStart)
+    }
   }
 
   @Dependency(\.continuousClock) var clock
+  @Dependency(\.storageClient.keepUnreadableData) var keepUnreadableData
+  @Dependency(\.storageClient.load) var loadStandups
   @Dependency(\.date.now) var now
   @Dependency(\.storageClient.save) var saveStandups
   @Dependency(\.uuid) var uuid
@@ -71,6 +90,12 @@ public struct AppFeature: Reducer {
       Scope(state: \.list, action: \.list) { StandupsList() }
       Reduce { state, action in
         switch action {
+        case .alert(.presented(.keepUnreadableDataAside(let freshStart))):
+          return keepUnreadableDataAside(then: freshStart)
+
+        case .alert(.dismiss):
+          return .none
+
         case .cancelEditButtonTapped, .dismissAddButtonTapped:
           state.destination = nil
           return .none
@@ -87,14 +112,14 @@ public struct AppFeature: Reducer {
         case .flushPendingSave:
           return flushPendingSave(&state)
 
-        case .list(.delegate(.addStandup)):
-          return presentAddForm(&state)
-
-        case .list(.delegate(.standupTapped(let id))):
-          return openDetail(of: id, &state)
+        case .list(.delegate(let delegate)):
+          return handle(delegate, &state)
 
         case .list:
           return .none
+
+        case .onTask:
+          return load(&state)
 
         case .path(.element(let id, .detail(.delegate(let delegate)))):
           return handle(delegate, fromDetail: id, &state)
@@ -113,13 +138,24 @@ public struct AppFeature: Reducer {
 
         case .saveFailed(let error):
           return saveFailed(error, &state)
+
+        case .standupsLoaded(let result):
+          return standupsLoaded(result, &state)
+
+        case .unreadableDataKeptAside(let result, let freshStart):
+          return unreadableDataKeptAside(result, then: freshStart, &state)
         }
       }
+      .ifLet(\.$alert, action: \.alert)
       .ifLet(\.$destination, action: \.destination) { Destination() }
       .forEach(\.path, action: \.path) { Path() }
     }
     .onChange(of: \.list.standups) { _, _ in
       Reduce { state, action in standupsChanged(&state, action: action) }
+    }
+    Reduce { state, _ in
+      showWaitingAlert(&state)
+      return .none
     }
   }
 }

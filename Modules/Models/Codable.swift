@@ -14,7 +14,11 @@ import Tagged
 //     "meetings": [{ "id": "…", "date": "2026-11-20T09:30:00Z", "transcript": "…" }]
 //   }
 //
-// `StandupsFile` wraps a list of these with a format version.
+// What is written reads back equal: durations are kept to the millisecond (the form sets whole
+// minutes; a hand-edited file is read to the millisecond), and a date is written with as many
+// fractional digits as it takes to read back the same instant ("2026-11-20T09:30:00Z" for a
+// whole second, more digits for a clock reading). `StandupsFile` wraps a list of these with a
+// format version.
 
 extension Standup: Codable {
   private enum CodingKeys: String, CodingKey {
@@ -58,7 +62,7 @@ extension Standup: Codable {
     try container.encode(id, forKey: .id)
     try container.encode(title, forKey: .title)
     try container.encode(theme, forKey: .theme)
-    try container.encode(duration.inSeconds, forKey: .durationSeconds)
+    try container.encode(Double(duration.inMilliseconds) / 1000, forKey: .durationSeconds)
     try container.encode(attendees, forKey: .attendees)
     try container.encode(meetings, forKey: .meetings)
   }
@@ -109,7 +113,7 @@ extension Meeting: Codable {
     )
   }
 
-  /// Encodes a meeting with an ISO 8601 date (with fractional seconds when it has them).
+  /// Encodes a meeting with an ISO 8601 date, exact to the instant.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(id, forKey: .id)
@@ -123,22 +127,56 @@ extension Duration {
   public var inSeconds: Double {
     Double(components.seconds) + Double(components.attoseconds) / 1e18
   }
+
+  /// The duration in whole milliseconds, rounded to the nearest.
+  var inMilliseconds: Int64 {
+    components.seconds * 1000
+      + Int64((Double(components.attoseconds) / 1e15).rounded())
+  }
 }
 
 extension Date {
-  /// The date in ISO 8601, in UTC, with milliseconds only when it has a fraction of a second.
+  /// The date in ISO 8601, in UTC, with the fractional digits it takes for ``init(iso8601:)``
+  /// to read back exactly this instant: none for a whole second.
   var iso8601: String {
-    let hasFraction = timeIntervalSince1970.rounded(.down) != timeIntervalSince1970
-    return Date.ISO8601FormatStyle(includingFractionalSeconds: hasFraction).format(self)
+    let instant = timeIntervalSinceReferenceDate
+    let whole = instant.rounded(.down)
+    // NB: `instant` and `whole` are within a second of each other, so the difference is exact.
+    let fraction = instant - whole
+    let base = Date(timeIntervalSinceReferenceDate: whole).formatted(Date.ISO8601FormatStyle())
+    guard fraction > 0 else { return base }
+    // NB: The shortest digits that read back exactly; a fraction too small for 20 digits (an
+    // instant just past a whole second near 2001) gets its exact expansion, which always does.
+    let text =
+      (1...20).lazy
+      .map { String(format: "%.\($0)f", fraction) }
+      .first { Double($0).map { whole + $0 == instant } ?? false }
+      ?? String(String(format: "%.1100f", fraction).reversed().drop { $0 == "0" }.reversed())
+    // NB: `text` is "0.ddd"; the digits go before the "Z" of the whole-second form.
+    return base.dropLast() + text.dropFirst() + "Z"
   }
 
-  /// Parses an ISO 8601 date, with or without fractional seconds.
+  /// Parses an ISO 8601 date, with any number of fractional digits.
   init?(iso8601 text: String) {
-    let styles = [
-      Date.ISO8601FormatStyle(includingFractionalSeconds: true),
-      Date.ISO8601FormatStyle(),
-    ]
-    guard let date = styles.lazy.compactMap({ try? $0.parse(text) }).first else { return nil }
-    self = date
+    var whole = text
+    var fraction = 0.0
+    if let dot = text.firstIndex(of: "."),
+      let zone = text[dot...].firstIndex(where: { $0 == "Z" || $0 == "+" || $0 == "-" })
+    {
+      let digits = text[text.index(after: dot)..<zone]
+      guard !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit),
+        let value = Double("0.\(digits)")
+      else { return nil }
+      fraction = value
+      whole = String(text[..<dot] + text[zone...])
+    }
+    guard let date = try? Date.ISO8601FormatStyle().parse(whole) else { return nil }
+    self.init(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate + fraction)
+  }
+}
+
+extension Character {
+  fileprivate var isASCIIDigit: Bool {
+    ("0"..."9").contains(self)
   }
 }

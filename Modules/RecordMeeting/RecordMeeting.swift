@@ -17,7 +17,8 @@ public struct RecordMeeting: Reducer {
     /// The end-meeting or speech-failure alert; ticks are ignored while it is up.
     @PresentationState public var alert: AlertState<Action.Alert>?
 
-    /// Whether the meeting is over and being saved or discarded.
+    /// Whether the meeting is over and being saved or discarded. An ended meeting ignores its
+    /// buttons and its timer.
     public var isEnded: Bool
 
     /// Whole seconds since the meeting started.
@@ -75,16 +76,29 @@ public struct RecordMeeting: Reducer {
       speakerIndex >= speakerCount - 1
     }
 
-    /// The speaker whose turn it is after `seconds`.
+    /// The speaker whose turn it is after `seconds`: the last one whose turn has started.
     func speakerIndex(after seconds: Int) -> Int {
-      let turn = standup.durationPerAttendee
-      guard turn > .zero else { return speakerCount - 1 }
-      return min(Int(Duration.seconds(seconds) / turn), speakerCount - 1)
+      let milliseconds = durationInMilliseconds
+      guard milliseconds > 0 else { return speakerCount - 1 }
+      // NB: Speaker k has started once ceil(k × duration / speakers) ≤ seconds, which is
+      // k ≤ seconds × speakers / duration; integers keep every boundary on its exact second.
+      return min(
+        Int(Int64(seconds) * 1000 * Int64(speakerCount) / milliseconds),
+        speakerCount - 1
+      )
     }
 
-    /// The whole second at which `speaker`'s turn starts.
+    /// The whole second at which `speaker`'s turn starts: ceil(speaker × duration / speakers).
     func firstSecond(of speaker: Int) -> Int {
-      Int((Double(speaker) * standup.durationPerAttendee.inSeconds).rounded(.up))
+      let numerator = Int64(speaker) * durationInMilliseconds
+      let denominator = Int64(speakerCount) * 1000
+      return Int((numerator + denominator - 1) / denominator)
+    }
+
+    /// The meeting's length in whole milliseconds, for arithmetic on turns.
+    private var durationInMilliseconds: Int64 {
+      let (seconds, attoseconds) = standup.duration.components
+      return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
   }
 
@@ -131,9 +145,11 @@ public struct RecordMeeting: Reducer {
     Reduce { state, action in
       switch action {
       case .alert(.presented(.confirmDiscard)):
+        guard !state.isEnded else { return .none }
         return end(&state, saving: false)
 
       case .alert(.presented(.confirmSave)):
+        guard !state.isEnded else { return .none }
         return end(&state, saving: true)
 
       case .alert(.dismiss):
@@ -143,10 +159,12 @@ public struct RecordMeeting: Reducer {
         return .none
 
       case .endMeetingButtonTapped:
+        guard !state.isEnded else { return .none }
         state.alert = .endMeeting(isDiscardable: true)
         return .none
 
       case .nextButtonTapped:
+        guard !state.isEnded else { return .none }
         guard !state.isLastSpeaker else {
           state.alert = .endMeeting(isDiscardable: false)
           return .none
@@ -159,6 +177,7 @@ public struct RecordMeeting: Reducer {
         return meeting().cancellable(id: CancelID.meeting, cancelInFlight: true)
 
       case .speechFailed:
+        guard !state.isEnded else { return .none }
         if !state.transcript.isEmpty {
           state.transcript += " ❌"
         }

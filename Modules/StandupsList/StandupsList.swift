@@ -1,45 +1,26 @@
 public import CasePaths
 public import Composable
-import Dependencies
 public import IdentifiedCollections
 import IssueReporting
 public import Models
-public import StorageClient
 
 /// The root screen: every standup, with ways to add one, delete one, and open one.
 ///
-/// The list loads the standups when it first appears and offers sample data when the saved
-/// data cannot be read. Adding a standup and opening one are the parent's business: the list
-/// only says what the user asked for.
+/// The list only shows standups. Loading and saving them is the app's business (one policy, in
+/// one place), and so are adding, opening and deleting: the list asks for them with delegate
+/// actions, after confirming a deletion with the user.
 public struct StandupsList: Reducer {
   /// The standups and the alert shown over them.
   public struct State: Equatable, Sendable {
-    /// A confirmation or a failure shown over the list.
+    /// The confirmation shown before deleting.
     @PresentationState public var alert: AlertState<Action.Alert>?
 
-    /// Whether the standups have been loaded yet.
-    public var loadStatus: LoadStatus
-
-    /// The standups, in display order. The parent may replace them: after integration it owns
-    /// the truth.
+    /// The standups, in display order. The parent owns them and writes them here.
     public var standups: IdentifiedArrayOf<Standup>
 
-    /// How far loading has got.
-    public enum LoadStatus: Equatable, Sendable {
-      case notLoaded
-      case loading
-      case loaded
-      case failed
-    }
-
     /// Creates the list's state.
-    public init(
-      alert: AlertState<Action.Alert>? = nil,
-      loadStatus: LoadStatus = .notLoaded,
-      standups: IdentifiedArrayOf<Standup> = []
-    ) {
+    public init(alert: AlertState<Action.Alert>? = nil, standups: IdentifiedArrayOf<Standup> = []) {
       self.alert = alert
-      self.loadStatus = loadStatus
       self.standups = standups
     }
   }
@@ -51,15 +32,13 @@ public struct StandupsList: Reducer {
     case alert(PresentationAction<Alert>)
     case delegate(Delegate)
     case deleteButtonTapped(id: Standup.ID)
-    case onTask
-    case standupsLoaded(Result<IdentifiedArrayOf<Standup>, StorageError>)
+    case loadSampleDataButtonTapped
     case standupTapped(id: Standup.ID)
 
     /// The buttons of the list's alerts.
     @CasePathable
     public enum Alert: Equatable, Sendable {
       case confirmDeletion(id: Standup.ID)
-      case confirmLoadSampleData
     }
 
     /// What the list asks of its parent.
@@ -67,12 +46,14 @@ public struct StandupsList: Reducer {
     public enum Delegate: Equatable, Sendable {
       /// Let the user fill in a new standup.
       case addStandup
+      /// Delete this standup, which the user confirmed.
+      case deleteStandup(Standup.ID)
+      /// Add the sample standups.
+      case loadSampleData
       /// Show this standup.
       case standupTapped(Standup.ID)
     }
   }
-
-  @Dependency(\.storageClient.load) var loadStandups
 
   /// Creates the list's reducer.
   public init() {}
@@ -84,12 +65,7 @@ public struct StandupsList: Reducer {
         return .send(.delegate(.addStandup))
 
       case .alert(.presented(.confirmDeletion(let id))):
-        state.standups.remove(id: id)
-        return .none
-
-      case .alert(.presented(.confirmLoadSampleData)):
-        state.standups = [.mock, .engineeringMock, .productMock]
-        return .none
+        return .send(.delegate(.deleteStandup(id)))
 
       case .alert(.dismiss):
         return .none
@@ -105,28 +81,8 @@ public struct StandupsList: Reducer {
         state.alert = .deleteStandup(standup)
         return .none
 
-      case .onTask:
-        guard state.loadStatus == .notLoaded else { return .none }
-        state.loadStatus = .loading
-        return .run { [loadStandups] send in
-          do {
-            await send(.standupsLoaded(.success(try await loadStandups())))
-          } catch let error as StorageError {
-            await send(.standupsLoaded(.failure(error)))
-          } catch {
-            await send(.standupsLoaded(.failure(.readFailed("\(error)"))))
-          }
-        }
-
-      case .standupsLoaded(.success(let standups)):
-        state.loadStatus = .loaded
-        state.standups = standups
-        return .none
-
-      case .standupsLoaded(.failure(let error)):
-        state.loadStatus = .failed
-        state.alert = .dataFailedToLoad(error)
-        return .none
+      case .loadSampleDataButtonTapped:
+        return .send(.delegate(.loadSampleData))
 
       case .standupTapped(let id):
         guard state.standups[id: id] != nil else {
@@ -141,54 +97,6 @@ public struct StandupsList: Reducer {
 }
 
 extension AlertState where Action == StandupsList.Action.Alert {
-  /// Tells the user that the saved standups could not be read, and offers sample data.
-  public static func dataFailedToLoad(_ error: StorageError) -> Self {
-    AlertState {
-      TextState("Data failed to load")
-    } actions: {
-      ButtonState(action: .confirmLoadSampleData) {
-        TextState("Load sample data")
-      }
-      ButtonState(role: .cancel) {
-        TextState("Start empty")
-      }
-    } message: {
-      let backupNote =
-        if case .corrupt = error {
-          " The unreadable file will be kept as a backup beside the new one when you next save."
-        } else {
-          ""
-        }
-      return TextState(
-        """
-        \(error.description)\(backupNote)
-
-        Would you like to load some sample data to play around with?
-        """
-      )
-    }
-  }
-
-  /// Tells the user that the standups could not be saved, and that nothing was lost yet.
-  public static func saveFailed(_ error: StorageError) -> Self {
-    AlertState {
-      TextState("Changes not saved")
-    } actions: {
-      ButtonState(role: .cancel) {
-        TextState("OK")
-      }
-    } message: {
-      TextState(
-        """
-        \(error.description)
-
-        Your changes are still here and the previously saved standups are untouched. Saving \
-        will be tried again with your next change.
-        """
-      )
-    }
-  }
-
   /// Asks before deleting a standup.
   public static func deleteStandup(_ standup: Standup) -> Self {
     AlertState {

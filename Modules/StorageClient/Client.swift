@@ -5,40 +5,170 @@ public import Models
 
 /// Loads and saves the standups.
 ///
-/// A missing store is not an error: it loads as no standups. A store that exists but cannot be
-/// read as standups fails with ``StorageError/corrupt(_:)``, and is backed up before anything
-/// is written over it.
+/// The client owns the rule that keeps the user's data safe: it never writes over stored data
+/// it has not read. A missing store loads as no standups and can be written. Stored data that
+/// cannot be read, or is not standups, fails to load, and every save is refused until the app,
+/// at the user's request, keeps it aside as a backup with ``keepUnreadableData``. Data from a
+/// newer release loads (when this one understands it) but is never written over. And a save
+/// never replaces a newer one: each carries a revision, and an older revision that arrives late
+/// is skipped.
 ///
 /// ```swift
 /// @Dependency(\.storageClient) var storage
 ///
-/// let standups = try await storage.load()
-/// try await storage.save(standups)
+/// let stored = try await storage.load()
+/// try await storage.save(stored.standups, revision: 1)
 /// ```
 @DependencyClient
 public struct StorageClient: Sendable {
-  /// Loads the standups; no stored data loads as an empty list.
-  public var load: @Sendable () async throws -> IdentifiedArrayOf<Standup>
+  /// Loads the standups. No stored data loads as an empty list; other failures throw a
+  /// ``StorageError``.
+  public var load: @Sendable () async throws -> StoredStandups
 
   /// Replaces the stored standups, atomically: a failed save leaves the previous data intact.
-  public var save: @Sendable (_ standups: IdentifiedArrayOf<Standup>) async throws -> Void
+  ///
+  /// A save whose `revision` is not higher than the last one written does nothing, so that a
+  /// write scheduled earlier can never land after a later one. Throws a ``StorageError``.
+  public var save:
+    @Sendable (_ standups: IdentifiedArrayOf<Standup>, _ revision: Int) async throws -> Void
+
+  /// Keeps the stored data that could not be read as a backup beside it, after which saves may
+  /// replace it; returns where the backup is, or `nil` when no data was in the way. Throws a
+  /// ``StorageError``.
+  public var keepUnreadableData: @Sendable () async throws -> String?
 }
 
-/// Why loading or saving failed.
+/// What ``StorageClient/load`` read.
+public struct StoredStandups: Equatable, Sendable {
+  /// The standups, in order.
+  public var standups: IdentifiedArrayOf<Standup>
+
+  /// The format version of the stored data. Above ``StandupsFile/currentFormatVersion``, the
+  /// data comes from a newer release: it can be shown, but the client refuses to write over it.
+  public var formatVersion: Int
+
+  /// Creates a load result.
+  public init(
+    standups: IdentifiedArrayOf<Standup>,
+    formatVersion: Int = StandupsFile.currentFormatVersion
+  ) {
+    self.standups = standups
+    self.formatVersion = formatVersion
+  }
+
+  /// Whether the data comes from a newer release and is read-only.
+  public var isFromNewerRelease: Bool {
+    formatVersion > StandupsFile.currentFormatVersion
+  }
+}
+
+/// Why loading or saving failed, in words for people; the system's own words are kept in
+/// ``technicalDetail`` for logs.
 public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The stored data exists but is not a standups file this app can read.
+  /// The stored data exists but is not standups this release can read.
   case corrupt(StandupsFileError)
-  /// The stored data could not be read.
-  case readFailed(String)
+  /// The stored data could not be read at all.
+  case unreadable(FileProblem)
   /// The standups could not be written; the previous data is untouched.
-  case writeFailed(String)
+  case writeFailed(FileProblem)
+  /// The standups were not written, to keep the stored data safe.
+  case refused(Refusal)
+  /// The data that could not be read could not be kept aside, so nothing was written.
+  case backupFailed(FileProblem)
+
+  /// Why a save was refused.
+  public enum Refusal: Equatable, Sendable {
+    /// The stored data was not read and has not been kept aside.
+    case unreadDataInTheWay
+    /// The stored data comes from a newer release, with this format version.
+    case newerRelease(Int)
+  }
 
   /// A sentence for people.
   public var description: String {
     switch self {
-    case .corrupt(let error): "The saved standups could not be read. \(error)"
-    case .readFailed(let reason): "The saved standups could not be opened: \(reason)"
-    case .writeFailed(let reason): "The standups could not be saved: \(reason)"
+    case .corrupt(let error):
+      "The saved standups could not be read. \(error)"
+    case .unreadable(let problem):
+      "The saved standups could not be opened: \(problem)."
+    case .writeFailed(let problem):
+      "The standups could not be saved: \(problem). The previously saved standups are untouched."
+    case .refused(.unreadDataInTheWay):
+      """
+      The standups were not saved, because the file they would replace could not be read and \
+      has not been kept aside.
+      """
+    case .refused(.newerRelease):
+      """
+      The standups were not saved: the file was written by a newer release of Standups, and \
+      saving it in this release's format would lose what that release added. It is open \
+      read-only.
+      """
+    case .backupFailed(let problem):
+      "The unreadable file could not be kept aside (\(problem)), so nothing was written."
+    }
+  }
+
+  /// What the system said, for logs: the operation, the path and the error number.
+  public var technicalDetail: String {
+    switch self {
+    case .corrupt(let error): "decoding failed: \(error)"
+    case .unreadable(let problem), .writeFailed(let problem), .backupFailed(let problem):
+      problem.technicalDetail
+    case .refused(.unreadDataInTheWay): "save refused: the stored data was not read"
+    case .refused(.newerRelease(let version)): "save refused: stored format version \(version)"
+    }
+  }
+}
+
+/// A file-system operation that failed: where, why in words, and what the system said.
+public struct FileProblem: Equatable, Sendable, CustomStringConvertible {
+  /// The path the operation was on.
+  public var path: String
+  /// Why it failed.
+  public var reason: Reason
+  /// The system's words, for logs, such as `write: No space left on device (errno 28)`.
+  public var technicalDetail: String
+
+  /// Why a file-system operation failed.
+  public enum Reason: Equatable, Sendable {
+    case diskFull
+    case doesNotExist
+    case inputOutputError
+    case isDirectory
+    case linkToNothing
+    case notADirectory
+    case permissionDenied
+    case quotaExceeded
+    case readOnlyDisk
+    /// Any other failure, in the system's words.
+    case other(String)
+  }
+
+  /// Creates a problem report.
+  public init(path: String, reason: Reason, technicalDetail: String) {
+    self.path = path
+    self.reason = reason
+    self.technicalDetail = technicalDetail
+  }
+
+  /// The reason and the path, for people: `the disk is full (/home/blob/standups.json)`.
+  public var description: String {
+    "\(reasonDescription) (\(path))"
+  }
+
+  private var reasonDescription: String {
+    switch reason {
+    case .diskFull: "the disk is full"
+    case .doesNotExist: "it does not exist"
+    case .inputOutputError: "the disk reported an input/output error"
+    case .isDirectory: "it is a folder, not a file"
+    case .linkToNothing: "it is a symbolic link to a file that does not exist"
+    case .notADirectory: "a folder on its path is a file"
+    case .permissionDenied: "permission denied"
+    case .quotaExceeded: "the disk quota is used up"
+    case .readOnlyDisk: "the disk is read-only"
+    case .other(let words): words
     }
   }
 }

@@ -10,25 +10,39 @@ import Models
 #endif
 
 extension StorageClient: DependencyKey {
-  /// Keeps the standups in ``defaultFileURL``.
+  /// Keeps the standups in ``defaultFileURL(environment:)``.
   public static var liveValue: Self {
     .file(at: defaultFileURL())
   }
 
   /// Keeps the standups in a JSON file.
   ///
-  /// The directory is created when needed. Saves write a temporary file readable only by the
-  /// user and rename it over the old one, so the file is always either the old or the new
-  /// version. A file that cannot be read is copied to a `.corrupt-<time>.json` backup beside it
-  /// before the first save replaces it.
+  /// The directory is created when needed, readable only by the user. A save writes a
+  /// temporary file readable only by the user, flushes it to the disk and renames it over the
+  /// old one, so the file is always either the old or the new version, and a failed save leaves
+  /// no temporary file behind. A symbolic link at the path is followed: the file it names is
+  /// replaced and the link kept.
+  ///
+  /// A file that cannot be read — not permitted, a folder, a link to nothing, not standups —
+  /// is never written over until ``StorageClient/keepUnreadableData`` keeps it aside: a copy
+  /// named `standups.backup-<time>-<n>.json` beside it when its bytes could be read (the
+  /// original stays until the next save replaces it), or the file itself moved to that name
+  /// when they could not. Backup names sort by time and never collide.
   ///
   /// - Parameter url: The file's location.
   /// - Returns: A client for that file.
   public static func file(at url: URL) -> Self {
-    let file = StandupsFileStore(url: url)
+    file(at: url, fileSystem: .live)
+  }
+
+  /// Keeps the standups in a JSON file, through the given file-system calls (which a test can
+  /// make fail).
+  package static func file(at url: URL, fileSystem: FileSystem) -> Self {
+    let file = StandupsFileStore(path: url.path, fileSystem: fileSystem)
     return Self(
       load: { try await file.load() },
-      save: { try await file.save($0) }
+      save: { try await file.save($0, revision: $1) },
+      keepUnreadableData: { try await file.keepUnreadableData() }
     )
   }
 
@@ -50,138 +64,230 @@ extension StorageClient: DependencyKey {
   }
 }
 
-/// The file behind ``StorageClient/file(at:)``. An actor, so that saves never interleave.
+/// The file behind ``StorageClient/file(at:)``. An actor, so that loads and saves never
+/// interleave.
 actor StandupsFileStore {
-  let url: URL
-  /// Whether the file on disk is known to be absent or readable, so that it can be replaced
-  /// without a backup.
-  private var isKnownReadable = false
+  let path: String
+  let fileSystem: FileSystem
+  private var policy = StoragePolicy()
 
-  init(url: URL) {
-    self.url = url
+  init(path: String, fileSystem: FileSystem) {
+    self.path = path
+    self.fileSystem = fileSystem
   }
 
-  func load() throws -> IdentifiedArrayOf<Standup> {
-    guard FileManager.default.fileExists(atPath: url.path) else {
-      isKnownReadable = true
-      return []
+  /// What is at the path, once symbolic links are followed.
+  private enum Target {
+    case missing
+    case file(String)
+    case unreadable(FileProblem)
+  }
+
+  private func target() -> Target {
+    var current = path
+    for _ in 0..<16 {
+      switch fileSystem.entry(current) {
+      case .success(.missing):
+        return current == path
+          ? .missing
+          : .unreadable(
+            FileProblem(
+              path: path,
+              reason: .linkToNothing,
+              technicalDetail: "lstat: \(current) does not exist (the link at \(path) names it)"
+            )
+          )
+      case .success(.file):
+        return .file(current)
+      case .success(.symbolicLink):
+        switch fileSystem.linkTarget(current) {
+        case .success(let next): current = next
+        case .failure(let error): return .unreadable(error.problem(at: current))
+        }
+      case .success(.directory):
+        return .unreadable(SystemError(code: EISDIR, operation: "open").problem(at: current))
+      case .success(.other):
+        return .unreadable(
+          FileProblem(
+            path: current,
+            reason: .other("it is not a regular file"),
+            technicalDetail: "lstat: \(current) is neither a file nor a directory"
+          )
+        )
+      case .failure(let error):
+        return .unreadable(error.problem(at: current))
+      }
     }
+    return .unreadable(SystemError(code: ELOOP, operation: "readlink").problem(at: path))
+  }
+
+  func load() throws(StorageError) -> StoredStandups {
     let data: Data
-    do {
-      data = try Data(contentsOf: url)
-    } catch {
-      throw StorageError.readFailed(error.localizedDescription)
+    switch target() {
+    case .missing:
+      policy.didLoad(.nothingToLose)
+      return StoredStandups(standups: [])
+    case .unreadable(let problem):
+      policy.didLoad(.unread)
+      throw .unreadable(problem)
+    case .file(let file):
+      switch fileSystem.read(file) {
+      case .success(let bytes):
+        data = bytes
+      case .failure(let error):
+        policy.didLoad(.unread)
+        throw .unreadable(error.problem(at: file))
+      }
     }
     do throws(StandupsFileError) {
-      let standups = try StandupsFile.decode(data).standups
-      isKnownReadable = true
-      return standups
+      let file = try StandupsFile.decode(data)
+      policy.didLoad(file.isFromNewerRelease ? .newerRelease(file.formatVersion) : .read)
+      return StoredStandups(standups: file.standups, formatVersion: file.formatVersion)
     } catch {
-      isKnownReadable = false
-      throw StorageError.corrupt(error)
+      policy.didLoad(.unread)
+      throw .corrupt(error)
     }
   }
 
-  func save(_ standups: IdentifiedArrayOf<Standup>) throws {
-    let directory = url.deletingLastPathComponent()
-    do {
-      try FileManager.default.createDirectory(
-        at: directory,
-        withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700]
-      )
-    } catch {
-      throw StorageError.writeFailed(
-        "could not create \(directory.path): \(error.localizedDescription)"
-      )
+  func save(_ standups: IdentifiedArrayOf<Standup>, revision: Int) throws(StorageError) {
+    guard !policy.isStale(revision) else { return }
+    if policy.knowledge == .unknown {
+      // NB: Never write over data nobody has looked at: look first.
+      _ = try? load()
     }
-    if !isKnownReadable {
-      try backUpIfUnreadable()
+    try policy.checkWritable()
+    let destination: String
+    if case .file(let file) = target() {
+      destination = file
+    } else {
+      destination = path
+    }
+    let directory = (destination as NSString).deletingLastPathComponent
+    if let error = fileSystem.createDirectories(directory) {
+      throw .writeFailed(error.problem(at: directory))
     }
     let data: Data
     do {
       data = try StandupsFile(standups: standups).encoded()
     } catch {
-      throw StorageError.writeFailed("could not encode the standups: \(error)")
-    }
-    try replaceFile(with: data)
-    isKnownReadable = true
-  }
-
-  /// Copies the current file aside when it exists and cannot be read as standups, and refuses
-  /// to replace a file it cannot even open.
-  private func backUpIfUnreadable() throws {
-    guard FileManager.default.fileExists(atPath: url.path) else { return }
-    let data: Data
-    do {
-      data = try Data(contentsOf: url)
-    } catch {
-      throw StorageError.writeFailed(
-        """
-        the existing file could not be opened (\(error.localizedDescription)), so it was not \
-        replaced
-        """
+      throw .writeFailed(
+        FileProblem(
+          path: destination,
+          reason: .other("the standups could not be encoded"),
+          technicalDetail: "encode: \(error)"
+        )
       )
     }
-    guard (try? StandupsFile.decode(data)) == nil else { return }
-    let stamp = Date().formatted(
-      .iso8601.year().month().day().time(includingFractionalSeconds: false)
-    )
-    .replacingOccurrences(of: ":", with: "")
-    let backup = url.deletingPathExtension()
-      .appendingPathExtension("corrupt-\(stamp)")
-      .appendingPathExtension(url.pathExtension)
-    do {
-      try FileManager.default.copyItem(at: url, to: backup)
-    } catch {
-      throw StorageError.writeFailed(
-        """
-        the existing file cannot be read and could not be backed up to \(backup.path) \
-        (\(error.localizedDescription)), so it was left as it is
-        """
-      )
+    let temporary =
+      (directory as NSString)
+      .appendingPathComponent(".\((destination as NSString).lastPathComponent).\(UUID()).tmp")
+    if let error = writeNewFile(temporary, data) {
+      throw .writeFailed(error.problem(at: temporary))
     }
+    if let error = fileSystem.rename(temporary, destination) {
+      _ = fileSystem.remove(temporary)
+      throw .writeFailed(error.problem(at: destination))
+    }
+    policy.didWrite(revision: revision)
   }
 
-  /// Writes `data` to a temporary file beside the target and renames it into place.
-  private func replaceFile(with data: Data) throws {
-    let temporary = url.deletingLastPathComponent()
-      .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw StorageError.writeFailed("could not create \(temporary.path): \(lastErrorMessage())")
-    }
-    var succeeded = false
-    defer {
-      if !succeeded { unlink(temporary.path) }
-    }
-    let written = data.withUnsafeBytes { buffer -> Bool in
-      var offset = 0
-      while offset < buffer.count {
-        let result = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if result < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        offset += result
+  func keepUnreadableData() throws(StorageError) -> String? {
+    guard policy.knowledge == .unread else { return nil }
+    let backup: String
+    switch target() {
+    case .file(let file):
+      if case .success(let data) = fileSystem.read(file) {
+        backup = try copy(data)
+      } else {
+        backup = try moveAside()
       }
-      return true
+    case .unreadable:
+      backup = try moveAside()
+    case .missing:
+      policy.didKeepUnreadData()
+      return nil
     }
-    guard written, fsync(descriptor) == 0 else {
-      let message = lastErrorMessage()
-      close(descriptor)
-      throw StorageError.writeFailed("could not write \(temporary.path): \(message)")
-    }
-    guard close(descriptor) == 0 else {
-      throw StorageError.writeFailed("could not write \(temporary.path): \(lastErrorMessage())")
-    }
-    guard rename(temporary.path, url.path) == 0 else {
-      throw StorageError.writeFailed("could not replace \(url.path): \(lastErrorMessage())")
-    }
-    succeeded = true
+    policy.didKeepUnreadData()
+    return backup
   }
-}
 
-private func lastErrorMessage() -> String {
-  String(cString: strerror(errno))
+  /// Writes `data` to a new file at `file`, flushed to the disk; on failure removes what it
+  /// created and returns the call that failed.
+  private func writeNewFile(_ file: String, _ data: Data) -> SystemError? {
+    let descriptor: Int32
+    switch fileSystem.createFile(file) {
+    case .success(let created): descriptor = created
+    case .failure(let error): return error
+    }
+    var failed: SystemError?
+    data.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count, failed == nil {
+        switch fileSystem.write(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...])) {
+        case .success(0): failed = SystemError(code: EIO, operation: "write")
+        case .success(let count): offset += count
+        case .failure(let error): failed = error
+        }
+      }
+    }
+    if failed == nil {
+      failed = fileSystem.sync(descriptor)
+    }
+    let closeError = fileSystem.close(descriptor)
+    guard let error = failed ?? closeError else { return nil }
+    _ = fileSystem.remove(file)
+    return error
+  }
+
+  /// Copies the bytes of a file that could be read but not decoded to a new backup.
+  private func copy(_ data: Data) throws(StorageError) -> String {
+    var attempt = 0
+    while true {
+      let backup = backupPath(attempt: attempt)
+      guard let error = writeNewFile(backup, data) else { return backup }
+      guard error.code == EEXIST, attempt < 999 else {
+        throw .backupFailed(error.problem(at: backup))
+      }
+      attempt += 1
+    }
+  }
+
+  /// Moves what is at the path (a file that cannot be read, a folder, a dangling link) to a new
+  /// backup name, never replacing anything there.
+  private func moveAside() throws(StorageError) -> String {
+    let isDirectory = fileSystem.entry(path) == .success(.directory)
+    var attempt = 0
+    while true {
+      let backup = backupPath(attempt: attempt)
+      let error: SystemError?
+      if isDirectory {
+        // NB: A folder cannot be linked; renaming onto a name checked to be free is the best
+        // the system offers without `renameat2`.
+        error =
+          fileSystem.entry(backup) == .success(.missing)
+          ? fileSystem.rename(path, backup) : SystemError(code: EEXIST, operation: "rename")
+      } else {
+        // NB: A second name never replaces anything; the first is removed once it exists.
+        error = fileSystem.link(path, backup) ?? fileSystem.remove(path)
+      }
+      guard let error else { return backup }
+      guard error.code == EEXIST, attempt < 999 else {
+        throw .backupFailed(error.problem(at: backup))
+      }
+      attempt += 1
+    }
+  }
+
+  /// `standups.backup-20261122T093000.123Z-000.json` beside the file: names sort by time, and
+  /// `attempt` tells apart backups made in the same millisecond.
+  private func backupPath(attempt: Int) -> String {
+    let name = (path as NSString).lastPathComponent
+    let stem = (name as NSString).deletingPathExtension
+    let pathExtension = (name as NSString).pathExtension
+    let stamp = Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(Date())
+      .filter { $0 != "-" && $0 != ":" }
+    let backup = "\(stem).backup-\(stamp)-\(String(format: "%03d", attempt))"
+    return ((path as NSString).deletingLastPathComponent as NSString)
+      .appendingPathComponent(pathExtension.isEmpty ? backup : "\(backup).\(pathExtension)")
+  }
 }

@@ -15,7 +15,9 @@ extension StorageClient: TestDependencyKey {
 }
 
 /// Storage in memory, for tests and previews: it keeps the bytes a file would hold, so a test
-/// can read exactly what was saved, and it can be told to fail.
+/// can read exactly what was saved, and follows the same rules as the file (it never writes
+/// over data it could not read, and a late save of an older revision does nothing). It can be
+/// told to fail, to hold data that cannot be read, and to pause a save.
 ///
 /// ```swift
 /// let storage = InMemoryStorage(standups: [.mock])
@@ -30,8 +32,14 @@ extension StorageClient: TestDependencyKey {
 public final class InMemoryStorage: Sendable {
   private struct Contents {
     var data: Data?
+    var unreadable: FileProblem?
+    var policy = StoragePolicy()
     var saveCount = 0
-    var failure: StorageError?
+    var saveFailure: StorageError?
+    var backupFailure: StorageError?
+    var backups: [Data?] = []
+    var beforeLoad: (@Sendable () async -> Void)?
+    var beforeSave: (@Sendable (Int) async -> Void)?
   }
 
   private let contents: Mutex<Contents>
@@ -46,6 +54,12 @@ public final class InMemoryStorage: Sendable {
     self.init(data: try? StandupsFile(standups: standups).encoded())
   }
 
+  /// Storage whose data exists but cannot be read, for the given reason.
+  public convenience init(unreadable problem: FileProblem) {
+    self.init()
+    contents.withLock { $0.unreadable = problem }
+  }
+
   /// The stored bytes, as they would be in the file.
   public var data: Data? {
     contents.withLock { $0.data }
@@ -56,35 +70,99 @@ public final class InMemoryStorage: Sendable {
     data.flatMap { try? StandupsFile.decode($0).standups }
   }
 
-  /// The number of successful saves.
+  /// The number of saves that wrote.
   public var saveCount: Int {
     contents.withLock { $0.saveCount }
   }
 
+  /// The data kept aside by ``StorageClient/keepUnreadableData``, oldest first: the bytes of
+  /// data that could be read but not decoded, `nil` for data that could not be read at all.
+  public var backups: [Data?] {
+    contents.withLock { $0.backups }
+  }
+
   /// Makes every later save fail with `failure`, or succeed again with `nil`.
   public func failSaves(with failure: StorageError?) {
-    contents.withLock { $0.failure = failure }
+    contents.withLock { $0.saveFailure = failure }
+  }
+
+  /// Makes keeping unreadable data aside fail with `failure`, or succeed again with `nil`.
+  public func failBackups(with failure: StorageError?) {
+    contents.withLock { $0.backupFailure = failure }
+  }
+
+  /// Runs `hook` at the start of every later load: a test can hold a load there, to act while
+  /// it is still running.
+  public func beforeEachLoad(_ hook: @escaping @Sendable () async -> Void) {
+    contents.withLock { $0.beforeLoad = hook }
+  }
+
+  /// Runs `hook`, with the save's revision, at the start of every later save: a test can hold
+  /// a save there to order writes as it likes.
+  public func beforeEachSave(_ hook: @escaping @Sendable (_ revision: Int) async -> Void) {
+    contents.withLock { $0.beforeSave = hook }
   }
 
   /// A client that reads and writes this storage.
   public var client: StorageClient {
     StorageClient(
       load: { [self] in
-        guard let data else { return [] }
-        do throws(StandupsFileError) {
-          return try StandupsFile.decode(data).standups
-        } catch {
-          throw StorageError.corrupt(error)
+        if let beforeLoad = contents.withLock({ $0.beforeLoad }) {
+          await beforeLoad()
         }
+        return try contents.withLock { contents throws(StorageError) in try Self.load(&contents) }
       },
-      save: { [self] standups in
+      save: { [self] standups, revision in
+        if let beforeSave = contents.withLock({ $0.beforeSave }) {
+          await beforeSave(revision)
+        }
         let data = try StandupsFile(standups: standups).encoded()
-        try contents.withLock { contents in
-          if let failure = contents.failure { throw failure }
+        try contents.withLock { contents throws(StorageError) in
+          guard !contents.policy.isStale(revision) else { return }
+          if contents.policy.knowledge == .unknown {
+            _ = try? Self.load(&contents)
+          }
+          try contents.policy.checkWritable()
+          if let failure = contents.saveFailure { throw failure }
           contents.data = data
           contents.saveCount += 1
+          contents.policy.didWrite(revision: revision)
+        }
+      },
+      keepUnreadableData: { [self] in
+        try contents.withLock { contents throws(StorageError) -> String? in
+          guard contents.policy.knowledge == .unread else { return nil }
+          if let failure = contents.backupFailure { throw failure }
+          if contents.unreadable != nil {
+            contents.backups.append(nil)
+            contents.unreadable = nil
+            contents.data = nil
+          } else {
+            contents.backups.append(contents.data)
+          }
+          contents.policy.didKeepUnreadData()
+          return "memory:backup-\(contents.backups.count)"
         }
       }
     )
+  }
+
+  private static func load(_ contents: inout Contents) throws(StorageError) -> StoredStandups {
+    if let problem = contents.unreadable {
+      contents.policy.didLoad(.unread)
+      throw .unreadable(problem)
+    }
+    guard let data = contents.data else {
+      contents.policy.didLoad(.nothingToLose)
+      return StoredStandups(standups: [])
+    }
+    do throws(StandupsFileError) {
+      let file = try StandupsFile.decode(data)
+      contents.policy.didLoad(file.isFromNewerRelease ? .newerRelease(file.formatVersion) : .read)
+      return StoredStandups(standups: file.standups, formatVersion: file.formatVersion)
+    } catch {
+      contents.policy.didLoad(.unread)
+      throw .corrupt(error)
+    }
   }
 }

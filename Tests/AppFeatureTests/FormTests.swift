@@ -64,6 +64,7 @@ struct FormTests {
       $0.destination = nil
       $0.list.standups = [added]
       $0.persistence.isSaving = true
+      $0.persistence.revision += 1
     }
     #expect(storage.savedStandups == [added])
 
@@ -83,7 +84,7 @@ struct FormTests {
         title: " Design "
       )
     )
-    let store = makeStore(AppFeature.State(destination: .add(form), list: .loaded([])))
+    let store = makeStore(.loaded([], destination: .add(form)))
 
     await store.send(.confirmAddButtonTapped) {
       $0.destination = nil
@@ -95,6 +96,7 @@ struct FormTests {
         )
       ]
       $0.persistence.isSaving = true
+      $0.persistence.revision += 1
     }
     await clock.advance(by: .seconds(1))
     await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
@@ -102,7 +104,7 @@ struct FormTests {
 
   @Test func aStandupWithoutATitleIsNotAdded() async {
     let form = StandupForm.State(focus: nil, standup: newStandup)
-    let store = makeStore(AppFeature.State(destination: .add(form), list: .loaded([])))
+    let store = makeStore(.loaded([], destination: .add(form)))
 
     await store.send(.confirmAddButtonTapped) {
       $0.destination = .add(StandupForm.State(focus: .title, standup: newStandup))
@@ -145,10 +147,10 @@ struct FormTests {
     form.standup.attendees[1].name = "  "
     form.standup.title = "Platform "
     let store = makeStore(
-      AppFeature.State(
-        destination: .edit(form),
-        list: .loaded([.engineeringMock]),
-        path: StackState([.detail(StandupDetail.State(standup: .engineeringMock))])
+      .loaded(
+        [.engineeringMock],
+        path: StackState([.detail(StandupDetail.State(standup: .engineeringMock))]),
+        destination: .edit(form)
       )
     )
     var validated = Standup.engineeringMock
@@ -160,6 +162,7 @@ struct FormTests {
       $0.path[id: 0, case: \.detail]?.standup = validated
       $0.list.standups = [validated]
       $0.persistence.isSaving = true
+      $0.persistence.revision += 1
     }
     await clock.advance(by: .seconds(1))
     await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
@@ -169,20 +172,13 @@ struct FormTests {
     var form = StandupForm.State(focus: nil, standup: .engineeringMock)
     form.standup.title = " "
     let store = makeStore(
-      AppFeature.State(destination: .edit(form), list: .loaded([.engineeringMock]))
+      .loaded([.engineeringMock], destination: .edit(form))
     )
 
     await store.send(.doneEditingButtonTapped) {
       form.focus = .title
       $0.destination = .edit(form)
     }
-  }
-}
-
-extension StandupsList.State {
-  /// The list after its standups loaded.
-  static func loaded(_ standups: IdentifiedArrayOf<Standup>) -> Self {
-    Self(loadStatus: .loaded, standups: standups)
   }
 }
 

@@ -67,6 +67,7 @@ struct PersistenceTests {
       $0.list.standups = [standup]
       if startsWrite {
         $0.persistence.isSaving = true
+        $0.persistence.revision += 1
       } else {
         $0.persistence.hasUnsavedChanges = true
       }
@@ -88,7 +89,10 @@ struct PersistenceTests {
     #expect(storage.saveCount == 1)
 
     await clock.advance(by: .milliseconds(1))
-    await store.receive(\.saveCooldownEnded) { $0.persistence.hasUnsavedChanges = false }
+    await store.receive(\.saveCooldownEnded) {
+      $0.persistence.hasUnsavedChanges = false
+      $0.persistence.revision = 2
+    }
     #expect(storage.saveCount == 2)
     #expect(storage.savedStandups == [third])
 
@@ -131,7 +135,10 @@ struct PersistenceTests {
     let latest = await deleteFirstMeeting(in: store, startsWrite: false)
     #expect(storage.saveCount == 1)
 
-    await store.send(.flushPendingSave) { $0.persistence.hasUnsavedChanges = false }
+    await store.send(.flushPendingSave) {
+      $0.persistence.hasUnsavedChanges = false
+      $0.persistence.revision = 2
+    }
     await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
     #expect(storage.saveCount == 2)
     #expect(storage.savedStandups == [latest])
@@ -144,21 +151,24 @@ struct PersistenceTests {
   @Test func aFailedWriteShowsAnAlertAndIsRetriedOnTheNextChange() async {
     let storage = InMemoryStorage(standups: [Self.standup])
     let store = makeDetailStore(storage: storage)
-    let failure = StorageError.writeFailed("disk full")
+    let failure = StorageError.writeFailed(
+      FileProblem(path: "/data/standups.json", reason: .diskFull, technicalDetail: "ENOSPC")
+    )
     storage.failSaves(with: failure)
 
     _ = await deleteFirstMeeting(in: store, startsWrite: true)
     await store.receive(\.saveFailed, failure) {
       $0.persistence.hasUnsavedChanges = true
       $0.persistence.lastWriteError = failure
-      $0.list.alert = .saveFailed(failure)
+      $0.alert = .saveFailed(failure)
     }
     await clock.advance(by: .seconds(1))
     await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
     #expect(storage.savedStandups == [Self.standup])
     #expect(storage.saveCount == 0)
+    #expect(store.state.persistence.problem?.contains("the disk is full") == true)
 
-    await store.send(.list(.alert(.dismiss))) { $0.list.alert = nil }
+    await store.send(.alert(.dismiss)) { $0.alert = nil }
     storage.failSaves(with: nil)
     var latest = store.state.list.standups[0]
     latest.meetings.removeFirst()
@@ -170,6 +180,7 @@ struct PersistenceTests {
       $0.persistence.isSaving = true
       $0.persistence.hasUnsavedChanges = false
       $0.persistence.lastWriteError = nil
+      $0.persistence.revision = 2
     }
     #expect(storage.savedStandups == [latest])
 
@@ -178,80 +189,44 @@ struct PersistenceTests {
     await expectNothingLeftRunning(store)
   }
 
-  @Test func aCorruptFileAtStartShowsTheAlertAndIsKeptAsABackup() async throws {
-    let directory = FileManager.default.temporaryDirectory
-      .appendingPathComponent("standups-app-\(UUID().uuidString)", isDirectory: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let file = directory.appendingPathComponent("standups.json")
-    let corrupt = Data("{ this is not the standups you are looking for".utf8)
-    try corrupt.write(to: file)
-    let expectedError: StorageError
-    do {
-      _ = try StandupsFile.decode(corrupt)
-      Issue.record("The corrupt fixture decoded.")
-      return
-    } catch {
-      expectedError = .corrupt(error)
-    }
-    let store = makeStore(AppFeature.State(), storage: .file(at: file))
+  @Test func aMissingFileLoadsEmptyAndTheFirstChangeCreatesIt() async {
+    let storage = InMemoryStorage()
+    let store = makeStore(AppFeature.State(), storage: storage.client)
 
-    await store.send(.list(.onTask)) { $0.list.loadStatus = .loading }
-    await store.receive(\.list.standupsLoaded, .failure(expectedError)) {
-      $0.list.loadStatus = .failed
-      $0.list.alert = .dataFailedToLoad(expectedError)
+    await store.send(.onTask) {
+      $0.persistence.status = .loading
+      $0.persistence.changesBeforeLoad = AppFeature.ChangesBeforeLoad(baseline: [])
     }
-    #expect(try Data(contentsOf: file) == corrupt)
-
-    await store.send(.list(.alert(.presented(.confirmLoadSampleData)))) {
-      $0.list.alert = nil
+    await store.receive(\.standupsLoaded, .success(StoredStandups(standups: []))) {
+      $0.persistence.status = .loaded
+    }
+    #expect(storage.saveCount == 0)
+    await store.send(.list(.loadSampleDataButtonTapped))
+    await store.receive(\.list.delegate.loadSampleData) {
       $0.list.standups = [.mock, .engineeringMock, .productMock]
       $0.persistence.isSaving = true
+      $0.persistence.revision = 1
     }
+    #expect(storage.savedStandups == [.mock, .engineeringMock, .productMock])
     await clock.advance(by: .seconds(1))
     await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
-
-    let saved = try StandupsFile.decode(Data(contentsOf: file))
-    #expect(saved.standups == [.mock, .engineeringMock, .productMock])
-    let backups = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-      .filter { $0.hasPrefix("standups.corrupt-") }
-    #expect(backups.count == 1)
-    let backup = directory.appendingPathComponent(try #require(backups.first))
-    #expect(try Data(contentsOf: backup) == corrupt)
     await expectNothingLeftRunning(store)
-  }
-
-  @Test func nothingIsWrittenBeforeTheStandupsHaveLoaded() async {
-    let storage = InMemoryStorage(standups: [.mock])
-    let store = makeStore(
-      AppFeature.State(
-        list: StandupsList.State(
-          alert: .dataFailedToLoad(.readFailed("not yet")),
-          loadStatus: .loading
-        )
-      ),
-      storage: storage.client
-    )
-
-    await store.send(.list(.alert(.presented(.confirmLoadSampleData)))) {
-      $0.list.alert = nil
-      $0.list.standups = [.mock, .engineeringMock, .productMock]
-    }
-    await store.send(.flushPendingSave)
-    #expect(storage.saveCount == 0)
-    #expect(storage.savedStandups == [.mock])
   }
 
   @Test func loadingDoesNotWriteTheLoadedStandupsBack() async {
     let storage = InMemoryStorage(standups: [.mock])
     let store = makeStore(AppFeature.State(), storage: storage.client)
 
-    await store.send(.list(.onTask)) { $0.list.loadStatus = .loading }
-    await store.receive(\.list.standupsLoaded, .success([.mock])) {
-      $0.list.loadStatus = .loaded
+    await store.send(.onTask) {
+      $0.persistence.status = .loading
+      $0.persistence.changesBeforeLoad = AppFeature.ChangesBeforeLoad(baseline: [])
+    }
+    await store.receive(\.standupsLoaded, .success(StoredStandups(standups: [.mock]))) {
+      $0.persistence.status = .loaded
       $0.list.standups = [.mock]
     }
     #expect(storage.saveCount == 0)
+    await store.send(.onTask)
   }
 
   @Test func aFlushDuringAWriteWritesTheStandupsAgain() async {
@@ -261,7 +236,7 @@ struct PersistenceTests {
     let latest = await deleteFirstMeeting(in: store, startsWrite: true)
     #expect(storage.saveCount == 1)
 
-    await store.send(.flushPendingSave)
+    await store.send(.flushPendingSave) { $0.persistence.revision = 2 }
     await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
     #expect(storage.saveCount == 2)
     #expect(storage.savedStandups == [latest])

@@ -108,8 +108,44 @@ struct StandupsFileTests {
           #"{"formatVersion": 1, "standups": [{"id": "11111111-1111-1111-1111-111111111111", "title": "A", "theme": "tan", "durationSeconds": 1e17, "attendees": [], "meetings": []}]}"#
       )?.path == "standups[0].durationSeconds"
     )
-    #expect(error(decoding: #"{"formatVersion": 2, "standups": []}"#) == .unsupportedVersion(2))
+    #expect(
+      error(decoding: #"{"formatVersion": 2, "standups": [{"renamed": true}]}"#)
+        == .unsupportedVersion(2)
+    )
     #expect(error(decoding: #"{"standups": []}"#)?.path == "formatVersion")
+    #expect(error(decoding: #"{"formatVersion": 0, "standups": []}"#)?.path == "formatVersion")
+  }
+
+  @Test func aNewerFileThatStillReadsSaysSo() throws {
+    let file = try StandupsFile.decode(
+      Data(#"{"formatVersion": 3, "standups": [], "addedLater": [1, 2]}"#.utf8)
+    )
+    #expect(file.formatVersion == 3)
+    #expect(file.isFromNewerRelease)
+    #expect(try !StandupsFile.decode(StandupsFile(standups: []).encoded()).isFromNewerRelease)
+  }
+
+  @Test func errorsSpeakJSONNotSwift() {
+    func message(decoding json: String) -> String {
+      do {
+        _ = try StandupsFile.decode(Data(json.utf8))
+        return ""
+      } catch {
+        return error.description
+      }
+    }
+
+    let wrongKind = message(decoding: #"{"formatVersion": 1, "standups": [3]}"#)
+    #expect(wrongKind == "At standups[0]: Expected an object, but found a number.")
+    let wrongText = message(decoding: #"{"formatVersion": 1, "standups": {"a": 1}}"#)
+    #expect(wrongText == "At standups: Expected a list, but found an object.")
+    let notJSON = message(decoding: "{ not json")
+    #expect(notJSON.hasPrefix("The file is not valid JSON: "))
+    for text in [wrongKind, wrongText, notJSON] {
+      #expect(!text.contains("Dictionary"))
+      #expect(!text.contains("Array<"))
+      #expect(!text.contains("NSCocoaErrorDomain"))
+    }
   }
 
   @Test func errorsReadAsSentences() {

@@ -22,7 +22,7 @@ struct FileStorageTests {
   @Test func aMissingFileLoadsAsNoStandups() async throws {
     defer { cleanUp() }
     let storage = StorageClient.file(at: fileURL)
-    #expect(try await storage.load() == [])
+    #expect(try await storage.load() == StoredStandups(standups: []))
     #expect(!FileManager.default.fileExists(atPath: fileURL.path))
   }
 
@@ -30,63 +30,172 @@ struct FileStorageTests {
     defer { cleanUp() }
     let standups: IdentifiedArrayOf<Standup> = [.mock, .engineeringMock]
 
-    try await StorageClient.file(at: fileURL).save(standups)
+    try await StorageClient.file(at: fileURL).save(standups, 1)
 
-    #expect(try await StorageClient.file(at: fileURL).load() == standups)
+    #expect(try await StorageClient.file(at: fileURL).load().standups == standups)
     let attributes = try FileManager.default.attributesOfItem(atPath: fileURL.path)
     #expect((attributes[.posixPermissions] as? Int) == 0o600)
+    let directoryAttributes = try FileManager.default.attributesOfItem(
+      atPath: fileURL.deletingLastPathComponent().path
+    )
+    #expect((directoryAttributes[.posixPermissions] as? Int) == 0o700)
     #expect(try leftovers().isEmpty)
+  }
+
+  @Test func anOlderRevisionArrivingLateIsNotWritten() async throws {
+    defer { cleanUp() }
+    let storage = StorageClient.file(at: fileURL)
+    _ = try await storage.load()
+
+    try await storage.save([.engineeringMock], 2)
+    try await storage.save([.mock], 1)
+
+    #expect(try await storage.load().standups == [.engineeringMock])
   }
 
   @Test func aCorruptFileFailsWithATypedErrorAndIsLeftAlone() async throws {
     defer { cleanUp() }
     let corrupt = Data(#"{"formatVersion": 1, "standups": [{"title": 3}]}"#.utf8)
     try write(corrupt)
+    let storage = StorageClient.file(at: fileURL)
 
     await #expect {
-      try await StorageClient.file(at: fileURL).load()
+      try await storage.load()
     } throws: { error in
       guard case .corrupt(.malformed(let path, _)) = error as? StorageError else { return false }
       return path == "standups[0].id"
     }
+    await #expect(throws: StorageError.refused(.unreadDataInTheWay)) {
+      try await storage.save([.mock], 1)
+    }
     #expect(try Data(contentsOf: fileURL) == corrupt)
   }
 
-  @Test func savingOverACorruptFileKeepsABackup() async throws {
+  @Test func aCorruptFileIsCopiedAsideBeforeItIsReplaced() async throws {
     defer { cleanUp() }
     let corrupt = Data("not json at all".utf8)
     try write(corrupt)
     let storage = StorageClient.file(at: fileURL)
     _ = try? await storage.load()
 
-    try await storage.save([.productMock])
+    let backup = try #require(try await storage.keepUnreadableData())
+    #expect(try Data(contentsOf: fileURL) == corrupt)
+    try await storage.save([.productMock], 1)
 
-    #expect(try await storage.load() == [.productMock])
-    let backups = try FileManager.default
-      .contentsOfDirectory(atPath: fileURL.deletingLastPathComponent().path)
-      .filter { $0.hasPrefix("standups.corrupt-") && $0.hasSuffix(".json") }
-    #expect(backups.count == 1)
-    let backup = fileURL.deletingLastPathComponent().appendingPathComponent(backups[0])
-    #expect(try Data(contentsOf: backup) == corrupt)
+    #expect(try await storage.load().standups == [.productMock])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: backup)) == corrupt)
+    #expect(try backups() == [(backup as NSString).lastPathComponent])
   }
 
-  @Test func aFailedWriteThrowsAndLeavesThePreviousFileIntact() async throws {
+  @Test func backupsMadeInTheSameMillisecondNeverCollideAndSortByTime() async throws {
+    defer { cleanUp() }
+    var made: [String] = []
+    for round in 1...3 {
+      try write(Data("corrupt \(round)".utf8))
+      let storage = StorageClient.file(at: fileURL)
+      _ = try? await storage.load()
+      made.append(try #require(try await storage.keepUnreadableData()))
+      try await storage.save([.mock], 1)
+    }
+
+    let names = made.map { ($0 as NSString).lastPathComponent }
+    #expect(Set(names).count == 3)
+    #expect(names == names.sorted())
+    #expect(try backups() == names)
+    for (round, backup) in made.enumerated() {
+      #expect(
+        try Data(contentsOf: URL(fileURLWithPath: backup)) == Data("corrupt \(round + 1)".utf8))
+    }
+  }
+
+  @Test func aFolderInThePlaceOfTheFileIsNeverReplacedUntilMovedAside() async throws {
+    defer { cleanUp() }
+    try FileManager.default.createDirectory(at: fileURL, withIntermediateDirectories: true)
+    try Data("keep me".utf8).write(to: fileURL.appendingPathComponent("inside.txt"))
+    let storage = StorageClient.file(at: fileURL)
+
+    await #expect {
+      try await storage.load()
+    } throws: { error in
+      guard case .unreadable(let problem) = error as? StorageError else { return false }
+      let message = "\(error)"
+      return problem.reason == .isDirectory
+        && message.contains("it is a folder, not a file")
+        && !message.contains("NSCocoaErrorDomain")
+    }
+    await #expect(throws: StorageError.refused(.unreadDataInTheWay)) {
+      try await storage.save([.mock], 1)
+    }
+
+    let backup = try #require(try await storage.keepUnreadableData())
+    try await storage.save([.mock], 1)
+    #expect(try await storage.load().standups == [.mock])
+    let kept = URL(fileURLWithPath: backup).appendingPathComponent("inside.txt")
+    #expect(try Data(contentsOf: kept) == Data("keep me".utf8))
+  }
+
+  @Test func aFileFromANewerReleaseLoadsButIsNeverWrittenOver() async throws {
+    defer { cleanUp() }
+    let newer = Data(
+      #"{"formatVersion": 7, "standups": [], "somethingNew": {"a": 1}}"#.utf8
+    )
+    try write(newer)
+    let storage = StorageClient.file(at: fileURL)
+
+    let stored = try await storage.load()
+    #expect(stored.formatVersion == 7)
+    #expect(stored.isFromNewerRelease)
+    await #expect(throws: StorageError.refused(.newerRelease(7))) {
+      try await storage.save([.mock], 1)
+    }
+    #expect(try await storage.keepUnreadableData() == nil)
+    #expect(try Data(contentsOf: fileURL) == newer)
+  }
+
+  @Test func aSymbolicLinkIsFollowedAndKept() async throws {
+    defer { cleanUp() }
+    let real = directory.appendingPathComponent("elsewhere/real.json")
+    try FileManager.default.createDirectory(
+      at: real.deletingLastPathComponent(),
+      withIntermediateDirectories: true
+    )
+    try StandupsFile(standups: [.mock]).encoded().write(to: real)
+    try FileManager.default.createDirectory(
+      at: fileURL.deletingLastPathComponent(),
+      withIntermediateDirectories: true
+    )
+    try FileManager.default.createSymbolicLink(at: fileURL, withDestinationURL: real)
+    let storage = StorageClient.file(at: fileURL)
+
+    #expect(try await storage.load().standups == [.mock])
+    try await storage.save([.engineeringMock], 1)
+
+    let attributes = try FileManager.default.attributesOfItem(atPath: fileURL.path)
+    #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)
+    #expect(try StandupsFile.decode(Data(contentsOf: real)).standups == [.engineeringMock])
+  }
+
+  @Test func aFailedWriteSaysWhyInWordsAndLeavesThePreviousFileIntact() async throws {
     defer { cleanUp() }
     let storage = StorageClient.file(at: fileURL)
-    try await storage.save([.mock])
+    _ = try await storage.load()
+    try await storage.save([.mock], 1)
     let previous = try Data(contentsOf: fileURL)
 
     try makeReadOnly(fileURL.deletingLastPathComponent())
     defer { try? makeWritable(fileURL.deletingLastPathComponent()) }
 
     await #expect {
-      try await storage.save([.engineeringMock])
+      try await storage.save([.engineeringMock], 2)
     } throws: { error in
-      guard case .writeFailed(let reason) = error as? StorageError else { return false }
-      return reason.contains("could not create")
+      guard case .writeFailed(let problem) = error as? StorageError else { return false }
+      let message = "\(error)"
+      return [.permissionDenied, .readOnlyDisk].contains(problem.reason)
+        && !message.contains("NSCocoaErrorDomain") && !message.contains("errno")
+        && problem.technicalDetail.contains("errno")
     }
     #expect(try Data(contentsOf: fileURL) == previous)
-    #expect(try await storage.load() == [.mock])
+    #expect(try await storage.load().standups == [.mock])
   }
 
   @Test func theDefaultFileFollowsXDG() {
@@ -111,6 +220,12 @@ struct FileStorageTests {
   private func leftovers() throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: fileURL.deletingLastPathComponent().path)
       .filter { $0 != fileURL.lastPathComponent }
+  }
+
+  private func backups() throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: fileURL.deletingLastPathComponent().path)
+      .filter { $0.hasPrefix("standups.backup-") }
+      .sorted()
   }
 
   /// Makes a directory refuse new files. Permissions do not bind root, so as root the

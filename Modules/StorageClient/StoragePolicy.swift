@@ -1,0 +1,55 @@
+/// The rules that keep stored data safe, shared by every store so that they are written once:
+/// what the store knows about its data decides whether it may be written over, and revisions
+/// decide whether a write is stale.
+struct StoragePolicy: Sendable {
+  /// What the store knows about the data it would write over.
+  enum Knowledge: Equatable, Sendable {
+    /// Nothing yet: the data has not been looked at.
+    case unknown
+    /// There is no data, or it was kept aside: writing loses nothing.
+    case nothingToLose
+    /// The data was read, in the current format.
+    case read
+    /// The data was read, but comes from a newer release.
+    case newerRelease(Int)
+    /// The data exists but could not be read.
+    case unread
+  }
+
+  private(set) var knowledge = Knowledge.unknown
+  private var lastRevision: Int?
+
+  /// Records what loading found.
+  mutating func didLoad(_ knowledge: Knowledge) {
+    self.knowledge = knowledge
+  }
+
+  /// Whether a save of `revision` comes too late: that revision, or a later one, was written.
+  func isStale(_ revision: Int) -> Bool {
+    lastRevision.map { revision <= $0 } ?? false
+  }
+
+  /// Refuses a save that would write over data the store has not read, or data from a newer
+  /// release.
+  func checkWritable() throws(StorageError) {
+    switch knowledge {
+    case .newerRelease(let version):
+      throw .refused(.newerRelease(version))
+    case .unread, .unknown:
+      throw .refused(.unreadDataInTheWay)
+    case .nothingToLose, .read:
+      return
+    }
+  }
+
+  /// Records a successful write.
+  mutating func didWrite(revision: Int) {
+    lastRevision = revision
+    knowledge = .read
+  }
+
+  /// Records that unread data was kept aside, so that it may be written over.
+  mutating func didKeepUnreadData() {
+    knowledge = .nothingToLose
+  }
+}

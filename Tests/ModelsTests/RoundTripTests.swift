@@ -1,0 +1,108 @@
+import Foundation
+import IdentifiedCollections
+import Models
+import Testing
+
+/// What is written is what is read back: exactly, for everything the app can hold.
+struct RoundTripTests {
+  @Test func theMocksReadBackEqual() throws {
+    let standups: IdentifiedArrayOf<Standup> = [.mock, .engineeringMock, .productMock]
+    #expect(
+      try StandupsFile.decode(StandupsFile(standups: standups).encoded()).standups == standups)
+  }
+
+  @Test(arguments: [1, 2, 3, 42, 2026])
+  func randomStandupsReadBackEqual(seed: UInt64) throws {
+    var random = SplitMix64(seed: seed)
+    let standups = IdentifiedArray(
+      uniqueElements: (0..<20).map { _ in Standup.random(using: &random) }
+    )
+
+    let read = try StandupsFile.decode(StandupsFile(standups: standups).encoded()).standups
+
+    #expect(read == standups, "seed \(seed)")
+  }
+
+  @Test func aClockReadingKeepsEveryDigit() throws {
+    let instants: [TimeInterval] = [
+      1_763_625_600.000_123_4,
+      1_763_625_600.999_999_999,
+      1_800_000_000.5,
+      -86_400.25,
+      0.000_000_001,
+    ]
+    for instant in instants {
+      var standup = Standup.mock
+      standup.meetings[0].date = Date(timeIntervalSince1970: instant)
+      let read = try StandupsFile.decode(StandupsFile(standups: [standup]).encoded())
+      #expect(read.standups[0].meetings[0].date == standup.meetings[0].date, "\(instant)")
+    }
+  }
+
+  @Test func aWholeSecondIsWrittenWithoutFraction() throws {
+    var standup = Standup.mock
+    standup.meetings[0].date = Date(timeIntervalSince1970: 1_763_625_600)
+    let json = String(decoding: try StandupsFile(standups: [standup]).encoded(), as: UTF8.self)
+    #expect(json.contains(#""date" : "2025-11-20T08:00:00Z""#))
+  }
+}
+
+/// A small, seedable generator, so that a failing case can be replayed by its seed.
+struct SplitMix64: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) {
+    state = seed
+  }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+extension Standup {
+  /// A standup of any shape the app can hold: durations to the millisecond, dates to the
+  /// instant, any text.
+  static func random(using random: inout SplitMix64) -> Self {
+    func uuid() -> UUID {
+      let high = random.next()
+      let low = random.next()
+      return withUnsafeBytes(of: (high, low)) { UUID(uuid: $0.load(as: uuid_t.self)) }
+    }
+    func text() -> String {
+      let pieces = ["Blob", "Ada", "Grace", "ü", "日本", "🦆", "\"quoted\"", "line\nbreak", " ", ""]
+      return (0..<Int.random(in: 0...4, using: &random))
+        .map { _ in pieces.randomElement(using: &random)! }
+        .joined(separator: " ")
+    }
+    return Standup(
+      id: Standup.ID(uuid()),
+      attendees: IdentifiedArray(
+        uniqueElements: (0..<Int.random(in: 0...6, using: &random)).map { _ in
+          Attendee(id: Attendee.ID(uuid()), name: text())
+        }
+      ),
+      duration: .milliseconds(Int64.random(in: 0...86_400_000, using: &random)),
+      meetings: IdentifiedArray(
+        uniqueElements: (0..<Int.random(in: 0...4, using: &random)).map { _ in
+          Meeting(
+            id: Meeting.ID(uuid()),
+            date: Date(
+              timeIntervalSinceReferenceDate: Double.random(
+                in: -1e9...2e9,
+                using: &random
+              )
+            ),
+            transcript: text()
+          )
+        }
+      ),
+      theme: Theme.allCases.randomElement(using: &random)!,
+      title: text()
+    )
+  }
+}
