@@ -276,6 +276,22 @@ let package = Package(
       path: "Tests/StandupsListTests"
     ),
     .testTarget(
+      name: "StorageFaultTests",
+      dependencies: [
+        "AppFeature",
+        "Composable",
+        "ComposableTestSupport",
+        "Models",
+        "StandupsList",
+        "StorageClient",
+        .clocks,
+        .concurrencyExtras,
+        .dependencies,
+        .issueReportingTestSupport,
+      ],
+      path: "Tests/StorageFaultTests"
+    ),
+    .testTarget(
       name: "StorageClientTests",
       dependencies: [
         "Models", "StorageClient", .identifiedCollections, .issueReportingTestSupport,
