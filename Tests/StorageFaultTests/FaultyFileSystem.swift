@@ -45,7 +45,8 @@ struct FaultyFileSystem: Sendable {
     switch fault {
     case .createTemporaryFile:
       fileSystem.createFile = { path in
-        isArmed.value ? .failure(SystemError(code: EMFILE, operation: "open")) : live.createFile(path)
+        isArmed.value
+          ? .failure(SystemError(code: EMFILE, operation: "open")) : live.createFile(path)
       }
     case .shortWriteThenDiskFull:
       fileSystem.write = { descriptor, bytes in
