@@ -33,6 +33,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-tagged", from: "0.10.0"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
     .target(
@@ -208,7 +209,9 @@ let package = Package(
     ),
     .testTarget(
       name: "ModelsTests",
-      dependencies: ["Models", .dependencies, .identifiedCollections, .issueReportingTestSupport],
+      dependencies: [
+        "Models", .dependencies, .identifiedCollections, .issueReportingTestSupport, .propertyBased,
+      ],
       path: "Tests/ModelsTests",
       resources: [.copy("Fixtures")]
     ),
@@ -288,6 +291,7 @@ let package = Package(
         .concurrencyExtras,
         .dependencies,
         .issueReportingTestSupport,
+        .propertyBased,
       ],
       path: "Tests/StorageFaultTests"
     ),
@@ -323,6 +327,7 @@ extension Target.Dependency {
     name: "IssueReportingTestSupport",
     package: "xctest-dynamic-overlay"
   )
+  static let propertyBased = product(name: "PropertyBased", package: "swift-property-based")
   static let orderedCollections = product(
     name: "OrderedCollections",
     package: "swift-collections"

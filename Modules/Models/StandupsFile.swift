@@ -180,7 +180,7 @@ public enum StandupsFileError: Error, Equatable, Sendable, CustomStringConvertib
     case .notJSON(let reason):
       return "The file is not valid JSON: \(reason)"
     case .malformed(let path, let reason):
-      return path.isEmpty ? reason : "At \(path): \(reason)"
+      return "At \(path.isEmpty ? "the top level" : path): \(reason)"
     case .unsupportedVersion(let version):
       return """
         The file was written by a newer release of Standups (format version \(version)), and \
