@@ -216,6 +216,19 @@ let package = Package(
       resources: [.copy("Fixtures")]
     ),
     .testTarget(
+      name: "NavigationPropertyTests",
+      dependencies: [
+        "Composable",
+        .casePaths,
+        .concurrencyExtras,
+        .dependencies,
+        .issueReporting,
+        .issueReportingTestSupport,
+        .propertyBased,
+      ],
+      path: "Tests/NavigationPropertyTests"
+    ),
+    .testTarget(
       name: "RecordMeetingTests",
       dependencies: [
         "Composable",
