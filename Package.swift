@@ -183,6 +183,29 @@ let package = Package(
       path: "Tests/AppFeatureTests"
     ),
     .testTarget(
+      name: "AppSoakTests",
+      dependencies: [
+        "AppFeature",
+        "Composable",
+        "ComposableTestSupport",
+        "MeetingFeature",
+        "Models",
+        "RecordMeeting",
+        "SpeechClient",
+        "StandupDetail",
+        "StandupForm",
+        "StandupsList",
+        "StorageClient",
+        .clocks,
+        .concurrencyExtras,
+        .dependencies,
+        .issueReporting,
+        .issueReportingTestSupport,
+        .propertyBased,
+      ],
+      path: "Tests/AppSoakTests"
+    ),
+    .testTarget(
       name: "ComposableTests",
       dependencies: [
         "Composable",
@@ -219,6 +242,7 @@ let package = Package(
       name: "NavigationPropertyTests",
       dependencies: [
         "Composable",
+        "ComposableTestSupport",
         .casePaths,
         .concurrencyExtras,
         .dependencies,

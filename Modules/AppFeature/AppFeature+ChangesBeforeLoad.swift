@@ -20,13 +20,26 @@ extension AppFeature {
       self.baseline = baseline
     }
 
+    /// Loading begins: remembers how the standups on screen are now, except those already
+    /// changed, whose baseline is how they were before their first change.
+    public mutating func startLoading(showing onScreen: IdentifiedArrayOf<Standup>) {
+      for standup in onScreen where baseline[id: standup.id] == nil && latest[id: standup.id] == nil
+      {
+        baseline.append(standup)
+      }
+    }
+
     /// Whether nothing changed.
     public var isEmpty: Bool {
       latest.isEmpty && deleted.isEmpty
     }
 
-    /// Records the new value of a standup (added or changed).
-    public mutating func record(_ standup: Standup) {
+    /// Records the new value of a standup (added or changed), and, the first time, what it was
+    /// before (`nil` for a new standup, or when no screen showed it any more).
+    public mutating func record(_ standup: Standup, previously previous: Standup? = nil) {
+      if baseline[id: standup.id] == nil, latest[id: standup.id] == nil, let previous {
+        baseline.append(previous)
+      }
       deleted.remove(standup.id)
       latest[id: standup.id] = standup
     }

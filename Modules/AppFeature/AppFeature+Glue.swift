@@ -50,6 +50,7 @@ extension AppFeature {
   /// The add form was confirmed: add its standup to the list.
   func addStandup(_ state: inout State) -> Effect<Action> {
     guard let standup = confirmedStandup(in: \.add, &state) else { return .none }
+    guard acceptsChanges(&state) else { return .none }
     state.list.standups.append(standup)
     recordChangeBeforeLoad(&state) { $0.record(standup) }
     return .none
@@ -60,6 +61,7 @@ extension AppFeature {
   /// that into every place that shows it.
   func finishEditing(_ state: inout State) -> Effect<Action> {
     guard let edited = confirmedStandup(in: \.edit, &state) else { return .none }
+    guard acceptsChanges(&state) else { return .none }
     guard var standup = currentStandup(edited.id, state) else {
       reportIssue("Standup \(edited.id) was edited, but neither the list nor any screen has it.")
       return .none
@@ -135,6 +137,7 @@ extension AppFeature {
   /// A standup changed: write it to the list and to every screen that shows it, except the one
   /// the change came from.
   func update(_ standup: Standup, exceptIn sourceID: StackElementID?, _ state: inout State) {
+    let previous = currentStandup(standup.id, state, excluding: sourceID)
     let isListed = state.list.standups[id: standup.id] != nil
     if isListed {
       state.list.standups[id: standup.id] = standup
@@ -149,7 +152,7 @@ extension AppFeature {
     if !isListed, !isShown {
       reportIssue("Standup \(standup.id) changed, but neither the list nor any screen has it.")
     }
-    recordChangeBeforeLoad(&state) { $0.record(standup) }
+    recordChangeBeforeLoad(&state) { $0.record(standup, previously: previous) }
   }
 
   /// The current version of a standup: the list's, or, while the list does not have it (a deep
@@ -221,8 +224,11 @@ extension AppFeature {
       reportIssue("A recording on screen \(id) was saved after the screen was gone.")
       return .none
     }
+    guard acceptsChanges(&state) else {
+      state.path.pop(from: id)
+      return .none
+    }
     state.path.pop(from: id)
-    guard acceptsChanges(&state) else { return .none }
     let meeting = Meeting(id: Meeting.ID(uuid()), date: now, transcript: transcript)
     standup.meetings.insert(meeting, at: 0)
     update(standup, exceptIn: nil, &state)

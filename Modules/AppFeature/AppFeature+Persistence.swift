@@ -38,8 +38,8 @@ extension AppFeature {
     /// Changes made while the standups were loading, merged into them when they land.
     public var changesBeforeLoad = ChangesBeforeLoad()
 
-    /// An alert held back while the user answers another one.
-    public var waitingAlert: AlertState<Action.Alert>?
+    /// Alerts held back while the user answers another one, oldest first.
+    public var waitingAlerts: [AlertState<Action.Alert>] = []
 
     /// The revision of the last write started; each write has a higher one, so that a write
     /// started earlier never lands after it.
@@ -100,30 +100,36 @@ extension AppFeature {
   func load(_ state: inout State) -> Effect<Action> {
     guard state.persistence.status == .notLoaded else { return .none }
     state.persistence.status = .loading
-    state.persistence.changesBeforeLoad = ChangesBeforeLoad(baseline: standupsOnScreen(state))
-    return .run { [loadStandups] send in
+    state.persistence.changesBeforeLoad.startLoading(showing: standupsOnScreen(state))
+    return loadEffect()
+  }
+
+  /// Reads the standups and sends what came of it.
+  private func loadEffect() -> Effect<Action> {
+    .run { [loadStandups] send in
       do {
         await send(.standupsLoaded(.success(try await loadStandups())))
       } catch {
-        await send(.standupsLoaded(.failure(StorageError(error))))
+        await send(.standupsLoaded(.failure(StorageError(error, whileDoing: .loading))))
       }
     }
   }
 
   /// The standups loaded, or could not be: merge what happened meanwhile, and put the result on
-  /// the list and on every screen.
+  /// the list and on every screen. A second result (a flush reads the file again, not to wait
+  /// for the first) changes nothing.
   func standupsLoaded(
     _ result: Result<StoredStandups, StorageError>,
     _ state: inout State
   ) -> Effect<Action> {
+    guard state.persistence.status == .loading else { return .none }
     let changes = state.persistence.changesBeforeLoad
     state.persistence.changesBeforeLoad = ChangesBeforeLoad()
     switch result {
     case .success(let stored) where stored.isFromNewerRelease:
-      state.persistence.status = .readOnly(formatVersion: stored.formatVersion)
-      show(stored.standups, &state)
+      openReadOnly(stored.standups, formatVersion: stored.formatVersion, &state)
       if !changes.isEmpty {
-        notify(.changesRefused, &state)
+        notify(.changesDiscarded, &state)
       }
       return .none
 
@@ -135,12 +141,29 @@ extension AppFeature {
       state.persistence.hasUnsavedChanges = true
       return write(&state, thenWait: .seconds(1))
 
+    case .failure(.corrupt(.unsupportedVersion(let version))):
+      openReadOnly([], formatVersion: version, &state)
+      notify(.unreadableNewerRelease(formatVersion: version), &state)
+      return .none
+
     case .failure(let error):
       state.persistence.status = .notSaving(error)
       show(changes.merged(into: [], alsoShowing: standupsOnScreen(state)), &state)
       notify(.dataFailedToLoad(error), &state)
       return .none
     }
+  }
+
+  /// Shows `standups` read-only: screens of any other standup (added or deep-linked while they
+  /// loaded) are closed, since nothing about them can be kept.
+  private func openReadOnly(
+    _ standups: IdentifiedArrayOf<Standup>,
+    formatVersion: Int,
+    _ state: inout State
+  ) {
+    state.persistence.status = .readOnly(formatVersion: formatVersion)
+    state.path.removeAll { standups[id: $0.standup.id] == nil }
+    show(standups, &state)
   }
 
   /// Puts `standups` on the list and on every screen that shows one of them.
@@ -172,7 +195,12 @@ extension AppFeature {
         await send(
           .unreadableDataKeptAside(.success(try await keepUnreadableData()), then: freshStart))
       } catch {
-        await send(.unreadableDataKeptAside(.failure(StorageError(error)), then: freshStart))
+        await send(
+          .unreadableDataKeptAside(
+            .failure(StorageError(error, whileDoing: .keepingAside)),
+            then: freshStart
+          )
+        )
       }
     }
   }
@@ -183,10 +211,11 @@ extension AppFeature {
     then freshStart: Persistence.FreshStart,
     _ state: inout State
   ) -> Effect<Action> {
+    guard case .notSaving = state.persistence.status else { return .none }
     switch result {
     case .success(let backup):
       state.persistence.status = .loaded
-      state.persistence.backup = backup
+      state.persistence.backup = backup ?? state.persistence.backup
       if freshStart == .sampleData {
         addSampleData(&state)
       }
@@ -232,17 +261,28 @@ extension AppFeature {
   }
 
   /// The app is about to exit: write the standups now if anything is unsaved, failed, or still
-  /// being written. The write is final: one started earlier cannot land after it.
+  /// being written. The write is final: one started earlier cannot land after it. While the
+  /// standups are still loading, the flush reads them too, merges what changed meanwhile, and
+  /// then writes, so that quitting during a slow load loses nothing.
   func flushPendingSave(_ state: inout State) -> Effect<Action> {
     let persistence = state.persistence
-    guard
-      persistence.isWritable,
-      persistence.hasUnsavedChanges || persistence.lastWriteError != nil || persistence.isSaving
-    else { return .none }
-    return .concatenate(
-      .cancel(id: PersistenceCancelID.save),
-      write(&state, thenWait: nil)
-    )
+    switch persistence.status {
+    case .notLoaded:
+      return .concatenate(load(&state), .send(.flushPendingSave))
+    case .loading:
+      return .concatenate(loadEffect(), .send(.flushPendingSave))
+    case .notSaving, .readOnly:
+      return .none
+    case .loaded:
+      guard
+        persistence.hasUnsavedChanges || persistence.lastWriteError != nil
+          || persistence.isSaving
+      else { return .none }
+      return .concatenate(
+        .cancel(id: PersistenceCancelID.save),
+        write(&state, thenWait: nil)
+      )
+    }
   }
 
   /// A write failed: tell the user (once any alert they are answering is closed), keep the
@@ -265,7 +305,7 @@ extension AppFeature {
       do {
         try await saveStandups(standups, revision)
       } catch {
-        await send(.saveFailed(StorageError(error)))
+        await send(.saveFailed(StorageError(error, whileDoing: .saving)))
       }
       if let cooldown {
         try await clock.sleep(for: cooldown)
@@ -280,18 +320,20 @@ extension AppFeature {
   /// Shows `alert`, or holds it back until the alert the user is answering closes: a message
   /// about the data never replaces a question.
   func notify(_ alert: AlertState<Action.Alert>, _ state: inout State) {
-    if isAnsweringAlert(state) {
-      state.persistence.waitingAlert = alert
-    } else {
+    guard isAnsweringAlert(state) else {
       state.alert = alert
+      return
+    }
+    // NB: The same message twice in a row (two failed writes) is shown once.
+    if state.persistence.waitingAlerts.last != alert {
+      state.persistence.waitingAlerts.append(alert)
     }
   }
 
-  /// Shows the alert held back, once no other alert is up.
+  /// Shows the oldest alert held back, once no other alert is up.
   func showWaitingAlert(_ state: inout State) {
-    guard let alert = state.persistence.waitingAlert, !isAnsweringAlert(state) else { return }
-    state.persistence.waitingAlert = nil
-    state.alert = alert
+    guard !state.persistence.waitingAlerts.isEmpty, !isAnsweringAlert(state) else { return }
+    state.alert = state.persistence.waitingAlerts.removeFirst()
   }
 
   private func isAnsweringAlert(_ state: State) -> Bool {
@@ -300,13 +342,30 @@ extension AppFeature {
 }
 
 extension StorageError {
-  /// The error a storage client threw; any other error becomes a failed read.
-  init(_ error: any Error) {
-    self =
-      error as? StorageError
-      ?? .unreadable(
-        FileProblem(path: "", reason: .other("the storage failed"), technicalDetail: "\(error)")
-      )
+  /// What the app was doing with its storage.
+  enum Operation {
+    case keepingAside
+    case loading
+    case saving
+  }
+
+  /// The error a storage client threw; an error of another type (from a client that breaks
+  /// its contract) is reported as a failure of what was being done.
+  init(_ error: any Error, whileDoing operation: Operation) {
+    if let error = error as? StorageError {
+      self = error
+      return
+    }
+    let problem = FileProblem(
+      path: "",
+      reason: .other("the storage reported \(type(of: error))"),
+      technicalDetail: "\(error)"
+    )
+    switch operation {
+    case .keepingAside: self = .backupFailed(problem)
+    case .loading: self = .unreadable(problem)
+    case .saving: self = .writeFailed(problem)
+    }
   }
 }
 
@@ -371,6 +430,44 @@ extension AlertState where Action == AppFeature.Action.Alert {
         \(error)
 
         Your changes are still here. Saving will be tried again with your next change.
+        """
+      )
+    }
+  }
+
+  /// Tells the user that the data comes from a newer release this one cannot read.
+  public static func unreadableNewerRelease(formatVersion: Int) -> Self {
+    AlertState {
+      TextState("Saved by a newer release")
+    } actions: {
+      ButtonState(role: .cancel) {
+        TextState("OK")
+      }
+    } message: {
+      TextState(
+        """
+        The standups were saved by a newer release of Standups (format version \
+        \(formatVersion)), which this release cannot read. They are left untouched, and no \
+        changes are made. Open them with the newer release.
+        """
+      )
+    }
+  }
+
+  /// Tells the user that changes made while the standups loaded were dropped, because the
+  /// data turned out to be read-only.
+  public static var changesDiscarded: Self {
+    AlertState {
+      TextState("Changes not kept")
+    } actions: {
+      ButtonState(role: .cancel) {
+        TextState("OK")
+      }
+    } message: {
+      TextState(
+        """
+        The standups were saved by a newer release of Standups, so this release shows them \
+        read-only. The changes made while they loaded were discarded.
         """
       )
     }

@@ -49,7 +49,7 @@ extension TestStore {
       )
       return TestStoreTask(rawValue: StoreTask(group: nil), progress: progress, timeout: timeout)
     }
-    settleReceivedActions(beforeSending: action, location: location)
+    settleReceivedActions(before: "sending \(debugCaseOutput(action))", location: location)
     sentReduction = nil
     let stateBefore = root.state
     let task = root.send(.send(action), group: EffectGroup(label: location))
@@ -144,6 +144,7 @@ extension TestStore {
     column: UInt = #column
   ) {
     let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    settleReceivedActions(before: "asserting", location: location)
     let reduction = Reduction(
       state: root.state,
       generatedIDs: [],
@@ -161,19 +162,18 @@ extension TestStore {
     await Task.megaYield()
   }
 
-  private func settleReceivedActions(beforeSending action: Action, location: CodeLocation) {
+  /// Deals with the received actions the test has not asserted before it goes on: an issue
+  /// in an exhaustive test, their state adopted in a non-exhaustive one.
+  private func settleReceivedActions(before step: String, location: CodeLocation) {
     guard let last = receivedActions.last else { return }
     switch exhaustivity {
     case .on:
       location.reportIssue(
         """
         Must handle \(receivedActions.count) received \
-        action\(receivedActions.count == 1 ? "" : "s") before sending an action:
+        action\(receivedActions.count == 1 ? "" : "s") before \(step):
 
         \(describeReceivedActions())
-
-          Unhandled before sending:
-            \(debugCaseOutput(action))
         """
       )
     case .off(let showSkippedAssertions):

@@ -6,12 +6,13 @@ public import Models
 /// Loads and saves the standups.
 ///
 /// The client owns the rule that keeps the user's data safe: it never writes over stored data
-/// it has not read. A missing store loads as no standups and can be written. Stored data that
-/// cannot be read, or is not standups, fails to load, and every save is refused until the app,
-/// at the user's request, keeps it aside as a backup with ``keepUnreadableData``. Data from a
-/// newer release loads (when this one understands it) but is never written over. And a save
-/// never replaces a newer one: each carries a revision, and an older revision that arrives late
-/// is skipped.
+/// it has not read. Saves are refused until the data has been loaded. A missing store loads as
+/// no standups and can be written. Stored data that cannot be read, or is not standups, fails
+/// to load, and every save is refused until the app, at the user's request, keeps it aside as a
+/// backup with ``keepUnreadableData``. Data from a newer release is never written over, and
+/// cannot be kept aside: it loads when this release understands it, and fails with
+/// ``StandupsFileError/unsupportedVersion(_:)`` when it does not. And a save never replaces a
+/// newer one: each carries a revision, and an older revision that arrives late is skipped.
 ///
 /// ```swift
 /// @Dependency(\.storageClient) var storage
@@ -154,7 +155,7 @@ public struct FileProblem: Equatable, Sendable, CustomStringConvertible {
 
   /// The reason and the path, for people: `the disk is full (/home/blob/standups.json)`.
   public var description: String {
-    "\(reasonDescription) (\(path))"
+    path.isEmpty ? reasonDescription : "\(reasonDescription) (\(path))"
   }
 
   private var reasonDescription: String {

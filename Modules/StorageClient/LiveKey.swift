@@ -144,17 +144,20 @@ actor StandupsFileStore {
       policy.didLoad(file.isFromNewerRelease ? .newerRelease(file.formatVersion) : .read)
       return StoredStandups(standups: file.standups, formatVersion: file.formatVersion)
     } catch {
-      policy.didLoad(.unread)
+      policy.didLoad(Self.knowledge(after: error))
       throw .corrupt(error)
     }
   }
 
+  /// What a file that could not be decoded is: from a newer release (never to be written
+  /// over, not even after a backup), or unread.
+  static func knowledge(after error: StandupsFileError) -> StoragePolicy.Knowledge {
+    guard case .unsupportedVersion(let version) = error else { return .unread }
+    return .newerRelease(version)
+  }
+
   func save(_ standups: IdentifiedArrayOf<Standup>, revision: Int) throws(StorageError) {
     guard !policy.isStale(revision) else { return }
-    if policy.knowledge == .unknown {
-      // NB: Never write over data nobody has looked at: look first.
-      _ = try? load()
-    }
     try policy.checkWritable()
     let destination: String
     if case .file(let file) = target() {

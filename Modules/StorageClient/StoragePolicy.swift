@@ -29,8 +29,8 @@ struct StoragePolicy: Sendable {
     lastRevision.map { revision <= $0 } ?? false
   }
 
-  /// Refuses a save that would write over data the store has not read, or data from a newer
-  /// release.
+  /// Refuses a save that would write over data the store has not read (or not yet looked at:
+  /// the caller loads first, so that it can merge what is there), or data from a newer release.
   func checkWritable() throws(StorageError) {
     switch knowledge {
     case .newerRelease(let version):

@@ -54,6 +54,13 @@ public final class InMemoryStorage: Sendable {
     self.init(data: try? StandupsFile(standups: standups).encoded())
   }
 
+  /// Storage holding standups that the app has already loaded, for a test that starts from a
+  /// state where loading is done.
+  public convenience init(loaded standups: IdentifiedArrayOf<Standup>) {
+    self.init(standups: standups)
+    contents.withLock { contents in _ = try? Self.load(&contents) }
+  }
+
   /// Storage whose data exists but cannot be read, for the given reason.
   public convenience init(unreadable problem: FileProblem) {
     self.init()
@@ -119,9 +126,6 @@ public final class InMemoryStorage: Sendable {
         let data = try StandupsFile(standups: standups).encoded()
         try contents.withLock { contents throws(StorageError) in
           guard !contents.policy.isStale(revision) else { return }
-          if contents.policy.knowledge == .unknown {
-            _ = try? Self.load(&contents)
-          }
           try contents.policy.checkWritable()
           if let failure = contents.saveFailure { throw failure }
           contents.data = data
@@ -161,7 +165,7 @@ public final class InMemoryStorage: Sendable {
       contents.policy.didLoad(file.isFromNewerRelease ? .newerRelease(file.formatVersion) : .read)
       return StoredStandups(standups: file.standups, formatVersion: file.formatVersion)
     } catch {
-      contents.policy.didLoad(.unread)
+      contents.policy.didLoad(StandupsFileStore.knowledge(after: error))
       throw .corrupt(error)
     }
   }

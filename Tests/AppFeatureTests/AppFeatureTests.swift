@@ -21,7 +21,7 @@ struct AppFeatureTests {
   nonisolated static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
   @Test func anEditInTheDetailReachesTheListAndTheFile() async throws {
-    let storage = InMemoryStorage(standups: [.mock])
+    let storage = InMemoryStorage(loaded: [.mock])
     let store = makeStore(.loaded([.mock]), storage: storage)
     var edited = Standup.mock
     edited.title = "Design Review"
@@ -55,7 +55,7 @@ struct AppFeatureTests {
   }
 
   @Test func deletingFromTheDetailShrinksTheListAndPops() async {
-    let storage = InMemoryStorage(standups: [.mock, .engineeringMock])
+    let storage = InMemoryStorage(loaded: [.mock, .engineeringMock])
     let store = makeStore(
       .loaded(
         [.mock, .engineeringMock],
@@ -86,7 +86,7 @@ struct AppFeatureTests {
   @Test func aFullRecordingAddsTheMeetingToTheDetailAndTheList() async {
     var standup = Standup.mock
     standup.duration = .seconds(6)
-    let storage = InMemoryStorage(standups: [standup])
+    let storage = InMemoryStorage(loaded: [standup])
     let store = makeStore(
       .loaded([standup], path: StackState([.detail(StandupDetail.State(standup: standup))])),
       storage: storage,
@@ -140,7 +140,7 @@ struct AppFeatureTests {
           .record(RecordMeeting.State(standup: a)),
         ])
       ),
-      storage: InMemoryStorage(standups: [a, .engineeringMock])
+      storage: InMemoryStorage(loaded: [a, .engineeringMock])
     )
     let recorded = a.adding(meetingWithTranscript: "", id: 0)
 
@@ -164,7 +164,7 @@ struct AppFeatureTests {
           .record(RecordMeeting.State(standup: b)),
         ])
       ),
-      storage: InMemoryStorage(standups: [a, b])
+      storage: InMemoryStorage(loaded: [a, b])
     )
     let recorded = b.adding(meetingWithTranscript: "", id: 0)
 
@@ -185,7 +185,7 @@ struct AppFeatureTests {
           .record(RecordMeeting.State(standup: a)),
         ])
       ),
-      storage: InMemoryStorage(standups: [.mock, a])
+      storage: InMemoryStorage(loaded: [.mock, a])
     )
     let recorded = a.adding(meetingWithTranscript: "", id: 0)
 
@@ -199,7 +199,7 @@ struct AppFeatureTests {
     let a = Standup.productMock
     let store = makeStore(
       .loaded([a], path: StackState([.record(RecordMeeting.State(standup: a))])),
-      storage: InMemoryStorage(standups: [a])
+      storage: InMemoryStorage(loaded: [a])
     )
     let recorded = a.adding(meetingWithTranscript: "", id: 0)
 
@@ -211,7 +211,7 @@ struct AppFeatureTests {
 
   @Test func deletingAPastMeetingRemovesItEverywhere() async {
     let a = Standup.mock
-    let storage = InMemoryStorage(standups: [a])
+    let storage = InMemoryStorage(loaded: [a])
     let store = makeStore(
       .loaded(
         [a],
@@ -248,7 +248,7 @@ struct AppFeatureTests {
   @Test func tappingAPastMeetingPushesIt() async {
     let store = makeStore(
       .loaded([.mock], path: StackState([.detail(StandupDetail.State(standup: .mock))])),
-      storage: InMemoryStorage(standups: [.mock])
+      storage: InMemoryStorage(loaded: [.mock])
     )
     let meeting = Standup.mock.meetings[0]
 
@@ -259,7 +259,7 @@ struct AppFeatureTests {
   }
 
   @Test func anEditReachesEveryScreenShowingTheStandup() async {
-    let storage = InMemoryStorage(standups: [.mock, .engineeringMock])
+    let storage = InMemoryStorage(loaded: [.mock, .engineeringMock])
     let store = makeStore(
       .loaded(
         [.mock, .engineeringMock],

@@ -4,6 +4,7 @@ import Composable
 import ComposableTestSupport
 import Dependencies
 import Foundation
+import IdentifiedCollections
 import Models
 import RecordMeeting
 import StandupDetail
@@ -308,7 +309,7 @@ struct DataSafetyTests {
 
     await store.send(.alert(.presented(.keepUnreadableDataAside(then: .sampleData))))
     await store.receive(\.unreadableDataKeptAside)
-    await store.send(.flushPendingSave)
+    await store.send(.flushPendingSave).finish()
     await store.skipInFlightEffects(strict: false)
 
     let saved = try StandupsFile.decode(Data(contentsOf: file))
@@ -379,7 +380,7 @@ struct DataSafetyTests {
     let a = Standup.engineeringMock
     var form = StandupForm.State(standup: a)
     form.standup.title = "Platform"
-    let storage = InMemoryStorage(standups: [a])
+    let storage = InMemoryStorage(loaded: [a])
     let store = makeStore(
       .loaded(
         [a],
@@ -418,7 +419,7 @@ struct DataSafetyTests {
   }
 
   @Test func deletingFromTheListRemovesEveryScreenOfTheStandupAndEndsTheirEffects() async {
-    let storage = InMemoryStorage(standups: [.mock, .engineeringMock])
+    let storage = InMemoryStorage(loaded: [.mock, .engineeringMock])
     let store = makeStore(
       .loaded(
         [.mock, .engineeringMock],
@@ -454,7 +455,7 @@ struct DataSafetyTests {
   }
 
   @Test func aWriteScheduledBeforeAFlushNeverLandsAfterIt() async {
-    let storage = InMemoryStorage(standups: [.mock, .engineeringMock])
+    let storage = InMemoryStorage(loaded: [.mock, .engineeringMock])
     let firstWrite = Gate()
     storage.beforeEachSave { revision in
       if revision == 1 { await firstWrite.wait() }
@@ -482,7 +483,7 @@ struct DataSafetyTests {
   // MARK: - A save failure never replaces a question
 
   @Test func aSaveFailureWaitsForTheAlertTheUserIsAnswering() async {
-    let storage = InMemoryStorage(standups: [.mock, .engineeringMock])
+    let storage = InMemoryStorage(loaded: [.mock, .engineeringMock])
     let failure = StorageError.writeFailed(
       FileProblem(path: "/data/standups.json", reason: .diskFull, technicalDetail: "ENOSPC")
     )
@@ -504,18 +505,167 @@ struct DataSafetyTests {
     await store.receive(\.saveFailed, failure) {
       $0.persistence.hasUnsavedChanges = true
       $0.persistence.lastWriteError = failure
-      $0.persistence.waitingAlert = .saveFailed(failure)
+      $0.persistence.waitingAlerts = [.saveFailed(failure)]
     }
     #expect(store.state.list.alert == .deleteStandup(.engineeringMock))
 
     await store.send(.list(.alert(.dismiss))) {
       $0.list.alert = nil
-      $0.persistence.waitingAlert = nil
+      $0.persistence.waitingAlerts = []
       $0.alert = .saveFailed(failure)
     }
     await clock.advance(by: .seconds(1))
     await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
     await expectNothingLeftRunning(store)
+  }
+
+  // MARK: - What the review of the first version found
+
+  @Test func aFileFromANewerReleaseThatCannotBeReadOpensReadOnlyWithoutOfferingToReplaceIt()
+    async
+  {
+    let newer = Data(#"{"formatVersion": 4, "standups": [{"renamedEverything": true}]}"#.utf8)
+    let storage = InMemoryStorage(data: newer)
+    let store = makeStore(AppFeature.State(), storage: storage)
+
+    await store.send(.onTask) {
+      $0.persistence.status = .loading
+    }
+    await store.receive(\.standupsLoaded) {
+      $0.persistence.status = .readOnly(formatVersion: 4)
+      $0.alert = .unreadableNewerRelease(formatVersion: 4)
+    }
+    await store.send(.alert(.dismiss)) { $0.alert = nil }
+    await store.send(.list(.loadSampleDataButtonTapped))
+    await store.receive(\.list.delegate.loadSampleData) { $0.alert = .changesRefused }
+    await store.send(.flushPendingSave)
+    #expect(storage.data == newer)
+    #expect(storage.backups.isEmpty)
+  }
+
+  @Test func aFormOpenedWhileLoadingCannotChangeDataThatTurnsOutReadOnly() async throws {
+    let newer = try newerReleaseFile(holding: [.mock])
+    let storage = InMemoryStorage(data: newer)
+    let load = Gate()
+    storage.beforeEachLoad { await load.wait() }
+    let store = makeStore(AppFeature.State(), storage: storage)
+    store.exhaustivity = .off
+
+    await store.send(.onTask)
+    await store.send(.list(.addButtonTapped))
+    await store.receive(\.list.delegate.addStandup)
+    await store.send(\.destination.add.titleChanged, "Added while loading")
+    load.open()
+    await store.receive(\.standupsLoaded)
+    await store.send(.confirmAddButtonTapped) {
+      $0.destination = nil
+      $0.alert = .changesRefused
+    }
+    #expect(store.state.list.standups == [.mock])
+    #expect(storage.data == newer)
+  }
+
+  @Test func changesOnADeepLinkBeforeTheAppStartsLoadingAreKept() async {
+    let storage = InMemoryStorage(standups: [Self.storedEngineering])
+    let stale = Standup.engineeringMock
+    let store = makeStore(
+      AppFeature.State(path: StackState([.detail(StandupDetail.State(standup: stale))])),
+      storage: storage
+    )
+    store.exhaustivity = .off
+    var renamed = stale
+    renamed.title = "Platform"
+    var form = StandupForm.State(standup: stale)
+    form.standup.title = "Platform"
+
+    await store.send(\.path[id: 0].detail.editButtonTapped)
+    await store.receive(\.path[id: 0].detail.delegate.editStandup)
+    await store.send(\.destination.edit.titleChanged, "Platform")
+    await store.send(.doneEditingButtonTapped)
+    await store.send(.onTask)
+    await store.receive(\.standupsLoaded)
+
+    var merged = Self.storedEngineering
+    merged.title = "Platform"
+    #expect(store.state.list.standups == [merged])
+    #expect(store.state.path[id: 0, case: \.detail]?.standup == merged)
+    await store.send(.flushPendingSave).finish()
+    #expect(storage.savedStandups == [merged])
+  }
+
+  @Test func quittingWhileTheStandupsLoadStillWritesWhatWasAdded() async {
+    let storage = InMemoryStorage(standups: [.mock])
+    let load = Gate()
+    storage.beforeEachLoad { await load.wait() }
+    let store = makeStore(AppFeature.State(), storage: storage)
+    store.exhaustivity = .off
+
+    await store.send(.onTask)
+    await store.send(.list(.loadSampleDataButtonTapped))
+    await store.receive(\.list.delegate.loadSampleData)
+    let flush = await store.send(.flushPendingSave)
+    load.open()
+    await flush.finish()
+
+    #expect(storage.savedStandups == [.mock, .engineeringMock, .productMock])
+    await store.skipReceivedActions(strict: false)
+  }
+
+  @Test func screensOfStandupsTheReadOnlyDataLacksAreClosed() async throws {
+    let storage = InMemoryStorage(data: try newerReleaseFile(holding: [.mock]))
+    let load = Gate()
+    storage.beforeEachLoad { await load.wait() }
+    let store = makeStore(
+      AppFeature.State(
+        path: StackState([.detail(StandupDetail.State(standup: Self.storedEngineering))])
+      ),
+      storage: storage
+    )
+    store.exhaustivity = .off
+
+    await store.send(.onTask)
+    await store.send(\.path[id: 0].detail.deleteMeetings, [0])
+    load.open()
+    await store.receive(\.standupsLoaded) {
+      $0.list.standups = [.mock]
+      $0.path = StackState()
+      $0.alert = .changesDiscarded
+    }
+  }
+
+  @Test func alertsHeldBackAreAllShownInTurn() async {
+    let problem = FileProblem(path: "/data/standups.json", reason: .diskFull, technicalDetail: "")
+    let saveFailure = StorageError.writeFailed(problem)
+    let backupFailure = StorageError.backupFailed(problem)
+    let store = makeStore(
+      AppFeature.State(
+        list: StandupsList.State(standups: [.mock]),
+        persistence: .status(.notSaving(.unreadable(problem)))
+      ),
+      storage: InMemoryStorage(unreadable: problem)
+    )
+    store.exhaustivity = .off
+
+    await store.send(.list(.deleteButtonTapped(id: Standup.mock.id)))
+    await store.send(.saveFailed(saveFailure))
+    await store.send(.saveFailed(saveFailure))
+    await store.send(.unreadableDataKeptAside(.failure(backupFailure), then: .empty))
+    #expect(store.state.alert == nil)
+    #expect(
+      store.state.persistence.waitingAlerts == [
+        .saveFailed(saveFailure), .backupFailed(backupFailure),
+      ])
+
+    await store.send(.list(.alert(.dismiss))) { $0.alert = .saveFailed(saveFailure) }
+    await store.send(.alert(.dismiss)) { $0.alert = .backupFailed(backupFailure) }
+    await store.send(.alert(.dismiss)) { $0.alert = nil }
+  }
+
+  /// The bytes of a file a newer release wrote, holding `standups` in a shape this one reads.
+  private func newerReleaseFile(holding standups: IdentifiedArrayOf<Standup>) throws -> Data {
+    let json = String(decoding: try StandupsFile(standups: standups).encoded(), as: UTF8.self)
+    return Data(
+      json.replacingOccurrences(of: #""formatVersion" : 1"#, with: #""formatVersion" : 2"#).utf8)
   }
 
   // MARK: - Helpers

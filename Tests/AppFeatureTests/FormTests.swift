@@ -19,7 +19,7 @@ struct FormTests {
 
   func makeStore(
     _ state: @autoclosure () -> AppFeature.State,
-    storage: InMemoryStorage = InMemoryStorage()
+    storage: InMemoryStorage = InMemoryStorage(loaded: [])
   ) -> TestStore<AppFeature.State, AppFeature.Action> {
     TestStore(initialState: state()) {
       AppFeature()
@@ -31,7 +31,7 @@ struct FormTests {
   }
 
   @Test func addingAStandupUsesDeterministicIDs() async {
-    let storage = InMemoryStorage()
+    let storage = InMemoryStorage(loaded: [])
     let store = makeStore(.loaded([]), storage: storage)
     let added = Standup(
       id: Standup.ID(UUID(0)),

@@ -76,7 +76,7 @@ struct PersistenceTests {
   }
 
   @Test func theFirstChangeIsWrittenAtOnceAndABurstIsCoalesced() async {
-    let storage = InMemoryStorage(standups: [Self.standup])
+    let storage = InMemoryStorage(loaded: [Self.standup])
     let store = makeDetailStore(storage: storage)
 
     let first = await deleteFirstMeeting(in: store, startsWrite: true)
@@ -103,7 +103,7 @@ struct PersistenceTests {
   }
 
   @Test func timerTicksNeverWrite() async {
-    let storage = InMemoryStorage(standups: [Self.standup])
+    let storage = InMemoryStorage(loaded: [Self.standup])
     let store = makeStore(
       .loaded(
         [Self.standup],
@@ -128,7 +128,7 @@ struct PersistenceTests {
   }
 
   @Test func aFlushWritesPendingChangesAtOnce() async {
-    let storage = InMemoryStorage(standups: [Self.standup])
+    let storage = InMemoryStorage(loaded: [Self.standup])
     let store = makeDetailStore(storage: storage)
 
     _ = await deleteFirstMeeting(in: store, startsWrite: true)
@@ -149,7 +149,7 @@ struct PersistenceTests {
   }
 
   @Test func aFailedWriteShowsAnAlertAndIsRetriedOnTheNextChange() async {
-    let storage = InMemoryStorage(standups: [Self.standup])
+    let storage = InMemoryStorage(loaded: [Self.standup])
     let store = makeDetailStore(storage: storage)
     let failure = StorageError.writeFailed(
       FileProblem(path: "/data/standups.json", reason: .diskFull, technicalDetail: "ENOSPC")
@@ -230,7 +230,7 @@ struct PersistenceTests {
   }
 
   @Test func aFlushDuringAWriteWritesTheStandupsAgain() async {
-    let storage = InMemoryStorage(standups: [Self.standup])
+    let storage = InMemoryStorage(loaded: [Self.standup])
     let store = makeDetailStore(storage: storage)
 
     let latest = await deleteFirstMeeting(in: store, startsWrite: true)

@@ -2,8 +2,6 @@ import CasePaths
 import Composable
 import ConcurrencyExtras
 import Dependencies
-import IssueReporting
-import Synchronization
 
 /// A screen whose work runs until it is stopped or the screen goes away.
 struct Worker: Reducer {
@@ -112,26 +110,6 @@ struct Navigator: Reducer {
       Scope(state: \.first, action: \.first) { Worker() }
       Scope(state: \.second, action: \.second) { Worker() }
     }
-  }
-}
-
-/// Counts the issues reported while it is the reporter, instead of failing the test with them.
-final class IssueCounter: IssueReporter {
-  private let messages = Mutex<[String]>([])
-
-  var count: Int { messages.withLock { $0.count } }
-  var all: [String] { messages.withLock { $0 } }
-
-  func reportIssue(
-    _ message: @autoclosure () -> String?,
-    severity: IssueSeverity,
-    fileID: StaticString,
-    filePath: StaticString,
-    line: UInt,
-    column: UInt
-  ) {
-    let message = message() ?? ""
-    messages.withLock { $0.append(message) }
   }
 }
 

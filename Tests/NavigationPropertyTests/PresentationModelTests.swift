@@ -1,4 +1,5 @@
 import Composable
+import ComposableTestSupport
 import ConcurrencyExtras
 import IssueReporting
 import PropertyBased
@@ -40,7 +41,7 @@ struct PresentationModelTests {
     await propertyCheck(count: 60, input: sheetSteps) { steps in
       await withMainSerialExecutor {
         let store = Store(initialState: TwinSheets.State()) { TwinSheets() }
-        let issues = IssueCounter()
+        let issues = IssueCollector()
         var sheets: [Bool: Model.Sheet] = [:]
         var nextLabel = 0
         var failure: String?

@@ -1,4 +1,5 @@
 import Composable
+import ComposableTestSupport
 import ConcurrencyExtras
 import IssueReporting
 import PropertyBased
@@ -112,7 +113,7 @@ struct Model {
 struct Harness {
   let store = Store(initialState: Navigator.State()) { Navigator() }
   var model = Model()
-  let issues = IssueCounter()
+  let issues = IssueCollector()
 
   /// Does one step to both, and returns whether the store reported an issue exactly when the
   /// model expected one.
@@ -124,7 +125,7 @@ struct Harness {
     let reported = issues.count - before
     if reported != (expectsIssue ? 1 : 0) {
       failures.append(
-        "\(step): \(reported) issues, expected \(expectsIssue ? 1 : 0): \(issues.all.suffix(reported))"
+        "\(step): \(reported) issues, expected \(expectsIssue ? 1 : 0): \(issues.messages.suffix(reported))"
       )
     }
     failures += check(after: step)

@@ -29,8 +29,13 @@ struct FileStorageTests {
   @Test func savedStandupsLoadBack() async throws {
     defer { cleanUp() }
     let standups: IdentifiedArrayOf<Standup> = [.mock, .engineeringMock]
+    let storage = StorageClient.file(at: fileURL)
 
-    try await StorageClient.file(at: fileURL).save(standups, 1)
+    await #expect(throws: StorageError.refused(.unreadDataInTheWay)) {
+      try await storage.save(standups, 1)
+    }
+    _ = try await storage.load()
+    try await storage.save(standups, 1)
 
     #expect(try await StorageClient.file(at: fileURL).load().standups == standups)
     let attributes = try FileManager.default.attributesOfItem(atPath: fileURL.path)
@@ -150,6 +155,23 @@ struct FileStorageTests {
     }
     #expect(try await storage.keepUnreadableData() == nil)
     #expect(try Data(contentsOf: fileURL) == newer)
+  }
+
+  @Test func aFileFromANewerReleaseThatCannotBeReadIsNeitherKeptAsideNorReplaced() async throws {
+    defer { cleanUp() }
+    let newer = Data(#"{"formatVersion": 9, "standups": [{"shape": "unknown"}]}"#.utf8)
+    try write(newer)
+    let storage = StorageClient.file(at: fileURL)
+
+    await #expect(throws: StorageError.corrupt(.unsupportedVersion(9))) {
+      try await storage.load()
+    }
+    #expect(try await storage.keepUnreadableData() == nil)
+    await #expect(throws: StorageError.refused(.newerRelease(9))) {
+      try await storage.save([.mock], 1)
+    }
+    #expect(try Data(contentsOf: fileURL) == newer)
+    #expect(try backups().isEmpty)
   }
 
   @Test func aSymbolicLinkIsFollowedAndKept() async throws {

@@ -10,6 +10,7 @@ package final class EffectGroup: Sendable {
   private struct State {
     var tasks: [UInt64: Task<Void, Never>] = [:]
     var isCancelled = false
+    var isTracked = true
     /// Whether some task of the group finished without being cancelled.
     var hasCompletedTask = false
     var waiters: [CheckedContinuation<Void, Never>] = []
@@ -52,6 +53,17 @@ package final class EffectGroup: Sendable {
       return Array(state.tasks.values)
     }
     for task in tasks { task.cancel() }
+  }
+
+  /// Whether a test store expects the group's effects to finish (see
+  /// `EffectRuntime.untrackRunningEffects()`).
+  var isTracked: Bool {
+    state.withLock { $0.isTracked }
+  }
+
+  /// Stops expecting the group's effects, now and to come, to finish.
+  func untrack() {
+    state.withLock { $0.isTracked = false }
   }
 
   /// Marks the group cancelled because the tasks were cancelled for it (the store went away).

@@ -117,7 +117,7 @@ package final class EffectRuntime: Sendable {
 
   /// Removes what `cancel(_:)` would cancel from the tables, and returns its tasks.
   func detach(_ key: CancellationKey) -> [Task<Void, Never>] {
-    tables.withLock { $0.detachTasks(under: key) }
+    changeTables { $0.detachTasks(under: key) }
   }
 
   /// Ends the work of the children of `slot` that `keeps` rejects, unless the slot was last
@@ -131,11 +131,9 @@ package final class EffectRuntime: Sendable {
     removed: RemovedChildren?,
     keeping keeps: @Sendable (HashableIdentity) -> Bool
   ) -> (tasks: [Task<Void, Never>], children: [HashableIdentity]) {
-    let result = tables.withLock { tables in
+    changeTables { tables in
       tables.detachChildren(of: slot, marker: marker, removed: removed, keeping: keeps)
     }
-    updateSlotCount()
-    return result
   }
 
   /// Ends, now, the work of the children of `slot` that `keeps` rejects (see
@@ -158,7 +156,7 @@ package final class EffectRuntime: Sendable {
 
   /// Cancels every running task and the groups they belong to: the store is going away.
   package func cancelAll() {
-    let entries = tables.withLock { tables in
+    let entries = changeTables { tables in
       tables.tokensByKey.removeAll()
       tables.slots.removeAll()
       for token in tables.running.keys {
@@ -166,21 +164,23 @@ package final class EffectRuntime: Sendable {
       }
       return Array(tables.running.values)
     }
-    updateSlotCount()
     for entry in entries {
       entry.group?.markCancelled()
       entry.task.cancel()
     }
   }
 
-  /// Stops expecting the tasks running now to finish, without cancelling them: what a test
-  /// store's `skipInFlightEffects` does.
+  /// Stops expecting the tasks running now, and those their groups start later (the rest of a
+  /// concatenation, the effects of the actions they send), to finish, without cancelling them:
+  /// what a test store's `skipInFlightEffects` does.
   package func untrackRunningEffects() {
-    tables.withLock { tables in
+    let groups = tables.withLock { tables in
       for token in tables.running.keys {
         tables.running[token]?.isTracked = false
       }
+      return tables.running.values.compactMap(\.group)
     }
+    for group in groups { group.untrack() }
   }
 
   /// Waits until every task running now has finished.
@@ -203,21 +203,26 @@ package final class EffectRuntime: Sendable {
     let registered = Self.expand(keys)
     // NB: The task is created under the lock so that it is registered before it can finish
     // and unregister itself.
-    let (task, isInCancelledGroup) = tables.withLock { tables in
+    let (task, isInCancelledGroup) = changeTables { tables in
       let token = tables.nextToken
       tables.nextToken += 1
       let task = Task(priority: priority) {
         await work()
         self.finish(token)
       }
-      tables.running[token] = Entry(task: task, keys: registered, origin: origin, group: group)
+      tables.running[token] = Entry(
+        task: task,
+        keys: registered,
+        origin: origin,
+        group: group,
+        isTracked: group?.isTracked ?? true
+      )
       for key in registered {
         tables.register(token, under: key)
       }
       let isInCancelledGroup = group.map { !$0.add(task, token: token) } ?? false
       return (task, isInCancelledGroup)
     }
-    updateSlotCount()
     if isInCancelledGroup { task.cancel() }
     return task
   }
@@ -242,21 +247,27 @@ package final class EffectRuntime: Sendable {
   }
 
   private func finish(_ token: UInt64) {
-    let entry = tables.withLock { tables -> Entry? in
+    let entry = changeTables { tables -> Entry? in
       guard let entry = tables.running.removeValue(forKey: token) else { return nil }
       for key in entry.keys {
         tables.unregister(token, from: key)
       }
       return entry
     }
-    updateSlotCount()
     entry?.group?.remove(token: token, wasCancelled: entry?.task.isCancelled ?? false)
     onFinish?()
   }
 
-  private func updateSlotCount() {
-    let count = tables.withLock { $0.slots.count }
-    slotCount.store(count, ordering: .relaxed)
+  /// Changes the tables under the lock, and publishes whether any slot has live children
+  /// before letting go of it, so that the count never lags a later change.
+  private func changeTables<Result: Sendable>(
+    _ body: (inout Tables) -> Result
+  ) -> Result {
+    tables.withLock { tables in
+      let result = body(&tables)
+      slotCount.store(tables.slots.count, ordering: .relaxed)
+      return result
+    }
   }
 }
 

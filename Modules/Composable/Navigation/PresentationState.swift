@@ -22,8 +22,9 @@ public struct PresentationState<State> {
   private final class Storage {
     /// What is presented; `nil` only while a write through ``wrappedValue`` is dismissing it.
     var value: State?
-    /// The identity of `value`, worked out when it is written so that the presentation
-    /// operators never reflect on it while handling an action.
+    /// The identity of `value`, worked out when it is written (including by the presented
+    /// feature itself), so that the presentation operators never reflect on it for actions
+    /// that leave the presentation alone.
     var identity: PresentationIdentity?
 
     init(_ value: State) {

@@ -133,14 +133,19 @@ public final class Store<State, Action: Sendable> {
   /// ``StackAction/push(id:state:)``.
   ///
   /// IDs come from the store's `stackElementID` generator, the one the reducer's own pushes and
-  /// appends use, so an element pushed from outside never collides with one the reducer adds.
+  /// appends use, so an element pushed from outside never collides with one the reducer adds,
+  /// or with one of the initial state built in the store's `initialState` closure.
+  ///
+  /// > Important: Build a stack that a store starts with (a restored session, a deep link)
+  /// > inside `initialState`, where its IDs come from the same generator; a stack built before
+  /// > the store exists has IDs from another one, which this generator may hand out again.
   ///
   /// ```swift
   /// let id = store.makeStackElementID()
   /// store.send(.path(.push(id: id, state: .detail(DetailFeature.State(standup: standup)))))
   /// ```
   ///
-  /// - Returns: An ID no element of this store has had.
+  /// - Returns: An ID the store's generator has not handed out before.
   public func makeStackElementID() -> StackElementID {
     root.makeStackElementID()
   }

@@ -24,7 +24,7 @@ extension TestStoreTests {
   }
 
   @Test func finishShowsWhatANonExhaustiveTestSkipped() async {
-    let recorder = IssueRecorder()
+    let recorder = IssueCollector()
     await withIssueReporters(IssueReporters.current + [recorder]) {
       let store = makeStore()
       store.exhaustivity = .off(showSkippedAssertions: true)
@@ -142,5 +142,41 @@ extension TestStoreTests {
       $0.name = "Blob"
     }
     #expect(store.state.name == "Blob")
+  }
+
+  @Test func assertingWithActionsStillToReceiveIsReported() async {
+    let store = makeStore()
+
+    await store.send(.loadButtonTapped).finish()
+    withKnownIssue {
+      store.assert { $0.name = "Blob" }
+    } matching: { issue in
+      issue.says("Must handle 1 received action before asserting", "loaded(\"Blob\")")
+        || issue.says("Expected state to change, but no change occurred")
+    }
+  }
+
+  @Test func theWorkAnUntrackedEffectLeadsToIsUntrackedToo() async {
+    struct Steps: Reducer {
+      @Dependency(\.continuousClock) var clock
+      func reduce(into state: inout Int, action: String) -> Effect<String> {
+        guard action == "start" else { return .none }
+        return .concatenate(
+          .run { _ in try await clock.sleep(for: .seconds(1)) },
+          .run { _ in try await clock.sleep(for: .seconds(60)) }
+        )
+      }
+    }
+    let clock = TestClock()
+    let store = TestStore(initialState: 0) {
+      Steps()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+
+    await store.send("start")
+    await store.skipInFlightEffects()
+    await clock.advance(by: .seconds(1))
+    #expect(store.effectRuntime.runningCount > 0)
   }
 }

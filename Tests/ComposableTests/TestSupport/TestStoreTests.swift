@@ -128,7 +128,7 @@ struct TestStoreTests {
     await withKnownIssue {
       await store.send(.incrementButtonTapped) { $0.count = 1 }
     } matching: { issue in
-      issue.says("Must handle 1 received action before sending an action", ".loaded(\"Blob\")")
+      issue.says("Must handle 1 received action before sending", ".loaded(\"Blob\")")
     }
   }
 
@@ -188,7 +188,7 @@ struct TestStoreTests {
   }
 
   @Test func skippedAssertionsAreShownWhenAskedFor() async {
-    let recorder = IssueRecorder()
+    let recorder = IssueCollector()
     await withIssueReporters(IssueReporters.current + [recorder]) {
       let store = makeStore()
       store.exhaustivity = .off(showSkippedAssertions: true)

@@ -108,12 +108,16 @@ where Element.State: Sendable {
     let remainingIDs = state[keyPath: toStackState].ids
     let removed = state[keyPath: toStackState].removals.removedChildren
     state[keyPath: toStackState].markReconciled()
+    @Dependency(\.stackElementID) var stackElementID
+    // NB: A parent can delay this effect (behind asynchronous work in a concatenation); an
+    // element pushed meanwhile has a newer ID and is not one this change removed.
+    let newIDs = stackElementID.peek()
     return .merge(
       elementEffects,
       parentEffects,
       .endChildren(of: slot, reconciledAt: version, removed: removed) { child in
         guard let id = child.base as? StackElementID else { return true }
-        return remainingIDs.contains(id)
+        return remainingIDs.contains(id) || newIDs <= id
       }
     )
   }
