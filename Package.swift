@@ -16,7 +16,9 @@ let package = Package(
     .library(name: "StandupDetail", targets: ["StandupDetail"]),
     .library(name: "StandupForm", targets: ["StandupForm"]),
     .library(name: "StandupsList", targets: ["StandupsList"]),
+    .library(name: "StandupsTerminal", targets: ["StandupsTerminal"]),
     .library(name: "StorageClient", targets: ["StorageClient"]),
+    .library(name: "TerminalUI", targets: ["TerminalUI"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
@@ -31,6 +33,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
     .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
+    .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", from: "1.19.7"),
     .package(url: "https://github.com/pointfreeco/swift-tagged", from: "0.10.0"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
@@ -146,6 +149,28 @@ let package = Package(
       name: "StorageClient",
       dependencies: ["Models", .dependencies, .dependenciesMacros, .identifiedCollections],
       path: "Modules/StorageClient"
+    ),
+    .target(
+      name: "StandupsTerminal",
+      dependencies: [
+        "AppFeature",
+        "Composable",
+        "MeetingFeature",
+        "Models",
+        "RecordMeeting",
+        "SpeechClient",
+        "StandupDetail",
+        "StandupForm",
+        "StandupsList",
+        "TerminalUI",
+        .casePaths,
+        .concurrencyExtras,
+      ],
+      path: "Modules/StandupsTerminal"
+    ),
+    .target(
+      name: "TerminalUI",
+      path: "Modules/TerminalUI"
     ),
     .executableTarget(
       name: "StandupsBenchmarks",
@@ -339,6 +364,29 @@ let package = Package(
       ],
       path: "Tests/StorageClientTests"
     ),
+    .testTarget(
+      name: "StandupsTerminalTests",
+      dependencies: [
+        "AppFeature",
+        "Composable",
+        "Models",
+        "StandupsTerminal",
+        "StorageClient",
+        "TerminalUI",
+        .clocks,
+        .concurrencyExtras,
+        .dependencies,
+        .issueReportingTestSupport,
+        .snapshotTesting,
+      ],
+      path: "Tests/StandupsTerminalTests",
+      exclude: ["__Snapshots__"]
+    ),
+    .testTarget(
+      name: "TerminalUITests",
+      dependencies: ["TerminalUI", .issueReportingTestSupport],
+      path: "Tests/TerminalUITests"
+    ),
   ]
 )
 
@@ -369,6 +417,8 @@ extension Target.Dependency {
     name: "OrderedCollections",
     package: "swift-collections"
   )
+  static let snapshotTesting = product(
+    name: "SnapshotTesting", package: "swift-snapshot-testing")
   static let tagged = product(name: "Tagged", package: "swift-tagged")
 }
 

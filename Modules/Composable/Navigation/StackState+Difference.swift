@@ -1,3 +1,5 @@
+import OrderedCollections
+
 extension StackState {
   /// The elements pushed onto and popped off a stack between two of its states.
   ///
@@ -20,6 +22,35 @@ extension StackState {
     public var isEmpty: Bool { popped.isEmpty && pushed.isEmpty }
   }
 
+  /// The IDs of a stack at one moment, for a view layer to diff against later with
+  /// ``difference(from:)-(Snapshot)``.
+  ///
+  /// Keeping a snapshot instead of the stack itself keeps no element alive, so the store goes on
+  /// writing to elements in place.
+  public struct Snapshot: Sendable {
+    let ids: OrderedSet<StackElementID>
+    let version: UInt64
+  }
+
+  /// The IDs of the stack now.
+  public var snapshot: Snapshot {
+    Snapshot(ids: ids, version: version)
+  }
+
+  /// What was pushed and popped since `old` was taken.
+  ///
+  /// ```swift
+  /// let change = store.state.path.difference(from: previous)
+  /// previous = store.state.path.snapshot
+  /// ```
+  ///
+  /// - Parameter old: An earlier snapshot of the stack.
+  /// - Returns: The popped and pushed IDs.
+  public func difference(from old: Snapshot) -> Difference {
+    guard version != old.version else { return Difference(popped: [], pushed: []) }
+    return Self.difference(from: old.ids, to: ids)
+  }
+
   /// What was pushed and popped to get from `old` to this stack.
   ///
   /// Costs nothing when the IDs did not change (the same version), and otherwise a walk over
@@ -37,8 +68,13 @@ extension StackState {
     guard storage !== old.storage, version != old.version else {
       return Difference(popped: [], pushed: [])
     }
-    let newIDs = ids
-    let oldIDs = old.ids
+    return Self.difference(from: old.ids, to: ids)
+  }
+
+  private static func difference(
+    from oldIDs: OrderedSet<StackElementID>,
+    to newIDs: OrderedSet<StackElementID>
+  ) -> Difference {
     var commonBottom = 0
     let limit = Swift.min(newIDs.count, oldIDs.count)
     while commonBottom < limit, newIDs[commonBottom] == oldIDs[commonBottom] {

@@ -190,6 +190,32 @@ struct StackStateDifferenceTests {
     #expect(StackState<String>().difference(from: old).popped == [0, 1, 2, 3])
   }
 
+  @Test func aSnapshotDiffsLikeTheStackItWasTakenFrom() {
+    var stack = makeStack(["a", "b", "c"])
+    let snapshot = stack.snapshot
+    stack[id: 1] = "B"
+    #expect(stack.difference(from: snapshot).isEmpty)
+
+    withDependencies {
+      $0.stackElementID = .incrementing(from: 3)
+    } operation: {
+      stack.removeLast(2)
+      stack.append("d")
+    }
+    #expect(stack.difference(from: snapshot) == .init(popped: [1, 2], pushed: [3]))
+    #expect(stack.difference(from: stack.snapshot).isEmpty)
+  }
+
+  @Test func aSnapshotKeepsNoElementAlive() {
+    var stack = makeStack(["a", "b"])
+    let storage = stack.storageIdentity
+    let snapshot = stack.snapshot
+    stack[id: 0] = "A"
+    // NB: Had the snapshot kept the storage, this write would have copied it.
+    #expect(stack.storageIdentity == storage)
+    #expect(stack.difference(from: snapshot).isEmpty)
+  }
+
   @Test func removingAllFromASharedStackKeepsTheOriginal() {
     let stack = makeStack(["a", "b"])
     var copy = stack

@@ -1,0 +1,389 @@
+public import AppFeature
+import CasePaths
+public import Composable
+import MeetingFeature
+import RecordMeeting
+import StandupDetail
+import StandupForm
+import StandupsList
+public import TerminalUI
+
+/// The whole app on a terminal: the screen on top of the stack (or the list), a breadcrumb of
+/// the stack above it, the add or edit sheet and any alert over it, a status line when the data
+/// is not being saved, and a legend of the keys at the bottom.
+///
+/// Rendering is a pure function of the app's state and the view state, so a test renders any
+/// state at any size without a terminal; key handling turns a key into view-state changes and
+/// the app's actions, which ``TerminalApp`` sends.
+///
+/// ```swift
+/// let frame = AppView.render(store.state, viewState, size: Size(width: 80, height: 24),
+///                            format: TerminalFormat(timeZone: .current))
+/// print(frame.plainText)
+/// ```
+public enum AppView {
+  /// What a key asks of the app beyond changes to the view state.
+  public enum Command: Equatable, Sendable {
+    /// Send this action to the store.
+    case send(AppFeature.Action)
+    /// Add the line typed on this recorder to the meeting's transcript.
+    case submitDraft(StackElementID)
+    /// Quit the app.
+    case quit
+  }
+
+  /// Draws the app.
+  ///
+  /// - Parameters:
+  ///   - state: The app's state.
+  ///   - view: The view state.
+  ///   - size: The size of the terminal.
+  ///   - format: How dates and times are written.
+  /// - Returns: The frame.
+  public static func render(
+    _ state: AppFeature.State,
+    _ view: AppViewState,
+    size: Size,
+    format: TerminalFormat
+  ) -> Canvas {
+    var canvas = Canvas(size: size)
+    let layout = Layout(state, size: size)
+    drawBreadcrumb(state, format: format, in: layout.breadcrumb, on: &canvas)
+    switch topScreen(state) {
+    case .list:
+      let isLoading = [.notLoaded, .loading].contains(state.persistence.status)
+      ListScreen.render(
+        state.list, view.list, isLoading: isLoading, in: layout.content, format: format,
+        on: &canvas)
+    case .element(let id, .detail(let detail)):
+      DetailScreen.render(
+        detail, view[screen: id], in: layout.content, format: format, on: &canvas)
+    case .element(let id, .meeting(let meeting)):
+      MeetingScreen.render(
+        meeting, view[screen: id], in: layout.content, format: format, on: &canvas)
+    case .element(let id, .record(let record)):
+      RecordScreen.render(
+        record, view[screen: id], in: layout.content, format: format, on: &canvas)
+    }
+    if let status = layout.status, let (text, style) = statusLine(state) {
+      let line = status.inset(left: 1, right: 1)
+      canvas.text(text, at: line.origin, style: style, clip: line)
+    }
+    if let destination = state.destination {
+      let sheet = layout.sheet
+      // NB: The screen under the sheet is cleared, not shown around it: half-covered rows
+      // only confuse.
+      canvas.fill(layout.content, style: .plain)
+      canvas.fill(sheet, style: .plain)
+      canvas.box(sheet, style: Palette.frame, title: sheetTitle(destination))
+      FormScreen.render(
+        destination.form, view.form, in: sheet.inset(top: 1, left: 1, bottom: 1, right: 1),
+        on: &canvas)
+    }
+    let alert = presentedAlert(in: state)
+    if let alert {
+      AlertOverlay.render(alert, selection: view.alertSelection, over: layout.overlay, on: &canvas)
+    }
+    drawLegend(keys(state), in: layout.footer, on: &canvas)
+    if view.isShowingHelp {
+      drawHelp(keys(state, all: true), over: layout.overlay, on: &canvas)
+    }
+    return canvas
+  }
+
+  /// Applies a key.
+  ///
+  /// - Parameters:
+  ///   - key: The key pressed.
+  ///   - state: The app's state.
+  ///   - view: The view state, which the key may change.
+  ///   - size: The size of the terminal, for keys that scroll.
+  /// - Returns: What else the key asks for, in order.
+  public static func handle(
+    _ key: Key,
+    _ state: AppFeature.State,
+    _ view: inout AppViewState,
+    size: Size
+  ) -> [Command] {
+    if view.isShowingHelp {
+      view.isShowingHelp = false
+      return []
+    }
+    let screen = topScreen(state)
+    if key == .control("c") {
+      guard case .element(let id, .record(let record)) = screen, !record.isEnded else {
+        return [.quit]
+      }
+      view.isQuittingAfterMeeting = true
+      return record.alert == nil
+        ? [.send(.path(.element(id: id, action: .record(.endMeetingButtonTapped))))] : []
+    }
+    if let alert = presentedAlert(in: state) {
+      guard let pressed = AlertOverlay.handle(key, alert, selection: &view.alertSelection) else {
+        return []
+      }
+      return [.send(alert.press(pressed))]
+    }
+    if key == .control("k") || (key == .character("?") && !isTyping(state)) {
+      view.isShowingHelp = true
+      return []
+    }
+    let layout = Layout(state, size: size)
+    if let destination = state.destination {
+      let region = layout.sheet.inset(top: 1, left: 1, bottom: 1, right: 1)
+      let isAdding = destination.is(\.add)
+      switch FormScreen.handle(key, destination.form, &view.form, in: region) {
+      case .send(let action)?:
+        return [.send(.destination(.presented(isAdding ? .add(action) : .edit(action))))]
+      case .confirm?:
+        return [.send(isAdding ? .confirmAddButtonTapped : .doneEditingButtonTapped)]
+      case .cancel?:
+        return [.send(isAdding ? .dismissAddButtonTapped : .cancelEditButtonTapped)]
+      case nil:
+        return []
+      }
+    }
+    switch screen {
+    case .list:
+      if key == .character("q") { return [.quit] }
+      let height = layout.content.size.height
+      return ListScreen.handle(key, state.list, &view.list, height: height)
+        .map { [.send(.list($0))] } ?? []
+
+    case .element(let id, .record):
+      switch RecordScreen.handle(key, &view[screen: id]) {
+      case .send(let action)?:
+        return [.send(.path(.element(id: id, action: .record(action))))]
+      case .submitDraft?:
+        return [.submitDraft(id)]
+      case nil:
+        return []
+      }
+
+    case .element(let id, let element):
+      switch key {
+      case .character("q"):
+        return [.quit]
+      case .escape, .left, .backspace, .character("h"):
+        return [.send(.path(.popFrom(id: id)))]
+      default:
+        break
+      }
+      let action: AppFeature.Path.Action?
+      switch element {
+      case .detail(let detail):
+        action = DetailScreen.handle(key, detail, &view[screen: id], in: layout.content)
+          .map { .detail($0) }
+      case .meeting(let meeting):
+        action = MeetingScreen.handle(key, meeting, &view[screen: id], in: layout.content)
+          .map { .meeting($0) }
+      case .record:
+        action = nil
+      }
+      return action.map { [.send(.path(.element(id: id, action: $0)))] } ?? []
+    }
+  }
+
+  /// The alert the user is answering, if any: the app's own first (about its data), then the
+  /// one on the screen on top.
+  static func presentedAlert(in state: AppFeature.State) -> PresentedAlert? {
+    if let alert = state.alert {
+      return PresentedAlert(alert) { .alert($0) }
+    }
+    guard state.destination == nil else { return nil }
+    switch topScreen(state) {
+    case .list:
+      return state.list.alert.map { PresentedAlert($0) { .list(.alert($0)) } }
+    case .element(let id, .detail(let detail)):
+      return detail.alert.map {
+        PresentedAlert($0) { .path(.element(id: id, action: .detail(.alert($0)))) }
+      }
+    case .element(let id, .meeting(let meeting)):
+      return meeting.alert.map {
+        PresentedAlert($0) { .path(.element(id: id, action: .meeting(.alert($0)))) }
+      }
+    case .element(let id, .record(let record)):
+      return record.alert.map {
+        PresentedAlert($0) { .path(.element(id: id, action: .record(.alert($0)))) }
+      }
+    }
+  }
+
+  /// The screen shown: the top of the stack, or the list when the stack is empty.
+  enum Screen {
+    case list
+    case element(StackElementID, AppFeature.Path.State)
+  }
+
+  static func topScreen(_ state: AppFeature.State) -> Screen {
+    guard let id = state.path.ids.last, let element = state.path[id: id] else { return .list }
+    return .element(id, element)
+  }
+
+  /// The crumbs of the breadcrumb: the list, then a name for each screen on the stack.
+  static func breadcrumb(_ state: AppFeature.State, format: TerminalFormat) -> [String] {
+    ["Standups"]
+      + state.path.map { element in
+        switch element {
+        case .detail(let detail): ListScreen.displayTitle(detail.standup)
+        case .meeting(let meeting): format.date(meeting.meeting.date)
+        case .record: "Recording"
+        }
+      }
+  }
+
+  /// Whether keys type text on the screen shown: the recorder's transcript or a form's fields.
+  static func isTyping(_ state: AppFeature.State) -> Bool {
+    if state.destination != nil { return true }
+    if case .element(_, .record) = topScreen(state) { return true }
+    return false
+  }
+
+  /// The keys of what has the keyboard, with the key for the full list (or, with `all`, the
+  /// keys that work everywhere).
+  static func keys(_ state: AppFeature.State, all: Bool = false) -> [KeyHelp] {
+    let helpKey = KeyHelp(isTyping(state) ? "^K" : "?", "keys")
+    let keys = self.keys(of: state)
+    guard all else { return keys.filter(\.isInLegend) + [helpKey] }
+    return keys + [KeyHelp("? ^K", "these keys"), KeyHelp("^C", "quit (asks during a meeting)")]
+  }
+
+  private static func keys(of state: AppFeature.State) -> [KeyHelp] {
+    if presentedAlert(in: state) != nil {
+      return AlertOverlay.keys
+    }
+    if let destination = state.destination {
+      return FormScreen.keys(confirm: destination.is(\.add) ? "add" : "done")
+    }
+    switch topScreen(state) {
+    case .list: return ListScreen.keys(state.list)
+    case .element(_, .detail(let detail)): return DetailScreen.keys(detail)
+    case .element(_, .meeting): return MeetingScreen.keys
+    case .element(_, .record): return RecordScreen.keys
+    }
+  }
+
+  private static func sheetTitle(_ destination: AppFeature.Destination.State) -> String {
+    destination.is(\.add) ? "New standup" : "Edit standup"
+  }
+
+  /// The status line: why the data is not being saved, on every screen.
+  static func statusLine(_ state: AppFeature.State) -> (String, Style)? {
+    state.persistence.problem.map { ("⚠ " + $0, Palette.problem) }
+  }
+
+  private static func drawBreadcrumb(
+    _ state: AppFeature.State,
+    format: TerminalFormat,
+    in row: Rect,
+    on canvas: inout Canvas
+  ) {
+    var crumbs = breadcrumb(state, format: format)
+    let separator = " › "
+    func width(_ crumbs: [String]) -> Int {
+      crumbs.reduce(0) { $0 + $1.displayWidth } + separator.displayWidth * (crumbs.count - 1) + 1
+    }
+    // NB: The screens nearest the top matter most; the bottom of the stack gives way first.
+    while crumbs.count > 2, width(crumbs) > row.size.width {
+      crumbs.remove(at: crumbs[0] == "…" ? 1 : 0)
+      if crumbs[0] != "…" { crumbs.insert("…", at: 0) }
+    }
+    var column = row.minColumn + 1
+    for (index, crumb) in crumbs.enumerated() {
+      let isLast = index == crumbs.count - 1
+      if index > 0 {
+        column += canvas.text(
+          separator, at: Point(column: column, row: row.minRow), style: Palette.label, clip: row)
+      }
+      let room = max(row.maxColumn - column, 0)
+      column += canvas.text(
+        crumb.truncated(toWidth: room), at: Point(column: column, row: row.minRow),
+        style: isLast ? Palette.title : Palette.label, clip: row)
+    }
+  }
+
+  private static func drawLegend(_ keys: [KeyHelp], in row: Rect, on canvas: inout Canvas) {
+    guard let help = keys.last else { return }
+    let entries = keys.dropLast()
+    let helpWidth = help.keys.displayWidth + 1 + help.action.displayWidth
+    var column = row.minColumn + 1
+    for entry in entries {
+      let entryWidth = entry.keys.displayWidth + 1 + entry.action.displayWidth
+      guard column + entryWidth + 2 + helpWidth <= row.maxColumn else { break }
+      column =
+        drawKey(entry, at: Point(column: column, row: row.minRow), clip: row, on: &canvas) + 2
+    }
+    drawKey(help, at: Point(column: column, row: row.minRow), clip: row, on: &canvas)
+  }
+
+  @discardableResult
+  private static func drawKey(
+    _ entry: KeyHelp,
+    at point: Point,
+    clip: Rect,
+    on canvas: inout Canvas
+  ) -> Int {
+    let column = point.column + canvas.text(entry.keys, at: point, style: Palette.key, clip: clip)
+    return column
+      + canvas.text(
+        " " + entry.action, at: Point(column: column, row: point.row), style: Palette.label,
+        clip: clip)
+  }
+
+  private static func drawHelp(_ keys: [KeyHelp], over screen: Rect, on canvas: inout Canvas) {
+    let keyWidth = keys.map(\.keys.displayWidth).max() ?? 0
+    let actionWidth = keys.map(\.action.displayWidth).max() ?? 0
+    let box = overlayBox(
+      Size(width: keyWidth + actionWidth + 7, height: keys.count + 4), over: screen)
+    canvas.fill(box.inset(by: -1).intersection(screen), style: .plain)
+    canvas.box(box, style: Palette.frame, title: "Keys")
+    let body = box.inset(top: 1, left: 2, bottom: 1, right: 2)
+    let shown = body.size.height - 1
+    for (line, entry) in keys.prefix(max(shown, 0)).enumerated() {
+      let row = body.row(line)
+      canvas.text(entry.keys, at: row.origin, style: Palette.key, clip: row)
+      canvas.text(
+        entry.action, at: Point(column: row.minColumn + keyWidth + 2, row: row.minRow),
+        style: .plain, clip: row)
+    }
+    if shown >= 0 {
+      let row = body.row(body.size.height - 1)
+      canvas.text("Any key closes this.", at: row.origin, style: Palette.label, clip: row)
+    }
+  }
+
+  /// Where a box of `size` goes over `screen`: centred, or the whole width when the screen is
+  /// too narrow to leave a useful margin.
+  static func overlayBox(_ size: Size, over screen: Rect) -> Rect {
+    let width = screen.size.width < 50 ? screen.size.width : min(size.width, screen.size.width)
+    return screen.centered(Size(width: width, height: min(size.height, screen.size.height)))
+  }
+
+  /// Where the parts of the app go on a terminal of a given size.
+  struct Layout {
+    var screen: Rect
+    /// Where alerts and the key list go: everywhere but the legend, which shows their keys.
+    var overlay: Rect
+    var breadcrumb: Rect
+    var content: Rect
+    var status: Rect?
+    var footer: Rect
+    var sheet: Rect
+
+    init(_ state: AppFeature.State, size: Size) {
+      screen = Rect(column: 0, row: 0, width: size.width, height: size.height)
+      let height = size.height
+      breadcrumb = screen.row(0)
+      footer = screen.row(max(height - 1, 0))
+      overlay = Rect(column: 0, row: 0, width: size.width, height: max(height - 1, 0))
+      let hasStatus = statusLine(state) != nil && height >= 5
+      status = hasStatus ? screen.row(height - 2) : nil
+      let bottom = max(height - 1 - (hasStatus ? 1 : 0), 1)
+      content = Rect(column: 0, row: min(1, height), width: size.width, height: max(bottom - 1, 0))
+      let margin = size.width >= 50 ? 2 : 0
+      sheet = Rect(
+        column: margin, row: min(1, height), width: max(size.width - 2 * margin, 0),
+        height: max(bottom - 1, 0))
+    }
+  }
+}

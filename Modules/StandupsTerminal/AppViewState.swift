@@ -1,0 +1,125 @@
+public import AppFeature
+public import Composable
+import Foundation
+import Models
+public import StandupForm
+public import TerminalUI
+
+/// What the terminal remembers about each screen beyond the features' state: selections,
+/// scroll offsets, the line being typed.
+///
+/// The view state of pushed screens lives in a dictionary keyed by `StackElementID`. After each
+/// store change ``update(from:)`` applies what was pushed and popped (from
+/// `StackState.difference(from:)`): a popped screen's view state is dropped, a pushed one starts
+/// fresh, and the rest of the stack is never looked at. Pop a standup and open it again, and
+/// its screen starts at the top, as a new screen should.
+///
+/// ```swift
+/// let change = viewState.update(from: store.state)
+/// let frame = AppView.render(store.state, viewState, size: size, format: format)
+/// ```
+public struct AppViewState: Sendable {
+  /// The list's selected row and scroll offset.
+  public var list = ScreenViewState()
+
+  /// The view state of each screen on the stack.
+  public private(set) var screens: [StackElementID: ScreenViewState] = [:]
+
+  /// The add or edit form's view state, fresh for each form presented.
+  public var form = FormViewState()
+
+  /// The highlighted button of the alert on top, fresh for each alert.
+  public var alertSelection = 0
+
+  /// Whether the list of every key is shown.
+  public var isShowingHelp = false
+
+  /// Whether the user asked to quit during a meeting and is being asked what to do with it;
+  /// the app quits once the meeting is over.
+  public var isQuittingAfterMeeting = false
+
+  private var lastPath: StackState<AppFeature.Path.State>.Snapshot?
+  private var lastAlert: UUID?
+  private var lastForm: Standup.ID?
+
+  /// Creates view state for a store that shows nothing yet.
+  public init() {}
+
+  /// Catches up with the store: view state for the screens pushed since the last update, none
+  /// for those popped, and a fresh choice for a new alert or form.
+  ///
+  /// - Parameter state: The app's state now.
+  /// - Returns: The screens popped and pushed since the last update.
+  @discardableResult
+  public mutating func update(from state: AppFeature.State)
+    -> StackState<AppFeature.Path.State>
+    .Difference
+  {
+    let difference =
+      lastPath.map { state.path.difference(from: $0) }
+      ?? StackState.Difference(popped: [], pushed: Array(state.path.ids))
+    for id in difference.popped {
+      screens[id] = nil
+    }
+    for id in difference.pushed {
+      screens[id] = ScreenViewState()
+    }
+    lastPath = state.path.snapshot
+
+    let alert = AppView.presentedAlert(in: state)?.id
+    if alert != lastAlert {
+      lastAlert = alert
+      alertSelection = 0
+    }
+    let form = state.destination.map(\.form.standup.id)
+    if form != lastForm {
+      lastForm = form
+      self.form = FormViewState()
+    }
+    return difference
+  }
+
+  /// The view state of the screen with the given ID.
+  public subscript(screen id: StackElementID) -> ScreenViewState {
+    get { screens[id] ?? ScreenViewState() }
+    set { screens[id] = newValue }
+  }
+}
+
+/// The view state of one screen: what it has selected, how far it is scrolled, and what is
+/// being typed on it.
+public struct ScreenViewState: Equatable, Sendable {
+  /// The selected row.
+  public var selection = 0
+  /// The first line shown.
+  public var scroll = 0
+  /// The line being typed (on the recorder, the next line of the transcript).
+  public var draft = ""
+  /// The cursor in ``draft``.
+  public var editor = LineEditor()
+
+  /// Creates fresh view state.
+  public init() {}
+}
+
+/// The view state of the add or edit form.
+public struct FormViewState: Equatable, Sendable {
+  /// The row with focus when no text field has it.
+  public var row = FormRow.length
+  /// The text field the cursor belongs to; when the form moves its focus elsewhere, the cursor
+  /// goes to the end of the newly focused field.
+  public var editedField: StandupForm.State.Field?
+  /// The cursor in the focused text field.
+  public var editor = LineEditor()
+  /// The first attendee shown.
+  public var attendeeScroll = 0
+
+  /// A form row that is not a text field.
+  public enum FormRow: Hashable, Sendable {
+    case length
+    case theme
+  }
+
+  /// Creates fresh view state.
+  public init() {}
+}

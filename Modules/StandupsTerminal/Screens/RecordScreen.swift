@@ -1,0 +1,142 @@
+import Models
+import RecordMeeting
+import TerminalUI
+
+/// The meeting in progress: time elapsed and left, a progress bar across the width, every
+/// speaker marked done, now or to come, the transcript so far, and the line being typed.
+///
+/// Typing goes to the transcript, so the screen's own keys are ones typing never produces:
+/// Ctrl-N for the next speaker, Ctrl-E or Esc to end the meeting.
+enum RecordScreen {
+  static let keys = [
+    KeyHelp("⏎", "add line"), KeyHelp("^N", "next"), KeyHelp("^E", "end"),
+    KeyHelp("esc", "end", isInLegend: false),
+    KeyHelp("←→ ^W ^U", "edit the line", isInLegend: false),
+  ]
+
+  /// What a key on the recorder asks for.
+  enum Outcome: Equatable {
+    case send(RecordMeeting.Action)
+    case submitDraft
+  }
+
+  static func render(
+    _ state: RecordMeeting.State,
+    _ view: ScreenViewState,
+    in region: Rect,
+    format: TerminalFormat,
+    on canvas: inout Canvas
+  ) {
+    let body = region.inset(left: 1, right: 1)
+    guard body.size.height > 0 else { return }
+    let elapsed = "Elapsed " + format.clock(seconds: state.secondsElapsed)
+    let remaining =
+      "Remaining " + format.clock(seconds: Int(state.durationRemaining.components.seconds))
+    let top = body.row(0)
+    canvas.text(elapsed, at: top.origin, style: Palette.title, clip: top)
+    canvas.text(
+      remaining, at: Point(column: top.maxColumn - remaining.displayWidth, row: top.minRow),
+      style: Palette.title, clip: top)
+    if body.size.height > 1 {
+      canvas.progressBar(
+        body.row(1), fraction: state.progress,
+        filled: Style(foreground: RGB(state.standup.theme.mainColor)),
+        empty: Palette.track)
+    }
+
+    let speakerLines = speakers(state, width: body.size.width)
+    let speakerRows = min(speakerLines.count, max(body.size.height - 5, 1))
+    for (offset, chips) in speakerLines.prefix(speakerRows).enumerated()
+    where 2 + offset < body.size.height {
+      let row = body.row(2 + offset)
+      var column = row.minColumn
+      for chip in chips {
+        column += canvas.text(
+          chip.text, at: Point(column: column, row: row.minRow), style: chip.style, clip: row)
+        column += 1
+      }
+    }
+
+    let transcriptTop = 2 + speakerRows
+    guard transcriptTop + 2 <= body.size.height else { return }
+    let rule = body.row(transcriptTop)
+    canvas.text(
+      "Transcript " + String(repeating: "─", count: max(rule.size.width - 11, 0)),
+      at: rule.origin, style: Palette.label, clip: rule)
+
+    let prompt = body.row(body.size.height - 1)
+    drawDraft(view, in: prompt, on: &canvas)
+
+    let lines = Rect(
+      column: body.minColumn, row: rule.minRow + 1, width: body.size.width,
+      height: prompt.minRow - rule.minRow - 1)
+    let transcript = state.transcript.split(separator: "\n", omittingEmptySubsequences: false)
+      .flatMap { $0.wrapped(toWidth: lines.size.width) }
+    if state.transcript.isEmpty {
+      canvas.text(
+        "Type what is said, then ⏎.", at: lines.origin,
+        style: Palette.label, clip: lines)
+    }
+    // NB: The latest lines are the ones that matter during a meeting: the bottom is shown.
+    for (offset, line) in transcript.suffix(lines.size.height).enumerated() {
+      canvas.text(line, at: lines.row(offset).origin, style: .plain, clip: lines)
+    }
+  }
+
+  static func handle(_ key: Key, _ view: inout ScreenViewState) -> Outcome? {
+    switch key {
+    case .control("n"):
+      return .send(.nextButtonTapped)
+    case .control("e"), .escape:
+      return .send(.endMeetingButtonTapped)
+    case .enter:
+      return view.draft.trimmingCharacters(in: .whitespaces).isEmpty ? nil : .submitDraft
+    default:
+      if let edited = view.editor.apply(key, to: view.draft) {
+        view.draft = edited
+      }
+      return nil
+    }
+  }
+
+  /// The speakers as chips, laid out in lines of `width` columns.
+  static func speakers(_ state: RecordMeeting.State, width: Int) -> [[Chip]] {
+    let attendees = state.standup.attendees
+    let names =
+      attendees.isEmpty ? ["Everyone"] : attendees.map { $0.name.isEmpty ? "Unnamed" : $0.name }
+    var lines: [[Chip]] = [[]]
+    var used = 0
+    for (index, name) in names.enumerated() {
+      let chip: Chip
+      if index < state.speakerIndex {
+        chip = Chip(text: "✓ " + name, style: Palette.done)
+      } else if index == state.speakerIndex {
+        chip = Chip(text: "▶ " + name, style: Palette.now)
+      } else {
+        chip = Chip(text: "· " + name, style: .plain)
+      }
+      let chipWidth = min(chip.text.displayWidth, width)
+      if used > 0, used + 1 + chipWidth > width {
+        lines.append([])
+        used = 0
+      }
+      lines[lines.count - 1].append(
+        Chip(text: chip.text.truncated(toWidth: width), style: chip.style))
+      used += (used > 0 ? 1 : 0) + chipWidth
+    }
+    return lines
+  }
+
+  /// A speaker's name with its mark.
+  struct Chip: Equatable {
+    var text: String
+    var style: Style
+  }
+
+  private static func drawDraft(_ view: ScreenViewState, in row: Rect, on canvas: inout Canvas) {
+    let column = row.minColumn + canvas.text("› ", at: row.origin, style: Palette.key, clip: row)
+    let field = Rect(
+      column: column, row: row.minRow, width: max(row.maxColumn - column, 0), height: 1)
+    TextFieldView.draw(view.draft, editor: view.editor, isFocused: true, in: field, on: &canvas)
+  }
+}

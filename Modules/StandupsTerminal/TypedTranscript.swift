@@ -1,0 +1,86 @@
+import ConcurrencyExtras
+public import SpeechClient
+
+/// The transcript of a meeting, typed: Linux has no speech recogniser, so the lines typed on the
+/// recorder are what was said.
+///
+/// ``client`` is a live `SpeechClient` that reports speech recognition as authorised and streams
+/// the transcript as lines are submitted, so the meeting's own speech path runs unchanged: each
+/// result holds the whole transcript so far, one line per submission. Each meeting starts a new
+/// transcript; a line submitted when no meeting is listening is refused, so the screen keeps it.
+///
+/// ```swift
+/// let transcript = TypedTranscript()
+/// let store = Store(initialState: AppFeature.State()) { AppFeature() } withDependencies: {
+///   $0.speechClient = transcript.client
+/// }
+/// transcript.submit("Blob: shipped the release")
+/// ```
+public final class TypedTranscript: Sendable {
+  private struct Meeting {
+    var lines: [String] = []
+    var continuation: AsyncThrowingStream<TranscriptionResult, any Error>.Continuation
+    var number: Int
+  }
+
+  private struct Listening {
+    var meeting: Meeting?
+    var meetingsStarted = 0
+  }
+
+  private let listening = LockIsolated(Listening())
+
+  /// Creates a transcript with no meeting listening.
+  public init() {}
+
+  /// A speech client that transcribes the lines submitted to this transcript.
+  public var client: SpeechClient {
+    SpeechClient(
+      authorizationStatus: { .authorized },
+      requestAuthorization: { .authorized },
+      startTranscription: { [self] in startMeeting() }
+    )
+  }
+
+  /// Whether a meeting is listening for lines.
+  public var isListening: Bool {
+    listening.value.meeting != nil
+  }
+
+  /// Adds a line to the transcript of the meeting listening.
+  ///
+  /// - Parameter line: What was said.
+  /// - Returns: Whether a meeting heard it.
+  @discardableResult
+  public func submit(_ line: String) -> Bool {
+    listening.withValue { listening in
+      guard var meeting = listening.meeting else { return false }
+      meeting.lines.append(line)
+      listening.meeting = meeting
+      meeting.continuation.yield(
+        TranscriptionResult(transcript: meeting.lines.joined(separator: "\n"), isFinal: false))
+      return true
+    }
+  }
+
+  private func startMeeting() -> AsyncThrowingStream<TranscriptionResult, any Error> {
+    let (stream, continuation) = AsyncThrowingStream<TranscriptionResult, any Error>.makeStream()
+    let (number, previous) = listening.withValue { listening in
+      let previous = listening.meeting?.continuation
+      listening.meetingsStarted += 1
+      listening.meeting = Meeting(continuation: continuation, number: listening.meetingsStarted)
+      return (listening.meetingsStarted, previous)
+    }
+    // NB: One meeting at a time: a new one ends the transcript of the one before. Finishing
+    // runs that stream's termination handler, so it happens outside the lock.
+    previous?.finish()
+    continuation.onTermination = { [weak self] _ in
+      self?.listening.withValue { listening in
+        if listening.meeting?.number == number {
+          listening.meeting = nil
+        }
+      }
+    }
+    return stream
+  }
+}

@@ -1,0 +1,53 @@
+/// A key press, decoded from the bytes a terminal sends by ``KeyDecoder``.
+///
+/// Screens map keys to their feature's actions in one table each:
+///
+/// ```swift
+/// switch key {
+/// case .up, .character("k"): .selectionMovedUp
+/// case .enter: .rowTapped(selected)
+/// case .control("c"), .character("q"): .quitRequested
+/// default: nil
+/// }
+/// ```
+///
+/// Keys with modifiers that terminals report inconsistently (Shift, Alt, Ctrl with arrows)
+/// are reported as the plain key: an Alt-modified character arrives as ``escape`` then the
+/// character.
+public enum Key: Hashable, Sendable {
+  /// A printable character, including space and any non-ASCII character.
+  case character(Character)
+  /// Return or Enter (also Ctrl-M and Ctrl-J).
+  case enter
+  /// Escape, reported once no escape sequence follows it (see ``KeyDecoder``).
+  case escape
+  /// Tab (also Ctrl-I).
+  case tab
+  /// Shift-Tab.
+  case backTab
+  /// Backspace (also Ctrl-H).
+  case backspace
+  /// Delete (forward delete).
+  case delete
+  /// The up arrow.
+  case up
+  /// The down arrow.
+  case down
+  /// The left arrow.
+  case left
+  /// The right arrow.
+  case right
+  /// Home.
+  case home
+  /// End.
+  case end
+  /// Page Up.
+  case pageUp
+  /// Page Down.
+  case pageDown
+  /// Ctrl with a letter, as the lowercase letter: Ctrl-C is `.control("c")`.
+  ///
+  /// Ctrl-H, Ctrl-I, Ctrl-J and Ctrl-M send the same bytes as Backspace, Tab and Enter, so
+  /// they arrive as those keys instead.
+  case control(Character)
+}

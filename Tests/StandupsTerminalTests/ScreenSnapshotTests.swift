@@ -1,0 +1,277 @@
+import AppFeature
+import Composable
+import Dependencies
+import Foundation
+import IdentifiedCollections
+import MeetingFeature
+import Models
+import RecordMeeting
+import SnapshotTesting
+import StandupDetail
+import StandupForm
+import StandupsList
+import StandupsTerminal
+import StorageClient
+import TerminalUI
+import Testing
+
+/// Every screen, sheet and alert of the app at 80×24 and at 40×12. Snapshots are in
+/// `__Snapshots__/ScreenSnapshotTests`; a missing one is recorded and fails the test, so a new
+/// snapshot is looked at before it is committed.
+@MainActor
+@Suite(.snapshots(record: .missing))
+struct ScreenSnapshotTests {
+  // MARK: - List
+
+  @Test func listEmpty() {
+    assertFrames(Fixtures.app(standups: []))
+  }
+
+  @Test func listOne() {
+    assertFrames(Fixtures.app(standups: [Fixtures.design]))
+  }
+
+  @Test func listTwelveAtTheTop() {
+    assertFrames(Fixtures.app(standups: Fixtures.twelve))
+  }
+
+  @Test func listTwelveScrolledToTheLast() {
+    assertFrames(Fixtures.app(standups: Fixtures.twelve)) { view, _ in
+      view.list.selection = 11
+    }
+  }
+
+  @Test func listWhileLoading() {
+    var persistence = AppFeature.Persistence()
+    persistence.status = .loading
+    assertFrames(Fixtures.app(standups: [], persistence: persistence))
+  }
+
+  @Test func listDeleteConfirmation() {
+    var state = Fixtures.app()
+    state.list.alert = .deleteStandup(Fixtures.design)
+    assertFrames(state)
+  }
+
+  @Test func listKeys() {
+    assertFrames(Fixtures.app()) { view, _ in
+      view.isShowingHelp = true
+    }
+  }
+
+  // MARK: - Detail
+
+  @Test func detailWithMeetings() {
+    assertFrames(Fixtures.app(path: [.detail(StandupDetail.State(standup: Fixtures.design))]))
+  }
+
+  @Test func detailWithTheSecondMeetingSelected() {
+    assertFrames(Fixtures.app(path: [.detail(StandupDetail.State(standup: Fixtures.design))])) {
+      view, state in
+      view[screen: state.path.ids[0]].selection = 1
+    }
+  }
+
+  @Test func detailWithoutMeetings() {
+    assertFrames(Fixtures.app(path: [.detail(StandupDetail.State(standup: .engineeringMock))]))
+  }
+
+  @Test func detailAlerts() {
+    for (name, alert) in [
+      ("delete", AlertState<StandupDetail.Action.Alert>.deleteStandup),
+      ("speechDenied", .speechRecognitionDenied),
+      ("speechRestricted", .speechRecognitionRestricted),
+    ] {
+      let detail = StandupDetail.State(alert: alert, standup: Fixtures.design)
+      assertFrames(Fixtures.app(path: [.detail(detail)]), named: name)
+    }
+  }
+
+  @Test func detailWithASaveFailure() {
+    var persistence = Fixtures.loaded
+    persistence.lastWriteError = Fixtures.diskFull
+    assertFrames(
+      Fixtures.app(
+        path: [.detail(StandupDetail.State(standup: Fixtures.design))], persistence: persistence))
+  }
+
+  // MARK: - Record
+
+  @Test func recordAtTheStart() {
+    assertFrames(
+      Fixtures.app(
+        path: [
+          .detail(StandupDetail.State(standup: Fixtures.design)),
+          Fixtures.record(secondsElapsed: 0, speakerIndex: 0),
+        ]))
+  }
+
+  @Test func recordMidMeeting() {
+    let transcript = "Blob: shipped the onboarding flow.\nBlob Jr: dark mode prototype is next."
+    assertFrames(
+      Fixtures.app(
+        path: [
+          .detail(StandupDetail.State(standup: Fixtures.design)),
+          Fixtures.record(secondsElapsed: 150, speakerIndex: 2, transcript: transcript),
+        ])
+    ) { view, state in
+      view[screen: state.path.ids[1]].draft = "Bartholomew: reviewing the release"
+      view[screen: state.path.ids[1]].editor = LineEditor(cursor: 34)
+    }
+  }
+
+  @Test func recordLastSpeaker() {
+    assertFrames(
+      Fixtures.app(
+        path: [
+          .detail(StandupDetail.State(standup: Fixtures.design)),
+          Fixtures.record(secondsElapsed: 330, speakerIndex: 5, transcript: "Blob I: nothing new."),
+        ]))
+  }
+
+  @Test func recordAlerts() {
+    for (name, alert) in [
+      ("endEarly", AlertState<RecordMeeting.Action.Alert>.endMeeting(isDiscardable: true)),
+      ("endAtLastSpeaker", .endMeeting(isDiscardable: false)),
+      ("speechFailed", .speechRecognizerFailed),
+    ] {
+      var record = RecordMeeting.State(
+        secondsElapsed: 90, speakerIndex: 1, standup: Fixtures.design)
+      record.alert = alert
+      assertFrames(
+        Fixtures.app(
+          path: [.detail(StandupDetail.State(standup: Fixtures.design)), .record(record)]),
+        named: name)
+    }
+  }
+
+  // MARK: - Meeting
+
+  @Test func meetingWithALongTranscript() {
+    var standup = Fixtures.design
+    standup.meetings.insert(Fixtures.longMeeting, at: 0)
+    assertFrames(
+      Fixtures.app(
+        path: [
+          .detail(StandupDetail.State(standup: standup)),
+          .meeting(MeetingFeature.State(meeting: Fixtures.longMeeting, standup: standup)),
+        ]))
+  }
+
+  @Test func meetingScrolledToTheEnd() {
+    var standup = Fixtures.design
+    standup.meetings.insert(Fixtures.longMeeting, at: 0)
+    assertFrames(
+      Fixtures.app(
+        path: [
+          .detail(StandupDetail.State(standup: standup)),
+          .meeting(MeetingFeature.State(meeting: Fixtures.longMeeting, standup: standup)),
+        ])
+    ) { view, state in
+      view[screen: state.path.ids[1]].scroll = .max
+    }
+  }
+
+  @Test func meetingDeleteConfirmation() {
+    let meeting = Fixtures.design.meetings[0]
+    assertFrames(
+      Fixtures.app(
+        path: [
+          .detail(StandupDetail.State(standup: Fixtures.design)),
+          .meeting(
+            MeetingFeature.State(alert: .deleteMeeting, meeting: meeting, standup: Fixtures.design)),
+        ]))
+  }
+
+  // MARK: - Form
+
+  @Test func formAddingWithTheTitleFocused() {
+    let form = withDependencies {
+      $0.uuid = .incrementing
+    } operation: {
+      StandupForm.State(standup: Standup(id: Standup.ID(uuid(0xF0))))
+    }
+    assertFrames(Fixtures.app(destination: .add(form)))
+  }
+
+  @Test func formEditingWithAnAttendeeFocused() {
+    let attendee = Fixtures.design.attendees[2].id
+    assertFrames(
+      Fixtures.app(
+        path: [.detail(StandupDetail.State(standup: Fixtures.design))],
+        destination: .edit(StandupForm.State(focus: .attendee(attendee), standup: Fixtures.design))
+      ))
+  }
+
+  @Test func formEditingTheTheme() {
+    assertFrames(
+      Fixtures.app(
+        path: [.detail(StandupDetail.State(standup: Fixtures.design))],
+        destination: .edit(StandupForm.State(focus: nil, standup: Fixtures.design)))
+    ) { view, _ in
+      view.form.row = .theme
+    }
+  }
+
+  @Test func formEditingTheLastOfManyAttendees() {
+    var standup = Fixtures.design
+    for index in 0..<10 {
+      standup.attendees.append(
+        Attendee(id: Attendee.ID(uuid(0x2000 + index)), name: "Guest \(index + 1)"))
+    }
+    assertFrames(
+      Fixtures.app(
+        path: [.detail(StandupDetail.State(standup: standup))],
+        destination: .edit(
+          StandupForm.State(focus: .attendee(standup.attendees.last!.id), standup: standup))
+      ))
+  }
+
+  // MARK: - The app's alerts
+
+  @Test func appAlerts() {
+    let unreadable = StorageError.corrupt(
+      .malformed(path: "standups[0].title", reason: "Expected a string, found a number."))
+    for (name, alert) in [
+      ("dataFailedToLoad", AlertState<AppFeature.Action.Alert>.dataFailedToLoad(unreadable)),
+      ("backupFailed", .backupFailed(.backupFailed(Fixtures.diskFullProblem))),
+      ("saveFailed", .saveFailed(Fixtures.diskFull)),
+      ("unreadableNewerRelease", .unreadableNewerRelease(formatVersion: 3)),
+      ("changesDiscarded", .changesDiscarded),
+      ("changesRefused", .changesRefused),
+    ] {
+      assertFrames(Fixtures.app(alert: alert), named: name)
+    }
+  }
+
+  @Test func readOnlyData() {
+    var persistence = AppFeature.Persistence()
+    persistence.status = .readOnly(formatVersion: 3)
+    assertFrames(Fixtures.app(persistence: persistence))
+  }
+
+  // MARK: - Helpers
+
+  /// Renders `state` at both sizes and compares each frame with its snapshot.
+  private func assertFrames(
+    _ state: AppFeature.State,
+    named name: String? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    function: String = #function,
+    line: UInt = #line,
+    column: UInt = #column,
+    view configure: (inout AppViewState, AppFeature.State) -> Void = { _, _ in }
+  ) {
+    var view = AppViewState()
+    view.update(from: state)
+    configure(&view, state)
+    for size in [wide, narrow] {
+      let frame = AppView.render(state, view, size: size, format: utc)
+      let sizeName = "\(size.width)x\(size.height)"
+      assertSnapshot(
+        of: frame, as: .frame, named: name.map { "\($0)-\(sizeName)" } ?? sizeName,
+        fileID: fileID, file: filePath, testName: function, line: line, column: column)
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import SpeechClient
+import StandupsTerminal
+import Testing
+
+struct TypedTranscriptTests {
+  @Test func eachResultHoldsTheWholeTranscriptSoFar() async throws {
+    let transcript = TypedTranscript()
+    let client = transcript.client
+    #expect(client.authorizationStatus() == .authorized)
+    #expect(await client.requestAuthorization() == .authorized)
+    #expect(transcript.submit("too early") == false)
+
+    let stream = await client.startTranscription()
+    #expect(transcript.isListening)
+    #expect(transcript.submit("Blob: one"))
+    #expect(transcript.submit("Blob Jr: two"))
+    var results = stream.makeAsyncIterator()
+    #expect(try await results.next()?.transcript == "Blob: one")
+    #expect(try await results.next()?.transcript == "Blob: one\nBlob Jr: two")
+  }
+
+  @Test func aNewMeetingStartsANewTranscriptAndEndsTheOldOne() async throws {
+    let transcript = TypedTranscript()
+    let first = await transcript.client.startTranscription()
+    transcript.submit("first meeting")
+    let second = await transcript.client.startTranscription()
+    transcript.submit("second meeting")
+
+    var firstResults: [String] = []
+    for try await result in first { firstResults.append(result.transcript) }
+    #expect(firstResults == ["first meeting"])
+    var secondResults = second.makeAsyncIterator()
+    #expect(try await secondResults.next()?.transcript == "second meeting")
+  }
+
+  @Test func aMeetingThatStopsListeningRefusesLines() async {
+    let transcript = TypedTranscript()
+    let task = Task {
+      for try await _ in await transcript.client.startTranscription() {}
+    }
+    while !transcript.isListening { await Task.yield() }
+    task.cancel()
+    _ = await task.result
+    #expect(transcript.isListening == false)
+    #expect(transcript.submit("nobody hears this") == false)
+  }
+}
