@@ -19,8 +19,10 @@ let package = Package(
     .library(name: "StandupsTerminal", targets: ["StandupsTerminal"]),
     .library(name: "StorageClient", targets: ["StorageClient"]),
     .library(name: "TerminalUI", targets: ["TerminalUI"]),
+    .executable(name: "standups", targets: ["standups"]),
   ],
   dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(
       url: "https://github.com/ordo-one/benchmark",
@@ -162,11 +164,21 @@ let package = Package(
         "StandupDetail",
         "StandupForm",
         "StandupsList",
+        "SoundClient",
+        "StorageClient",
         "TerminalUI",
         .casePaths,
+        .clocks,
         .concurrencyExtras,
+        .dependencies,
+        .identifiedCollections,
       ],
       path: "Modules/StandupsTerminal"
+    ),
+    .executableTarget(
+      name: "standups",
+      dependencies: ["StandupsTerminal", "StorageClient", "TerminalUI", .argumentParser],
+      path: "Modules/standups"
     ),
     .target(
       name: "TerminalUI",
@@ -175,8 +187,14 @@ let package = Package(
     .executableTarget(
       name: "StandupsBenchmarks",
       dependencies: [
+        "AppFeature",
         "Composable",
         "Models",
+        "StandupDetail",
+        "StandupsList",
+        "StandupsTerminal",
+        "StorageClient",
+        "TerminalUI",
         .product(name: "Benchmark", package: "benchmark"),
         .casePaths,
         .concurrencyExtras,
@@ -365,6 +383,12 @@ let package = Package(
       path: "Tests/StorageClientTests"
     ),
     .testTarget(
+      name: "standupsTests",
+      dependencies: ["Models", .issueReportingTestSupport, .snapshotTesting],
+      path: "Tests/standupsTests",
+      exclude: ["__Snapshots__"]
+    ),
+    .testTarget(
       name: "StandupsTerminalTests",
       dependencies: [
         "AppFeature",
@@ -391,6 +415,8 @@ let package = Package(
 )
 
 extension Target.Dependency {
+  static let argumentParser = product(
+    name: "ArgumentParser", package: "swift-argument-parser")
   static let casePaths = product(name: "CasePaths", package: "swift-case-paths")
   static let clocks = product(name: "Clocks", package: "swift-clocks")
   static let concurrencyExtras = product(

@@ -8,6 +8,7 @@ let benchmarks: @Sendable () -> Void = {
   stackBenchmarks()
   hashingBenchmarks()
   effectBenchmarks()
+  appBenchmarks()
 }
 
 /// The configuration every case shares: wall clock, throughput and mallocs, for about a second

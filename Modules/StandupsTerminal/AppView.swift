@@ -47,7 +47,7 @@ public enum AppView {
     format: TerminalFormat
   ) -> Canvas {
     var canvas = Canvas(size: size)
-    let layout = Layout(state, size: size)
+    let layout = Layout(state, view, size: size)
     drawBreadcrumb(state, format: format, in: layout.breadcrumb, on: &canvas)
     switch topScreen(state) {
     case .list:
@@ -65,7 +65,7 @@ public enum AppView {
       RecordScreen.render(
         record, view[screen: id], in: layout.content, format: format, on: &canvas)
     }
-    if let status = layout.status, let (text, style) = statusLine(state) {
+    if let status = layout.status, let (text, style) = statusLine(state, view) {
       let line = status.inset(left: 1, right: 1)
       canvas.text(text, at: line.origin, style: style, clip: line)
     }
@@ -128,7 +128,7 @@ public enum AppView {
       view.isShowingHelp = true
       return []
     }
-    let layout = Layout(state, size: size)
+    let layout = Layout(state, view, size: size)
     if let destination = state.destination {
       let region = layout.sheet.inset(top: 1, left: 1, bottom: 1, right: 1)
       let isAdding = destination.is(\.add)
@@ -267,9 +267,12 @@ public enum AppView {
     destination.is(\.add) ? "New standup" : "Edit standup"
   }
 
-  /// The status line: why the data is not being saved, on every screen.
-  static func statusLine(_ state: AppFeature.State) -> (String, Style)? {
-    state.persistence.problem.map { ("⚠ " + $0, Palette.problem) }
+  /// The status line: why the data is not being saved, on every screen; otherwise a notice.
+  static func statusLine(_ state: AppFeature.State, _ view: AppViewState) -> (String, Style)? {
+    if let problem = state.persistence.problem {
+      return ("⚠ " + problem, Palette.problem)
+    }
+    return view.notice.map { ($0, Palette.label) }
   }
 
   private static func drawBreadcrumb(
@@ -370,13 +373,13 @@ public enum AppView {
     var footer: Rect
     var sheet: Rect
 
-    init(_ state: AppFeature.State, size: Size) {
+    init(_ state: AppFeature.State, _ view: AppViewState, size: Size) {
       screen = Rect(column: 0, row: 0, width: size.width, height: size.height)
       let height = size.height
       breadcrumb = screen.row(0)
       footer = screen.row(max(height - 1, 0))
       overlay = Rect(column: 0, row: 0, width: size.width, height: max(height - 1, 0))
-      let hasStatus = statusLine(state) != nil && height >= 5
+      let hasStatus = statusLine(state, view) != nil && height >= 5
       status = hasStatus ? screen.row(height - 2) : nil
       let bottom = max(height - 1 - (hasStatus ? 1 : 0), 1)
       content = Rect(column: 0, row: min(1, height), width: size.width, height: max(bottom - 1, 0))

@@ -34,6 +34,10 @@ public struct AppViewState: Sendable {
   /// Whether the list of every key is shown.
   public var isShowingHelp = false
 
+  /// A line for the status bar that is not about the data, such as a session that could not
+  /// be restored.
+  public var notice: String?
+
   /// Whether the user asked to quit during a meeting and is being asked what to do with it;
   /// the app quits once the meeting is over.
   public var isQuittingAfterMeeting = false

@@ -38,6 +38,16 @@ public final class TerminalApp {
   /// Called after anything on screen may have changed, by a key or by an effect.
   public var onChange: (@MainActor () -> Void)?
 
+  /// How many times the store has changed, to tell when effects have gone quiet.
+  public private(set) var changeCount = 0
+
+  /// A line for the status bar about the launch (a session that could not be restored), shown
+  /// until the first key.
+  public var notice: String? {
+    get { view.notice }
+    set { view.notice = newValue }
+  }
+
   private var observation: StoreObservation?
 
   /// Creates the app over a store.
@@ -70,6 +80,7 @@ public final class TerminalApp {
   ///   - key: The key pressed.
   ///   - size: The size of the terminal, which decides how far keys scroll.
   public func press(_ key: Key, size: Size) {
+    view.notice = nil
     for command in AppView.handle(key, store.state, &view, size: size) {
       switch command {
       case .send(let action):
@@ -96,7 +107,21 @@ public final class TerminalApp {
     await store.send(.flushPendingSave).finish()
   }
 
+  /// Ends a meeting in progress and keeps what was said so far, as "Save and end" would; for
+  /// when the app must stop at once (the terminal closed, the system shutting down).
+  public func saveMeetingInProgress() async {
+    guard let id = store.state.path.ids.last,
+      let meeting = store.state.path[id: id]?[case: \.record], !meeting.isEnded
+    else { return }
+    if meeting.alert == nil {
+      store.send(.path(.element(id: id, action: .record(.endMeetingButtonTapped))))
+    }
+    await store.send(.path(.element(id: id, action: .record(.alert(.presented(.confirmSave))))))
+      .finish()
+  }
+
   private func storeChanged() {
+    changeCount &+= 1
     let state = store.state
     let change = view.update(from: state)
     for id in change.pushed {

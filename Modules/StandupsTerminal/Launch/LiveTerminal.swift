@@ -1,0 +1,201 @@
+import Dispatch
+import Foundation
+import TerminalUI
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The run loop on a real terminal: raw key input, the store's changes and rendering in one
+/// place, on the main actor.
+///
+/// A frame is drawn after each batch of store changes and each key, but never more than 60
+/// times a second, and only its changed cells are written (``frameUpdate(from:to:colors:)``).
+/// A resize redraws the whole screen at the new size. Ctrl-C is a key here (raw mode), which
+/// the app answers; SIGTERM, SIGHUP and the end of input mean the app must stop at once, so a
+/// meeting in progress is saved as it is. Whatever happens, the terminal is given back as it
+/// was found.
+@MainActor
+final class LiveTerminal {
+  private let app: TerminalApp
+  private let colors: ColorSupport
+  private let input: Int32 = STDIN_FILENO
+  private let output: Int32 = STDOUT_FILENO
+  private let rawMode: RawMode
+  private var decoder = KeyDecoder()
+  private var previousFrame: Canvas?
+  private var lastFrameTime = ContinuousClock.now
+  private var isFramePending = false
+  private var escapeTimeout: Task<Void, Never>?
+  private var signalSources: [any DispatchSourceSignal] = []
+  private let events: AsyncStream<Event>
+  private let send: AsyncStream<Event>.Continuation
+
+  private static let frameInterval = Duration.milliseconds(16)
+  private static let escapeDelay = Duration.milliseconds(50)
+
+  private enum Event: Sendable {
+    case bytes([UInt8])
+    case inputEnded
+    case resized
+    case terminated
+    case escapeTimedOut
+    case frameDue
+  }
+
+  init(app: TerminalApp, colors: ColorSupport) throws {
+    self.app = app
+    self.colors = colors
+    rawMode = try RawMode(fileDescriptor: STDIN_FILENO)
+    (events, send) = AsyncStream.makeStream(of: Event.self)
+  }
+
+  /// Runs until the user quits or the app must stop, then restores the terminal.
+  func run() async throws {
+    write(
+      TerminalCommand.enterAlternateScreen.sequence + TerminalCommand.hideCursor.sequence
+        + TerminalCommand.clearScreen.sequence)
+    defer { restoreTerminal() }
+    listenForSignals()
+    readInput()
+    app.onChange = { [weak self] in self?.requestFrame() }
+    app.start()
+    drawFrame()
+
+    for await event in events {
+      switch event {
+      case .bytes(let bytes):
+        press(decoder.decode(bytes))
+        if decoder.isWaitingForMoreOfAnEscapeSequence {
+          scheduleEscapeTimeout()
+        }
+      case .escapeTimedOut:
+        press(decoder.escapeTimedOut())
+      case .resized:
+        previousFrame = nil
+        drawFrame()
+      case .frameDue:
+        isFramePending = false
+        drawFrame()
+      case .inputEnded, .terminated:
+        await app.saveMeetingInProgress()
+        await app.flush()
+        return
+      }
+      if app.isQuitRequested {
+        await app.flush()
+        return
+      }
+    }
+  }
+
+  private func press(_ keys: [Key]) {
+    let size = windowSize
+    for key in keys {
+      app.press(key, size: size)
+      guard !app.isQuitRequested else { return }
+    }
+  }
+
+  private var windowSize: Size {
+    RawMode.windowSize(of: output) ?? Size(width: 80, height: 24)
+  }
+
+  /// Draws now, or as soon as 1/60 s has passed since the last frame.
+  private func requestFrame() {
+    guard !isFramePending else { return }
+    let due = lastFrameTime.advanced(by: Self.frameInterval)
+    guard ContinuousClock.now < due else {
+      drawFrame()
+      return
+    }
+    isFramePending = true
+    let send = self.send
+    Task {
+      try? await Task.sleep(until: due, clock: .continuous)
+      send.yield(.frameDue)
+    }
+  }
+
+  private func drawFrame() {
+    let frame = app.render(size: windowSize)
+    write(frameUpdate(from: previousFrame, to: frame, colors: colors))
+    previousFrame = frame
+    lastFrameTime = .now
+  }
+
+  private func scheduleEscapeTimeout() {
+    escapeTimeout?.cancel()
+    let send = self.send
+    escapeTimeout = Task {
+      try? await Task.sleep(for: Self.escapeDelay)
+      guard !Task.isCancelled else { return }
+      send.yield(.escapeTimedOut)
+    }
+  }
+
+  /// Reads the keyboard on a thread of its own: a read blocks until a key comes.
+  private func readInput() {
+    let input = self.input
+    let send = self.send
+    let thread = Thread {
+      var buffer = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+        if count > 0 {
+          send.yield(.bytes(Array(buffer[0..<count])))
+        } else if count < 0, errno == EINTR {
+          continue
+        } else {
+          send.yield(.inputEnded)
+          return
+        }
+      }
+    }
+    thread.start()
+  }
+
+  private func listenForSignals() {
+    let send = self.send
+    for (signalNumber, event) in [
+      (SIGWINCH, Event.resized), (SIGTERM, .terminated), (SIGHUP, .terminated),
+      (SIGINT, .terminated),
+    ] {
+      signal(signalNumber, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+      source.setEventHandler { send.yield(event) }
+      source.resume()
+      signalSources.append(source)
+    }
+  }
+
+  private func restoreTerminal() {
+    escapeTimeout?.cancel()
+    write(
+      TerminalCommand.resetStyle.sequence + TerminalCommand.showCursor.sequence
+        + TerminalCommand.leaveAlternateScreen.sequence)
+    rawMode.restore()
+  }
+
+  private func write(_ text: String) {
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes {
+        writeToFile(output, $0.baseAddress! + offset, $0.count - offset)
+      }
+      if written < 0 {
+        guard errno == EINTR else { return }
+        continue
+      }
+      offset += written
+    }
+  }
+}
+
+/// `write(2)`, named apart from ``LiveTerminal``'s own `write`.
+private func writeToFile(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(descriptor, bytes, count)
+}

@@ -1,0 +1,65 @@
+import AppFeature
+import Clocks
+import ConcurrencyExtras
+import TerminalUI
+
+/// Runs a ``Script`` against a ``TerminalApp`` whose clock is a `TestClock`: `wait` advances the
+/// clock, so a six-minute meeting runs in milliseconds and the output is the same every time.
+@MainActor
+struct ScriptRunner {
+  let app: TerminalApp
+  let clock: TestClock<Duration>
+  let elapsed: LockIsolated<Duration>
+  let output: @MainActor (String) -> Void
+
+  func run(_ script: Script) async {
+    // NB: One thread for every effect makes each run of a script the same: effects interleave
+    // in one order, and `settle` knows when they have all had their turn.
+    await withMainSerialExecutor {
+      app.start()
+      await settle()
+      for line in script.commands {
+        guard !app.isQuitRequested else { break }
+        await run(line.command)
+      }
+      await app.flush()
+    }
+  }
+
+  private func run(_ command: Script.Command) async {
+    let size = Size(width: 80, height: 24)
+    switch command {
+    case .key(let key):
+      app.press(key, size: size)
+    case .type(let text):
+      for character in text {
+        app.press(.character(character), size: size)
+        await settle()
+      }
+    case .wait(let duration):
+      // NB: A second at a time, so that every tick's effects run before the next tick.
+      var left = duration
+      while left > .zero {
+        let step = min(left, .seconds(1))
+        elapsed.withValue { $0 += step }
+        await clock.advance(by: step)
+        left -= step
+        await settle()
+      }
+    case .screen(let size):
+      output(app.render(size: size).plainText + "\n")
+    }
+    await settle()
+  }
+
+  /// Lets effects run until the store has been quiet for a few turns.
+  private func settle() async {
+    var quietTurns = 0
+    var changes = app.changeCount
+    for _ in 0..<1_000 where quietTurns < 3 {
+      await Task.megaYield()
+      quietTurns = app.changeCount == changes ? quietTurns + 1 : 0
+      changes = app.changeCount
+    }
+  }
+}

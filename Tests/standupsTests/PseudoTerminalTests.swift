@@ -1,0 +1,116 @@
+import Foundation
+import Models
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The app on a real pseudo-terminal: what a person sees and does, and what is left behind.
+@Suite(.serialized)
+struct PseudoTerminalTests {
+  @Test func addAStandupAndQuit() throws {
+    let folder = try TemporaryFolder()
+    let terminal = try PseudoTerminal(environment: folder.environment)
+    #expect(terminal.read(untilItShows: "No standups yet."))
+    #expect(terminal.output.hasPrefix("\u{1B}[?1049h"), "the app draws on the alternate screen")
+
+    terminal.type("a")
+    #expect(terminal.read(untilItShows: "New standup"))
+    terminal.type("Retro\r")
+    #expect(terminal.read(untilItShows: "1 person"))
+    terminal.type("q")
+    #expect(terminal.waitForExit() == 0)
+    #expect(
+      terminal.output.hasSuffix("\u{1B}[?25h\u{1B}[?1049l"),
+      "the app shows the cursor and leaves the alternate screen last")
+
+    let file = try StandupsFile.decode(Data(contentsOf: folder.dataFile))
+    #expect(file.standups.map(\.title) == ["Retro"])
+  }
+
+  @Test func theScreensOpenAtQuitReopenAndFreshStartsOnTheList() throws {
+    let folder = try TemporaryFolder()
+    do {
+      let terminal = try PseudoTerminal(environment: folder.environment)
+      #expect(terminal.read(untilItShows: "No standups yet."))
+      terminal.type("s")
+      #expect(terminal.read(untilItShows: "Engineering"))
+      terminal.type("\r")
+      #expect(terminal.read(untilItShows: "Past meetings (1)"))
+      terminal.type("\r")
+      #expect(terminal.read(untilItShows: "Blob walked through"))
+      terminal.type("q")
+      #expect(terminal.waitForExit() == 0)
+    }
+    let session = try String(contentsOf: folder.sessionFile, encoding: .utf8)
+    #expect(session.contains("meeting"))
+
+    do {
+      let terminal = try PseudoTerminal(environment: folder.environment)
+      #expect(terminal.read(untilItShows: "Blob walked through"))
+      terminal.type("\u{1B}")
+      #expect(terminal.read(untilItShows: "Past meetings (1)"))
+      terminal.type("q")
+      #expect(terminal.waitForExit() == 0)
+    }
+    do {
+      let terminal = try PseudoTerminal(["--fresh"], environment: folder.environment)
+      #expect(terminal.read(untilItShows: "Engineering"))
+      terminal.type("q")
+      #expect(terminal.waitForExit() == 0)
+      #expect(!terminal.output.contains("Past meetings"))
+    }
+  }
+
+  @Test func aCorruptSessionFileDoesNotStopTheLaunch() throws {
+    let folder = try TemporaryFolder()
+    try FileManager.default.createDirectory(
+      at: folder.sessionFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data("{ not a session".utf8).write(to: folder.sessionFile)
+    let terminal = try PseudoTerminal(environment: folder.environment)
+    #expect(terminal.read(untilItShows: "No standups yet."))
+    #expect(terminal.read(untilItShows: "The open screens were not restored"))
+    terminal.type("q")
+    #expect(terminal.waitForExit() == 0)
+  }
+
+  @Test(arguments: [SIGTERM, SIGHUP])
+  func beingStoppedDuringAMeetingKeepsWhatWasSaid(signal: Int32) throws {
+    let folder = try TemporaryFolder()
+    let terminal = try PseudoTerminal(environment: folder.environment)
+    #expect(terminal.read(untilItShows: "No standups yet."))
+    terminal.type("s")
+    #expect(terminal.read(untilItShows: "Engineering"))
+    terminal.type("\u{1B}[B\r")
+    #expect(terminal.read(untilItShows: "No meetings yet"))
+    terminal.type("s")
+    #expect(terminal.read(untilItShows: "Transcript"))
+    let beforeEnter = terminal.mark
+    terminal.type("Blob: the build is green\r")
+    #expect(terminal.read(from: beforeEnter, untilItShows: "Blob: the build is green"))
+
+    terminal.send(signal)
+    #expect(terminal.waitForExit() == 0)
+    #expect(terminal.output.hasSuffix("\u{1B}[?25h\u{1B}[?1049l"))
+    let file = try StandupsFile.decode(Data(contentsOf: folder.dataFile))
+    let engineering = file.standups[id: Standup.engineeringMock.id]
+    #expect(engineering?.meetings.map(\.transcript) == ["Blob: the build is green"])
+  }
+
+  @Test func ctrlCDuringAMeetingAsksFirst() throws {
+    let folder = try TemporaryFolder()
+    let terminal = try PseudoTerminal(environment: folder.environment)
+    #expect(terminal.read(untilItShows: "No standups yet."))
+    terminal.type("s\r")
+    #expect(terminal.read(untilItShows: "Past meetings (1)"))
+    terminal.type("s")
+    #expect(terminal.read(untilItShows: "Transcript"))
+    terminal.type("\u{03}")
+    #expect(terminal.read(untilItShows: "End meeting?"))
+    terminal.type("d")
+    #expect(terminal.waitForExit() == 0)
+    let file = try StandupsFile.decode(Data(contentsOf: folder.dataFile))
+    #expect(file.standups[id: Standup.mock.id]?.meetings.count == 1)
+  }
+}

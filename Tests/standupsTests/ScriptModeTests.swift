@@ -1,0 +1,184 @@
+import Foundation
+import Models
+import SnapshotTesting
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `standups --script`: the same store, views and key maps, driven from a file, on a virtual
+/// clock.
+@Suite(.snapshots(record: .missing))
+struct ScriptModeTests {
+  static let now = "2026-11-22T09:30:00Z"
+
+  @Test func aWholeMeetingFromAScript() async throws {
+    let folder = try TemporaryFolder()
+    let script = """
+      # Add a standup with three attendees.
+      a
+      type "Retro"
+      tab
+      tab
+      tab
+      type "Blob"
+      ctrl-a
+      type "Blob Jr"
+      ctrl-a
+      type "Blob Sr"
+      screen
+      enter
+      screen
+      # Open it and hold a meeting.
+      enter
+      screen
+      s
+      type "Blob: shipped the release"
+      enter
+      type "Blob Jr: reviewing the parser"
+      enter
+      wait 2m
+      screen
+      wait 3m
+      screen
+      q
+      """
+    let run = try await runStandups(
+      ["--script", "-", "--data-file", folder.path("standups.json").path, "--now", Self.now],
+      input: script, environment: folder.environment)
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(run.errors.isEmpty)
+    assertSnapshot(of: run.output, as: .lines)
+
+    let file = try StandupsFile.decode(Data(contentsOf: folder.path("standups.json")))
+    let standup = try #require(file.standups.first)
+    #expect(standup.title == "Retro")
+    #expect(standup.attendees.map(\.name) == ["Blob", "Blob Jr", "Blob Sr"])
+    #expect(
+      standup.meetings.map(\.transcript)
+        == ["Blob: shipped the release\nBlob Jr: reviewing the parser"])
+    #expect(
+      standup.meetings.first?.date
+        == ISO8601DateFormatter().date(from: Self.now)!.addingTimeInterval(5 * 60))
+  }
+
+  @Test func openingAStandupByTitle() async throws {
+    let folder = try TemporaryFolder()
+    let data = folder.path("standups.json")
+    try StandupsFile(standups: [.mock, .engineeringMock]).encoded().write(to: data)
+    let run = try await runStandups(
+      ["--script", "-", "--data-file", data.path, "--open", "ENGINEERING"],
+      input: "screen 40x12\n", environment: folder.environment)
+    #expect(run.status == 0)
+    #expect(run.output.contains("Standups › Engineering"))
+  }
+
+  @Test func openingAStandupThatIsNotThereNamesTheOnesThatAre() async throws {
+    let folder = try TemporaryFolder()
+    let data = folder.path("standups.json")
+    try StandupsFile(standups: [.mock, .engineeringMock]).encoded().write(to: data)
+    let run = try await runStandups(
+      ["--script", "-", "--data-file", data.path, "--open", "Marketing"],
+      input: "screen\n", environment: folder.environment)
+    #expect(run.status == 64)
+    #expect(run.output.isEmpty)
+    #expect(run.errors.contains("No standup is called \"Marketing\""))
+    #expect(run.errors.contains("\"Design\", \"Engineering\""))
+  }
+
+  @Test func aMalformedScriptLineIsNamedAndNothingRuns() async throws {
+    let folder = try TemporaryFolder()
+    let data = folder.path("standups.json")
+    let run = try await runStandups(
+      ["--script", "-", "--data-file", data.path],
+      input: "a\ntype \"Retro\"\nwait forever\nenter\n", environment: folder.environment)
+    #expect(run.status == 65)
+    #expect(run.errors.contains("Script line 3 is not a command: wait forever"))
+    #expect(!FileManager.default.fileExists(atPath: data.path))
+  }
+
+  @Test func usageErrorsExit64() async throws {
+    let folder = try TemporaryFolder()
+    let run = try await runStandups(["--no-such-flag"], environment: folder.environment)
+    #expect(run.status == 64)
+    #expect(run.errors.contains("Unknown option '--no-such-flag'"))
+  }
+
+  @Test func withoutATerminalTheAppSaysToUseAScript() async throws {
+    let folder = try TemporaryFolder()
+    let run = try await runStandups([], environment: folder.environment)
+    #expect(run.status == 64)
+    #expect(run.errors.contains("--script"))
+  }
+
+  @Test func aCorruptDataFileIsShownAndKeptUntilTheUserActs() async throws {
+    let folder = try TemporaryFolder()
+    let data = folder.path("standups.json")
+    let corrupt = Data(#"{"formatVersion": 1, "standups": [{"title": 42}]}"#.utf8)
+    try corrupt.write(to: data)
+
+    let looked = try await runStandups(
+      ["--script", "-", "--data-file", data.path],
+      input: "screen\na\nesc\nq\n", environment: folder.environment)
+    #expect(looked.status == 0)
+    #expect(looked.output.contains("Data failed to load"))
+    #expect(try Data(contentsOf: data) == corrupt)
+
+    let acted = try await runStandups(
+      ["--script", "-", "--data-file", data.path],
+      input: "k\nscreen\nq\n", environment: folder.environment)
+    #expect(acted.status == 0)
+    #expect(acted.output.contains("Engineering"))
+    let backups = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+      .filter { $0.hasPrefix("standups.backup-") }
+    #expect(backups.count == 1)
+    #expect(try Data(contentsOf: folder.path(backups[0])) == corrupt)
+    let file = try StandupsFile.decode(Data(contentsOf: data))
+    #expect(file.standups.map(\.title) == ["Design", "Engineering", "Product"])
+  }
+
+  @Test func aFolderThatCannotBeWrittenLeavesTheOldFileAndSaysSo() async throws {
+    let folder = try TemporaryFolder()
+    let directory = folder.path("readonly")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let data = directory.appendingPathComponent("standups.json")
+    let original = try StandupsFile(standups: [.engineeringMock]).encoded()
+    try original.write(to: data)
+    try makeUnwritable(directory)
+    defer { makeWritable(directory) }
+
+    let run = try await runStandups(
+      ["--script", "-", "--data-file", data.path],
+      input: "a\ntype \"Retro\"\nenter\nscreen\nq\n", environment: folder.environment)
+    #expect(run.status == 0)
+    #expect(run.output.contains("Retro"))
+    #expect(run.output.contains("⚠ The standups could not be saved"))
+    #expect(try Data(contentsOf: data) == original)
+  }
+}
+
+/// Makes a folder refuse new files, even to root (who ignores permissions): immutable.
+private func makeUnwritable(_ directory: URL) throws {
+  try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: directory.path)
+  if geteuid() == 0 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+    process.arguments = ["+i", directory.path]
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "chattr +i must work for this test to mean anything")
+  }
+}
+
+private func makeWritable(_ directory: URL) {
+  if geteuid() == 0 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+    process.arguments = ["-i", directory.path]
+    try? process.run()
+    process.waitUntilExit()
+  }
+  try? FileManager.default.setAttributes(
+    [.posixPermissions: 0o700], ofItemAtPath: directory.path)
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// The `standups` executable that `swift build` put beside this test binary.
+let standupsExecutable: URL = {
+  let environment = ProcessInfo.processInfo.environment
+  if let path = environment["STANDUPS_EXECUTABLE"] {
+    return URL(fileURLWithPath: path)
+  }
+  var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  // NB: On some platforms the test binary sits inside a bundle a few folders down.
+  for _ in 0..<4 {
+    let candidate = directory.appendingPathComponent("standups")
+    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    directory = directory.deletingLastPathComponent()
+  }
+  return URL(fileURLWithPath: ".build/debug/standups")
+}()
+
+/// A folder of its own for one test, removed afterwards.
+struct TemporaryFolder: ~Copyable {
+  let url: URL
+
+  init() throws {
+    url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("standups-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(at: url)
+  }
+
+  /// A path inside the folder.
+  func path(_ name: String) -> URL {
+    url.appendingPathComponent(name)
+  }
+
+  /// The environment a test launches the app with: its data and state in this folder, UTC.
+  var environment: [String: String] {
+    [
+      "HOME": url.path,
+      "XDG_DATA_HOME": url.appendingPathComponent("data").path,
+      "XDG_STATE_HOME": url.appendingPathComponent("state").path,
+      "TZ": "UTC",
+      "TERM": "xterm-256color",
+      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+    ]
+  }
+
+  /// Where the app keeps its data by default in this folder.
+  var dataFile: URL { url.appendingPathComponent("data/standups/standups.json") }
+
+  /// Where the app keeps its session by default in this folder.
+  var sessionFile: URL { url.appendingPathComponent("state/standups/session.json") }
+}
+
+/// What a run of the executable printed, and how it ended.
+struct Run {
+  var status: Int32
+  var output: String
+  var errors: String
+}
+
+/// Runs `standups` with `arguments`, `input` on its standard input, to the end.
+func runStandups(
+  _ arguments: [String],
+  input: String = "",
+  environment: [String: String]
+) async throws -> Run {
+  let process = Process()
+  process.executableURL = standupsExecutable
+  process.arguments = arguments
+  process.environment = environment
+  let standardInput = Pipe()
+  let standardOutput = Pipe()
+  let standardError = Pipe()
+  process.standardInput = standardInput
+  process.standardOutput = standardOutput
+  process.standardError = standardError
+  try process.run()
+  standardInput.fileHandleForWriting.write(Data(input.utf8))
+  try standardInput.fileHandleForWriting.close()
+  // NB: Both pipes are drained while the process runs, so a chatty one never blocks on a full
+  // pipe.
+  let errors = Task.detached { standardError.fileHandleForReading.readDataToEndOfFile() }
+  let output = Task.detached { standardOutput.fileHandleForReading.readDataToEndOfFile() }
+  let (outputData, errorData) = (await output.value, await errors.value)
+  process.waitUntilExit()
+  return Run(
+    status: process.terminationStatus,
+    output: String(decoding: outputData, as: UTF8.self),
+    errors: String(decoding: errorData, as: UTF8.self)
+  )
+}

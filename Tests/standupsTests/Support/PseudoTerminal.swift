@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `standups` running on a real pseudo-terminal, as a person would run it: raw keys in, escape
+/// sequences out.
+///
+/// The test reads what the app draws until what it expects appears (or a generous deadline
+/// passes, which fails the test): it waits for the app, never for the clock.
+final class PseudoTerminal {
+  private let process = Process()
+  private let controller: Int32
+  private var bytes: [UInt8] = []
+
+  /// Everything the app has written so far.
+  var output: String { String(decoding: bytes, as: UTF8.self) }
+
+  /// Starts `standups` on a new 80×24 pseudo-terminal.
+  init(_ arguments: [String] = [], environment: [String: String]) throws {
+    var controller: Int32 = -1
+    var device: Int32 = -1
+    var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
+    guard openpty(&controller, &device, nil, nil, &size) == 0 else {
+      throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+    self.controller = controller
+    let terminal = FileHandle(fileDescriptor: device, closeOnDealloc: true)
+    process.executableURL = standupsExecutable
+    process.arguments = arguments
+    process.environment = environment
+    process.standardInput = terminal
+    process.standardOutput = terminal
+    process.standardError = terminal
+    try process.run()
+    // NB: The app has its own copy; ours would keep the terminal open after the app exits.
+    try terminal.close()
+  }
+
+  deinit {
+    if process.isRunning { process.terminate() }
+    close(controller)
+  }
+
+  /// Types text (or control bytes) at the keyboard.
+  func type(_ text: String) {
+    var data = Array(text.utf8)
+    while !data.isEmpty {
+      let written = write(controller, &data, data.count)
+      guard written > 0 else { return }
+      data.removeFirst(written)
+    }
+  }
+
+  /// Reads what the app draws until the output written since `offset` satisfies `condition`.
+  ///
+  /// - Returns: Whether it did before the deadline.
+  @discardableResult
+  func read(
+    from offset: Int = 0,
+    until condition: (String) -> Bool,
+    within deadline: Duration = .seconds(60)
+  ) -> Bool {
+    let end = ContinuousClock.now.advanced(by: deadline)
+    while true {
+      if condition(String(decoding: bytes.dropFirst(offset), as: UTF8.self)) { return true }
+      guard ContinuousClock.now < end, readAvailable(waitingUpTo: 100) else {
+        return condition(String(decoding: bytes.dropFirst(offset), as: UTF8.self))
+      }
+    }
+  }
+
+  /// Reads until `text` appears after `offset`.
+  @discardableResult
+  func read(from offset: Int = 0, untilItShows text: String) -> Bool {
+    read(from: offset) { $0.contains(text) }
+  }
+
+  /// The number of bytes read so far, to look only at what comes after it.
+  var mark: Int { bytes.count }
+
+  /// Sends a signal to the app.
+  func send(_ signalNumber: Int32) {
+    kill(process.processIdentifier, signalNumber)
+  }
+
+  /// Reads the rest of the output and waits for the app to exit.
+  ///
+  /// - Returns: Its exit status, or `nil` if it was still running at the deadline.
+  func waitForExit(within deadline: Duration = .seconds(60)) -> Int32? {
+    let end = ContinuousClock.now.advanced(by: deadline)
+    while process.isRunning, ContinuousClock.now < end {
+      _ = readAvailable(waitingUpTo: 100)
+    }
+    while readAvailable(waitingUpTo: 0) {}
+    guard !process.isRunning else { return nil }
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  /// Reads whatever the app has written, waiting up to `milliseconds` for something.
+  ///
+  /// - Returns: Whether the terminal is still open (something may come later).
+  private func readAvailable(waitingUpTo milliseconds: Int32) -> Bool {
+    var descriptor = pollfd(fd: controller, events: Int16(POLLIN), revents: 0)
+    guard poll(&descriptor, 1, milliseconds) > 0 else { return process.isRunning }
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    let count = readFile(controller, &buffer)
+    // NB: Linux reports EIO on a pseudo-terminal whose other end has closed.
+    guard count > 0 else { return false }
+    bytes += buffer[0..<count]
+    return true
+  }
+}
+
+/// `read(2)`, named apart from ``PseudoTerminal``'s own `read`.
+private func readFile(_ descriptor: Int32, _ buffer: inout [UInt8]) -> Int {
+  buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+}
