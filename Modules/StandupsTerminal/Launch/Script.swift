@@ -156,6 +156,12 @@ public struct ScriptError: Error, Equatable, CustomStringConvertible {
   /// The line.
   public var text: String
 
+  /// Creates the error for a line.
+  public init(line: Int, text: String) {
+    self.line = line
+    self.text = text
+  }
+
   public var description: String {
     "Script line \(line) is not a command: \(text)"
   }

@@ -131,6 +131,12 @@ public struct SessionError: Error, Equatable, CustomStringConvertible {
   /// What is wrong with it, in words.
   public var reason: String
 
+  /// Creates the error for a file.
+  public init(path: String, reason: String) {
+    self.path = path
+    self.reason = reason
+  }
+
   /// The problem, for the status line.
   public var description: String {
     "The open screens were not restored: \(reason) (\(path))."
