@@ -29,16 +29,20 @@ extension StringProtocol {
   ///   `width` (empty when `width` is less than 1).
   public func truncated(toWidth width: Int) -> String {
     guard width > 0 else { return "" }
-    guard displayWidth > width else { return String(self) }
-    var result = ""
-    var resultWidth = 0
-    for character in self {
-      let characterWidth = character.displayWidth
-      guard resultWidth + characterWidth < width else { break }
-      result.append(character)
-      resultWidth += characterWidth
+    // NB: One pass that stops at the first character past `width`: a long transcript shown in
+    // a row of 80 columns costs 80 characters, not its whole length.
+    var prefixEnd = startIndex
+    var total = 0
+    var index = startIndex
+    while index < endIndex {
+      total += self[index].displayWidth
+      guard total <= width else { return String(self[..<prefixEnd]) + "…" }
+      index = self.index(after: index)
+      if total < width {
+        prefixEnd = index
+      }
     }
-    return result + "…"
+    return String(self)
   }
 
   /// The text broken into lines that fit a number of columns, breaking at spaces.

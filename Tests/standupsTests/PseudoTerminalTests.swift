@@ -29,6 +29,18 @@ struct PseudoTerminalTests {
     #expect(file.standups.map(\.title) == ["Retro"])
   }
 
+  @Test func aResizeRedrawsTheWholeScreenAtTheNewSize() throws {
+    let folder = try TemporaryFolder()
+    let terminal = try PseudoTerminal(environment: folder.environment)
+    #expect(terminal.read(untilItShows: "or s to load the sample standups."))
+    let beforeResize = terminal.mark
+    terminal.resize(columns: 30, rows: 10)
+    #expect(terminal.read(from: beforeResize, untilItShows: "\u{1B}[2J"))
+    #expect(terminal.read(from: beforeResize, untilItShows: "or s to load the sample sta…"))
+    terminal.type("q")
+    #expect(terminal.waitForExit() == 0)
+  }
+
   @Test func theScreensOpenAtQuitReopenAndFreshStartsOnTheList() throws {
     let folder = try TemporaryFolder()
     do {

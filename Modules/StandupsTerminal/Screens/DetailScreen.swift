@@ -75,9 +75,10 @@ enum DetailScreen {
         + canvas.text(
           date, at: Point(column: row.minColumn + 1, row: row.minRow),
           style: isSelected ? Palette.selected.bold() : Palette.title, clip: row)
-      let preview = transcriptPreview(meetings[index].transcript)
+      let room = max(row.maxColumn - column - 3, 0)
+      let preview = transcriptPreview(meetings[index].transcript, width: room)
       canvas.text(
-        preview.truncated(toWidth: max(row.maxColumn - column - 3, 0)),
+        preview.truncated(toWidth: room),
         at: Point(column: column + 2, row: row.minRow),
         style: isSelected ? Palette.selected : (preview == noTranscript ? Palette.label : .plain),
         clip: row)
@@ -114,10 +115,26 @@ enum DetailScreen {
 
   static let noTranscript = "No transcript"
 
-  /// The start of a transcript on one line.
-  static func transcriptPreview(_ transcript: String) -> String {
-    let words = transcript.split(whereSeparator: \.isWhitespace)
-    return words.isEmpty ? noTranscript : words.joined(separator: " ")
+  /// The start of a transcript on one line, its spaces and line breaks collapsed: enough of it
+  /// to fill `width` columns and show that there is more.
+  static func transcriptPreview(_ transcript: String, width: Int) -> String {
+    var preview = ""
+    var length = 0
+    var isAfterSpace = false
+    for character in transcript where length <= width {
+      guard !character.isWhitespace else {
+        isAfterSpace = length > 0
+        continue
+      }
+      if isAfterSpace {
+        preview.append(" ")
+        length += 1
+        isAfterSpace = false
+      }
+      preview.append(character)
+      length += 1
+    }
+    return preview.isEmpty ? noTranscript : preview
   }
 
   /// Where the parts of the screen go: the summary of the standup, then the heading and rows of

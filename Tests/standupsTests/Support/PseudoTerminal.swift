@@ -81,6 +81,14 @@ final class PseudoTerminal {
   /// The number of bytes read so far, to look only at what comes after it.
   var mark: Int { bytes.count }
 
+  /// Changes the terminal's size, as a person resizing the window does (the kernel tells the
+  /// app with SIGWINCH when the terminal is its controlling one; the test sends it, too).
+  func resize(columns: UInt16, rows: UInt16) {
+    var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+    _ = ioctl(controller, UInt(TIOCSWINSZ), &size)
+    send(SIGWINCH)
+  }
+
   /// Sends a signal to the app.
   func send(_ signalNumber: Int32) {
     kill(process.processIdentifier, signalNumber)
