@@ -10,19 +10,24 @@ public import Foundation
 /// ```
 public struct TerminalFormat: Sendable {
   /// The time zone dates are shown in.
-  public var timeZone: TimeZone
+  public var timeZone: TimeZone {
+    get { calendar.timeZone }
+    set { calendar.timeZone = newValue }
+  }
+
+  // NB: Made once: a screen of past meetings formats a date per row, every frame.
+  private var calendar: Calendar
 
   /// Creates a format.
   ///
   /// - Parameter timeZone: The time zone dates are shown in.
   public init(timeZone: TimeZone) {
-    self.timeZone = timeZone
+    calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = timeZone
   }
 
   /// A day and time, as in `22 Nov 2026 09:30`.
   public func date(_ date: Date) -> String {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = timeZone
     let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
     let months = [
       "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
