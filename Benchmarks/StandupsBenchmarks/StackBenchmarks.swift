@@ -25,6 +25,26 @@ func stackBenchmarks() {
     }
   }
 
+  for depth in [1, 10, 100, 1000] {
+    // NB: The floor of an element action: the element reducer run directly on the top element
+    // of a plain array, with no store, no stack and no effects to start.
+    Benchmark(
+      "Baseline.ElementReduce/depth:\(depth)",
+      configuration: configuration(scalingFactor: .kilo)
+    ) { benchmark in
+      var elements = Array(makeStack(count: depth))
+      let reducer = Path()
+      let titles = ["Design", "Engineering"]
+      benchmark.startMeasurement()
+      for iteration in benchmark.scaledIterations {
+        blackHole(
+          reducer.reduce(
+            into: &elements[depth - 1], action: .detail(.titleChanged(titles[iteration & 1]))))
+      }
+      benchmark.stopMeasurement()
+    }
+  }
+
   for count in [10, 100, 1000] {
     // NB: Every sample pushes about a thousand elements: 1,000 / N rounds of N pushes and one
     // pop, so that samples of every size last about as long and divide into comparable

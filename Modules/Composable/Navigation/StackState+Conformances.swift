@@ -1,10 +1,13 @@
 public import CustomDump
 import Dependencies
+public import OrderedCollections
 
 extension StackState: Equatable where Element: Equatable {
   /// Whether two stacks have the same IDs and equal elements, in the same order.
   ///
-  /// Copies that share storage compare equal without looking at the elements.
+  /// Copies that share storage compare equal without looking at the elements. Inlinable, so that
+  /// comparing a feature's stacks is specialised for its element type.
+  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     if lhs.storage === rhs.storage { return true }
     return lhs.storage.elements == rhs.storage.elements
@@ -13,6 +16,7 @@ extension StackState: Equatable where Element: Equatable {
 
 extension StackState: Hashable where Element: Hashable {
   /// Hashes the IDs and the elements.
+  @inlinable
   public func hash(into hasher: inout Hasher) {
     hasher.combine(storage.elements)
   }

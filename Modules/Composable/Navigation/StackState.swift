@@ -29,8 +29,11 @@ import Synchronization
 /// ordered dictionary, and two copies of an unmodified stack share storage, which also makes
 /// comparing them free.
 public struct StackState<Element> {
+  // NB: `@usableFromInline` so that `==` and `hash(into:)` are inlined and specialised where
+  // stacks are compared; nothing else about the storage is visible outside the module.
+  @usableFromInline
   final class Storage {
-    var elements: OrderedDictionary<StackElementID, Element>
+    @usableFromInline var elements: OrderedDictionary<StackElementID, Element>
     /// Identifies the sequence of IDs. Every change to the IDs draws a new value from a global
     /// counter, so two stacks with the same version have the same IDs; element writes keep it.
     var version: UInt64
@@ -48,7 +51,7 @@ public struct StackState<Element> {
     }
   }
 
-  var storage: Storage
+  @usableFromInline var storage: Storage
 
   /// Creates an empty stack.
   public init() {
