@@ -17,7 +17,12 @@ extension TestStore {
   /// await store.finish()
   /// ```
   ///
-  /// - Parameter timeout: How long to wait; ``timeout`` by default.
+  /// - Parameters:
+  ///   - timeout: How long to wait; ``timeout`` by default.
+  ///   - fileID: The file of the call, which a reported failure points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   public func finish(
     timeout: Duration? = nil,
     fileID: StaticString = #fileID,
@@ -75,7 +80,12 @@ extension TestStore {
   /// await store.skipReceivedActions()
   /// ```
   ///
-  /// - Parameter strict: Whether to report an issue when there is nothing to skip.
+  /// - Parameters:
+  ///   - strict: Whether to report an issue when there is nothing to skip.
+  ///   - fileID: The file of the call, which a reported failure points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   public func skipReceivedActions(
     strict: Bool = true,
     fileID: StaticString = #fileID,
@@ -106,7 +116,12 @@ extension TestStore {
   /// await store.skipInFlightEffects()
   /// ```
   ///
-  /// - Parameter strict: Whether to report an issue when no effect is running.
+  /// - Parameters:
+  ///   - strict: Whether to report an issue when no effect is running.
+  ///   - fileID: The file of the call, which a reported failure points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   public func skipInFlightEffects(
     strict: Bool = true,
     fileID: StaticString = #fileID,

@@ -20,6 +20,10 @@ extension TestStore {
   ///   - timeout: How long to wait before failing.
   ///   - updateStateToExpectedResult: Turns the expected state before the action into the
   ///     expected state after it.
+  ///   - fileID: The file of the call, which a reported failure points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   public func receive(
     _ expectedAction: Action,
     timeout: Duration? = nil,
@@ -59,6 +63,10 @@ extension TestStore {
   ///   - timeout: How long to wait before failing.
   ///   - updateStateToExpectedResult: Turns the expected state before the action into the
   ///     expected state after it.
+  ///   - fileID: The file of the call, which a reported failure points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   public func receive<Value>(
     _ actionCase: CaseKeyPath<Action, Value>,
     timeout: Duration? = nil,
@@ -94,6 +102,10 @@ extension TestStore {
   ///   - timeout: How long to wait before failing.
   ///   - updateStateToExpectedResult: Turns the expected state before the action into the
   ///     expected state after it.
+  ///   - fileID: The file of the call, which a reported failure points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   public func receive<Value: Equatable>(
     _ actionCase: CaseKeyPath<Action, Value>,
     _ value: Value,
@@ -140,6 +152,10 @@ extension TestStore {
   ///   - timeout: How long to wait before failing.
   ///   - updateStateToExpectedResult: Turns the expected state before the action into the
   ///     expected state after it.
+  ///   - fileID: The file of the call, which a reported failure points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   public func receive(
     _ isMatching: (Action) -> Bool,
     timeout: Duration? = nil,

@@ -24,6 +24,10 @@ extension TestStore {
   ///   - action: The action to send.
   ///   - updateStateToExpectedResult: Turns the expected state before the action into the
   ///     expected state after it.
+  ///   - fileID: The file of the call, which a reported failure points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   /// - Returns: The effects the action started, which can be awaited or cancelled.
   @discardableResult
   public func send(
@@ -76,6 +80,10 @@ extension TestStore {
   ///   - actionCase: A case key path to the action to send.
   ///   - updateStateToExpectedResult: Turns the expected state before the action into the
   ///     expected state after it.
+  ///   - fileID: The file of the call, which a reported failure points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   /// - Returns: The effects the action started.
   @discardableResult
   public func send(
@@ -108,6 +116,10 @@ extension TestStore {
   ///   - value: The associated value.
   ///   - updateStateToExpectedResult: Turns the expected state before the action into the
   ///     expected state after it.
+  ///   - fileID: The file of the call, which a reported failure points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   /// - Returns: The effects the action started.
   @discardableResult
   public func send<Value>(
@@ -135,7 +147,12 @@ extension TestStore {
   /// store.assert { $0.isLoading = false }
   /// ```
   ///
-  /// - Parameter updateStateToExpectedResult: Turns the expected state into the current one.
+  /// - Parameters:
+  ///   - updateStateToExpectedResult: Turns the expected state into the current one.
+  ///   - fileID: The file of the call, which a reported failure points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   public func assert(
     _ updateStateToExpectedResult: (inout State) throws -> Void,
     fileID: StaticString = #fileID,

@@ -6,7 +6,7 @@ import Synchronization
 
 /// A store for tests that makes you assert, step by step, how a feature behaves.
 ///
-/// Every ``send(_:assert:fileID:filePath:line:column:)`` states exactly how the state must
+/// Every `send(_:assert:)` states exactly how the state must
 /// change; every action an effect sends must be received with
 /// ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_)``; and every
 /// effect must have finished by the end of the test. Anything else is reported as a test failure
@@ -60,7 +60,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
 
   /// The state as of the last assertion.
   ///
-  /// After ``send(_:assert:fileID:filePath:line:column:)`` it is the state the action left,
+  /// After `send(_:assert:)` it is the state the action left,
   /// after a `receive` the state the received action left: actions that effects sent but the
   /// test has not received yet are not in it. Read inside an assertion closure, it is the state
   /// the closure was given.
@@ -111,6 +111,10 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   ///   - reducer: The reducer under test.
   ///   - prepareDependencies: Overrides dependencies for the reducer and its effects.
   ///   - timeout: How long to wait for an expected action or for effects to finish.
+  ///   - fileID: The file of the call, which a reported failure points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   public init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> State,
     @ReducerBuilder<State, Action> reducer: () -> R,

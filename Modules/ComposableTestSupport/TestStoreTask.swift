@@ -22,7 +22,12 @@ public struct TestStoreTask: Hashable, Sendable {
   /// Waits for the effects to finish, and reports them if they are still running after
   /// `timeout`.
   ///
-  /// - Parameter timeout: How long to wait; the store's timeout by default.
+  /// - Parameters:
+  ///   - timeout: How long to wait; the store's timeout by default.
+  ///   - fileID: The file of the call, which a reported failure points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   @MainActor
   public func finish(
     timeout: Duration? = nil,

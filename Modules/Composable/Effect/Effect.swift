@@ -5,8 +5,8 @@ import Dependencies
 ///
 /// An effect is a description, not running work. The store that receives it from a reducer
 /// starts it, tracks it, and cancels it when asked to (see ``cancellable(id:cancelInFlight:)``)
-/// or when the feature that owns it leaves the screen. Effects compose with ``merge(_:)-(Self...)``,
-/// ``concatenate(_:)-(Self...)`` and ``map(_:)``.
+/// or when the feature that owns it leaves the screen. Effects compose with ``merge(_:)-(Effect<Action>...)``,
+/// ``concatenate(_:)-(Effect<Action>...)`` and ``map(_:)``.
 ///
 /// ```swift
 /// case .refreshButtonTapped:
@@ -94,6 +94,10 @@ extension Effect {
   ///   - priority: The priority of the task that runs the work.
   ///   - operation: The work. Send actions with the given ``Send``.
   ///   - handler: Called with any error `operation` throws, except `CancellationError`.
+  ///   - fileID: The file of the call, which a reported issue points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   /// - Returns: An effect that runs `operation`.
   public static func run(
     priority: TaskPriority? = nil,

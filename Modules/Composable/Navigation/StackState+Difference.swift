@@ -23,7 +23,7 @@ extension StackState {
   }
 
   /// The IDs of a stack at one moment, for a view layer to diff against later with
-  /// ``difference(from:)-(Snapshot)``.
+  /// ``difference(from:)-(StackState<Element>.Snapshot)``.
   ///
   /// Keeping a snapshot instead of the stack itself keeps no element alive, so the store goes on
   /// writing to elements in place.

@@ -29,6 +29,10 @@ extension Reducer {
   ///   - toWrappedState: A writable key path to the optional child state.
   ///   - toWrappedAction: A case key path to the child action.
   ///   - wrapped: The child reducer.
+  ///   - fileID: The file of the call, which a reported issue points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   /// - Returns: A reducer that runs the child and then `self`.
   public func ifLet<WrappedState, WrappedAction, Wrapped: Reducer<WrappedState, WrappedAction>>(
     _ toWrappedState: WritableKeyPath<State, WrappedState?>,

@@ -34,6 +34,10 @@ extension Reducer {
   ///   - toPresentationState: A writable key path to the `PresentationState` (`\.$destination`).
   ///   - toPresentationAction: A case key path to the presentation's actions.
   ///   - destination: The presented feature's reducer.
+  ///   - fileID: The file of the call, which a reported issue points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   /// - Returns: A reducer that runs the presented feature and then `self`.
   public func ifLet<
     DestinationState, DestinationAction, Destination: Reducer<DestinationState, DestinationAction>
@@ -65,6 +69,10 @@ extension Reducer {
   /// - Parameters:
   ///   - toPresentationState: A writable key path to the `PresentationState` (`\.$alert`).
   ///   - toPresentationAction: A case key path to the presentation's actions.
+  ///   - fileID: The file of the call, which a reported issue points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   /// - Returns: A reducer that dismisses the presentation and then runs `self`.
   public func ifLet<DestinationState, DestinationAction: Sendable>(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,

@@ -38,6 +38,10 @@ extension Reducer {
   ///   - toStackState: A writable key path to the stack's state.
   ///   - toStackAction: A case key path to the stack's actions.
   ///   - element: The reducer of one element.
+  ///   - fileID: The file of the call, which a reported issue points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   /// - Returns: A reducer that runs the stack and then `self`.
   public func forEach<
     ElementState: Sendable, ElementAction, Element: Reducer<ElementState, ElementAction>
