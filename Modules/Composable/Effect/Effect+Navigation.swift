@@ -59,17 +59,27 @@ extension Effect {
 /// A navigated child's place: the slot it is in, its component there, and the navigation path
 /// its own effects and children run under.
 package struct NavigatedScope: Sendable {
-  /// The slot: the parent's path and the stack or presentation the child is in.
-  package let slot: NavigationIDPath
   /// The child within the slot: an element ID or a presentation identity.
   package let child: HashableIdentity
   /// The child's own navigation path.
   package let path: NavigationIDPath
 
   package init(slot: NavigationIDPath, child: HashableIdentity) {
-    self.slot = slot
     self.child = child
     self.path = slot.appending(identity: child)
+  }
+
+  /// The scope of `child` in the `slot` of the feature at `parent`.
+  package init(parent: NavigationIDPath, slot: NavigationSlot, child: HashableIdentity) {
+    self.child = child
+    self.path = parent.appending(slot: HashableIdentity(slot), child: child)
+  }
+
+  /// The slot: the parent's path and the stack or presentation the child is in.
+  ///
+  /// Worked out when asked, because only a child whose action started work needs it.
+  package var slot: NavigationIDPath {
+    path.parent ?? NavigationIDPath()
   }
 
   /// The key all of the child's work is registered under.

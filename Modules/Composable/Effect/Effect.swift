@@ -39,6 +39,13 @@ public struct Effect<Action: Sendable>: Sendable {
   }
 
   let operation: Operation
+
+  /// Whether the effect does nothing; operators check it before building closures to lift an
+  /// effect, because most actions only change state.
+  var isNone: Bool {
+    if case .none = operation { return true }
+    return false
+  }
 }
 
 extension Effect {

@@ -118,6 +118,35 @@ public final class Store<State, Action: Sendable> {
     )
   }
 
+  /// Derives a store for a child feature, naming the child's action case through the action's
+  /// `AllCasePaths`.
+  ///
+  /// Swift picks this overload for a literal such as `\.list`. The case path is looked up once,
+  /// here, and then embeds every action the child store sends without boxing it; a
+  /// `CaseKeyPath` goes through type-erased machinery on every send. It behaves exactly like
+  /// the overload that takes a `CaseKeyPath`.
+  ///
+  /// ```swift
+  /// let listStore = store.scope(state: \.list, action: \.list)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toChildState: A key path from this state to the child state.
+  ///   - toChildAction: The child's action case, as a member of this action's `AllCasePaths`.
+  /// - Returns: The child store.
+  @_documentation(visibility: internal)
+  public func scope<ChildState, ChildAction>(
+    state toChildState: KeyPath<State, ChildState>,
+    action toChildAction: KeyPath<Action.AllCasePaths, AnyCasePath<Action, ChildAction>>
+  ) -> Store<ChildState, ChildAction> where Action: CasePathable {
+    let embed = Action.allCasePaths[keyPath: toChildAction]
+    return Store<ChildState, ChildAction>(
+      root: root,
+      toState: { [toState] in toState()[keyPath: toChildState] },
+      toSend: { [toSend] in toSend(embed.embed($0)) }
+    )
+  }
+
   /// Calls `onChange` after every batch of actions the store processes.
   ///
   /// A batch is an action sent from outside plus every action its effects send synchronously,

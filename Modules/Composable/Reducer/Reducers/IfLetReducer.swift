@@ -51,6 +51,47 @@ extension Reducer {
       location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }
+
+  /// Runs a child reducer on optional child state while it is non-`nil`, naming the child's
+  /// action case through the action's `AllCasePaths`.
+  ///
+  /// Swift picks this overload for a literal such as `\.timer`. The case path is looked up
+  /// once, when the reducer is built, and then matches actions with a plain `switch`; a
+  /// `CaseKeyPath` goes through type-erased machinery that boxes the action on every call. It
+  /// behaves exactly like the overload that takes a `CaseKeyPath`.
+  ///
+  /// ```swift
+  /// Reduce { state, action in … }
+  ///   .ifLet(\.timer, action: \.timer) { Timer() }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toWrappedState: A writable key path to the optional child state.
+  ///   - toWrappedAction: The child's action case, as a member of the action's `AllCasePaths`.
+  ///   - wrapped: The child reducer.
+  ///   - fileID: The file of the call, which a reported issue points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
+  /// - Returns: A reducer that runs the child and then `self`.
+  @_documentation(visibility: internal)
+  public func ifLet<WrappedState, WrappedAction, Wrapped: Reducer<WrappedState, WrappedAction>>(
+    _ toWrappedState: WritableKeyPath<State, WrappedState?>,
+    action toWrappedAction: KeyPath<Action.AllCasePaths, AnyCasePath<Action, WrappedAction>>,
+    @ReducerBuilder<WrappedState, WrappedAction> then wrapped: () -> Wrapped,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> some Reducer<State, Action> where Action: CasePathable {
+    _IfLetReducer(
+      parent: self,
+      child: wrapped(),
+      toChildState: toWrappedState,
+      toChildAction: Action.allCasePaths[keyPath: toWrappedAction],
+      location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
 }
 
 struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
@@ -115,7 +156,11 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     action childAction: Child.Action,
     state: inout Parent.State
   ) -> Effect<Parent.Action> {
-    let scope = NavigatedScope(slot: slot, child: HashableIdentity(identity))
+    let scope = NavigatedScope(
+      parent: DependencyValues._current.navigationIDPath,
+      slot: NavigationSlot(.ifLet, toChildState),
+      child: HashableIdentity(identity)
+    )
     // NB: Force-unwrapping the key path's value mutates the child in place; copying it out
     // would make every write copy-on-write the child's storage. The caller checked it is there.
     let effect = withDependencies {
@@ -123,6 +168,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     } operation: {
       child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
     }
+    guard !effect.isNone else { return .none }
     return effect.navigated(
       scope,
       embed: { [toChildAction] in toChildAction.embed($0) },

@@ -59,6 +59,52 @@ extension Reducer {
     )
   }
 
+  /// Runs a presented feature held in ``PresentationState``, naming the presentation's action
+  /// case through the action's `AllCasePaths`.
+  ///
+  /// Swift picks this overload for a literal such as `\.destination`. The case path is looked
+  /// up once, when the reducer is built, and then matches actions with a plain `switch`; a
+  /// `CaseKeyPath` goes through type-erased machinery that boxes the action on every call. It
+  /// behaves exactly like the overload that takes a `CaseKeyPath`.
+  ///
+  /// ```swift
+  /// Reduce { state, action in … }
+  ///   .ifLet(\.$destination, action: \.destination) { Destination() }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toPresentationState: A writable key path to the `PresentationState` (`\.$destination`).
+  ///   - toPresentationAction: The presentation's action case, as a member of the action's
+  ///     `AllCasePaths`.
+  ///   - destination: The presented feature's reducer.
+  ///   - fileID: The file of the call, which a reported issue points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
+  /// - Returns: A reducer that runs the presented feature and then `self`.
+  @_documentation(visibility: internal)
+  public func ifLet<
+    DestinationState, DestinationAction, Destination: Reducer<DestinationState, DestinationAction>
+  >(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+    action toPresentationAction: KeyPath<
+      Action.AllCasePaths, AnyCasePath<Action, PresentationAction<DestinationAction>>
+    >,
+    @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> some Reducer<State, Action> where Action: CasePathable {
+    _PresentationReducer(
+      parent: self,
+      destination: destination(),
+      toPresentationState: toPresentationState,
+      toPresentationAction: Action.allCasePaths[keyPath: toPresentationAction],
+      location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
   /// Runs presented state that has no logic of its own, such as an alert.
   ///
   /// ```swift
@@ -82,6 +128,48 @@ extension Reducer {
     line: UInt = #line,
     column: UInt = #column
   ) -> some Reducer<State, Action> {
+    ifLet(
+      toPresentationState,
+      action: toPresentationAction,
+      destination: { EmptyReducer() },
+      fileID: fileID,
+      filePath: filePath,
+      line: line,
+      column: column
+    )
+  }
+
+  /// Runs presented state that has no logic of its own, naming the presentation's action case
+  /// through the action's `AllCasePaths`.
+  ///
+  /// Swift picks this overload for a literal such as `\.alert`; the case path is looked up once,
+  /// when the reducer is built. It behaves exactly like the overload that takes a `CaseKeyPath`.
+  ///
+  /// ```swift
+  /// Reduce { state, action in … }
+  ///   .ifLet(\.$alert, action: \.alert)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toPresentationState: A writable key path to the `PresentationState` (`\.$alert`).
+  ///   - toPresentationAction: The presentation's action case, as a member of the action's
+  ///     `AllCasePaths`.
+  ///   - fileID: The file of the call, which a reported issue points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
+  /// - Returns: A reducer that dismisses the presentation and then runs `self`.
+  @_documentation(visibility: internal)
+  public func ifLet<DestinationState, DestinationAction: Sendable>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+    action toPresentationAction: KeyPath<
+      Action.AllCasePaths, AnyCasePath<Action, PresentationAction<DestinationAction>>
+    >,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> some Reducer<State, Action> where Action: CasePathable {
     ifLet(
       toPresentationState,
       action: toPresentationAction,
@@ -165,7 +253,11 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     action destinationAction: Destination.Action,
     state: inout Parent.State
   ) -> Effect<Parent.Action> {
-    let scope = NavigatedScope(slot: slot, child: HashableIdentity(identity))
+    let scope = NavigatedScope(
+      parent: DependencyValues._current.navigationIDPath,
+      slot: NavigationSlot(.presentation, toPresentationState),
+      child: HashableIdentity(identity)
+    )
     // NB: `\.$destination` is a computed key path: writing through it works on a copy of the
     // wrapper, whose box would then be shared and copied. Moving the presentation out first
     // leaves it the only owner of its box, so the destination mutates in place.
@@ -180,7 +272,8 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
       }
     }
     state[keyPath: toPresentationState] = presentation
-    return (effect ?? .none).navigated(
+    guard let effect, !effect.isNone else { return .none }
+    return effect.navigated(
       scope,
       embed: { [toPresentationAction] in toPresentationAction.embed(.presented($0)) },
       dismiss: { [toPresentationAction] in toPresentationAction.embed(.dismiss) }

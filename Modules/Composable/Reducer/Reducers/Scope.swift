@@ -71,6 +71,79 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     self.child = child()
   }
 
+  /// Scopes to child state held in a stored property, naming the action's case through its
+  /// `AllCasePaths`.
+  ///
+  /// Swift picks this overload for a literal such as `\.list`. The case path is looked up once,
+  /// when the reducer is built, and then matches actions with a plain `switch`; a `CaseKeyPath`
+  /// goes through type-erased machinery that boxes the action on every call. It behaves exactly
+  /// like the overload that takes a `CaseKeyPath`.
+  ///
+  /// ```swift
+  /// Scope(state: \.list, action: \.list) { StandupsList() }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toChildState: A writable key path from the parent state to the child state.
+  ///   - toChildAction: The action's case, as a member of its `AllCasePaths`.
+  ///   - child: The child reducer.
+  @_documentation(visibility: internal)
+  public init<ChildState, ChildAction>(
+    state toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: KeyPath<
+      ParentAction.AllCasePaths, AnyCasePath<ParentAction, ChildAction>
+    >,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action, ParentAction: CasePathable {
+    self.toChildState = .keyPath(toChildState)
+    self.toChildAction = ParentAction.allCasePaths[keyPath: toChildAction]
+    self.child = child()
+  }
+
+  /// Scopes to child state held in one case of an enum, naming both cases through their
+  /// `AllCasePaths`.
+  ///
+  /// Swift picks this overload for literals such as `\.detail`. The case paths are looked up
+  /// once, when the reducer is built, and then match with a plain `switch`; a `CaseKeyPath`
+  /// goes through type-erased machinery that boxes the state and the action on every call. It
+  /// behaves exactly like the overload that takes `CaseKeyPath`s.
+  ///
+  /// ```swift
+  /// Scope(state: \.detail, action: \.detail) { StandupDetail() }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toChildState: The state's case, as a member of its `AllCasePaths`.
+  ///   - toChildAction: The action's case, as a member of its `AllCasePaths`.
+  ///   - child: The child reducer.
+  ///   - fileID: The file of the call, which a reported issue points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
+  @_documentation(visibility: internal)
+  public init<ChildState, ChildAction>(
+    state toChildState: KeyPath<ParentState.AllCasePaths, AnyCasePath<ParentState, ChildState>>,
+    action toChildAction: KeyPath<
+      ParentAction.AllCasePaths, AnyCasePath<ParentAction, ChildAction>
+    >,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  )
+  where
+    ChildState == Child.State, ChildAction == Child.Action, ParentState: CasePathable,
+    ParentAction: CasePathable
+  {
+    self.toChildState = .casePath(
+      ParentState.allCasePaths[keyPath: toChildState],
+      CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+    self.toChildAction = ParentAction.allCasePaths[keyPath: toChildAction]
+    self.child = child()
+  }
+
   /// Runs the child on its part of the state when the action is a child action.
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     guard let childAction = toChildAction.extract(from: action) else { return .none }
@@ -100,6 +173,7 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
       childEffect = child.reduce(into: &childState, action: childAction)
       state = casePath.embed(childState)
     }
+    guard !childEffect.isNone else { return .none }
     return childEffect.map { [toChildAction] in toChildAction.embed($0) }
   }
 }

@@ -62,6 +62,51 @@ extension Reducer {
       location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }
+
+  /// Runs a navigation stack, naming the stack's action case through the action's
+  /// `AllCasePaths`.
+  ///
+  /// Swift picks this overload for a literal such as `\.path`. The case path is looked up once,
+  /// when the reducer is built, and then matches actions with a plain `switch`; a `CaseKeyPath`
+  /// goes through type-erased machinery that boxes the action on every call. It behaves exactly
+  /// like the overload that takes a `CaseKeyPath`.
+  ///
+  /// ```swift
+  /// Reduce { state, action in … }
+  ///   .forEach(\.path, action: \.path) { Path() }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toStackState: A writable key path to the stack's state.
+  ///   - toStackAction: The stack's action case, as a member of the action's `AllCasePaths`.
+  ///   - element: The reducer of one element.
+  ///   - fileID: The file of the call, which a reported issue points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
+  /// - Returns: A reducer that runs the stack and then `self`.
+  @_documentation(visibility: internal)
+  public func forEach<
+    ElementState: Sendable, ElementAction, Element: Reducer<ElementState, ElementAction>
+  >(
+    _ toStackState: WritableKeyPath<State, StackState<ElementState>>,
+    action toStackAction: KeyPath<
+      Action.AllCasePaths, AnyCasePath<Action, StackAction<ElementState, ElementAction>>
+    >,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> some Reducer<State, Action> where Action: CasePathable {
+    _StackReducer(
+      parent: self,
+      element: element(),
+      toStackState: toStackState,
+      toStackAction: Action.allCasePaths[keyPath: toStackAction],
+      location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
 }
 
 struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer
@@ -168,7 +213,11 @@ where Element.State: Sendable {
     action elementAction: Element.Action,
     state: inout Parent.State
   ) -> Effect<Parent.Action> {
-    let scope = NavigatedScope(slot: slot, child: HashableIdentity(id))
+    let scope = NavigatedScope(
+      parent: DependencyValues._current.navigationIDPath,
+      slot: NavigationSlot(.stack, toStackState),
+      child: HashableIdentity(id)
+    )
     let effect = withDependencies {
       $0.navigationIDPath = scope.path
       $0.dismiss = DismissEffect(target: .scope(scope.path))
@@ -177,7 +226,7 @@ where Element.State: Sendable {
         element.reduce(into: &$0, action: elementAction)
       }
     }
-    guard let effect else { return .none }
+    guard let effect, !effect.isNone else { return .none }
     return effect.navigated(
       scope,
       embed: { [toStackAction] in toStackAction.embed(.element(id: id, action: $0)) },
