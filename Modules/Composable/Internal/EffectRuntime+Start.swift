@@ -184,7 +184,9 @@ private struct Starting<Action: Sendable> {
       if cancelInFlight {
         cancelled += runtime.detach(key)
       }
-      start(effect, keys: keys + [key])
+      var keys = keys
+      keys.append(key)
+      start(effect, keys: keys)
     case .cancel(let key):
       cancelled += runtime.detach(key)
     case .reconcile(let reconciliation):

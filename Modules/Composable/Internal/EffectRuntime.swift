@@ -299,10 +299,14 @@ extension EffectRuntime.Tables {
   }
 
   mutating func unregister(_ token: UInt64, from key: CancellationKey) {
-    guard tokensByKey[key]?.remove(token) == true, tokensByKey[key]?.isEmpty == true else {
+    // NB: The set is taken out and put back rather than changed with `tokensByKey[key]?.remove`,
+    // whose modify accessor allocates a frame on the heap on every call: this runs for every
+    // key of every effect that ends.
+    guard var tokens = tokensByKey.removeValue(forKey: key) else { return }
+    guard tokens.remove(token), tokens.isEmpty else {
+      tokensByKey[key] = tokens
       return
     }
-    tokensByKey[key] = nil
     guard let child = key.navigatedChild else { return }
     slots[key.path]?.children.remove(child)
     if slots[key.path]?.children.isEmpty == true {
@@ -313,12 +317,13 @@ extension EffectRuntime.Tables {
   /// Removes a task from every key it is registered under and returns it, leaving it running
   /// until it notices its cancellation.
   mutating func detachTask(_ token: UInt64) -> Task<Void, Never>? {
-    guard let entry = running[token] else { return nil }
+    guard var entry = running[token] else { return nil }
     examinedEntryCount += 1
     for key in entry.keys {
       unregister(token, from: key)
     }
-    running[token]?.keys.removeAll()
+    entry.keys = []
+    running[token] = entry
     return entry.task
   }
 

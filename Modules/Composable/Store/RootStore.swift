@@ -75,32 +75,35 @@ package final class RootStore<State, Action: Sendable> {
     var batchGroup = group
     bufferedActions.append((action, nil))
     let makeSend = self.makeSend
-    EffectRuntime.$current.withValue(runtime) {
-      DependencyValues.$_current.withValue(dependencies) {
-        var index = 0
-        var synchronousActions: [Action] = []
-        while index < bufferedActions.count {
-          let (action, actionGroup) = bufferedActions[index]
-          index += 1
-          let effect = reducer.reduce(into: &state, action: action)
-          didReduce?(action, state)
-          var group = actionGroup ?? batchGroup
-          runtime.start(
-            effect,
-            origin: action,
-            group: &group,
-            makeSend: makeSend,
-            actions: &synchronousActions
-          )
-          if actionGroup == nil {
-            batchGroup = group
-          }
-          for synchronousAction in synchronousActions {
-            bufferedActions.append((synchronousAction, actionGroup))
-          }
-          synchronousActions.removeAll(keepingCapacity: true)
+    var index = 0
+    var synchronousActions: [Action] = []
+    while index < bufferedActions.count {
+      let (action, actionGroup) = bufferedActions[index]
+      index += 1
+      let effect = EffectRuntime.$current.withValue(runtime) {
+        DependencyValues.$_current.withValue(dependencies) {
+          reducer.reduce(into: &state, action: action)
         }
       }
+      didReduce?(action, state)
+      var group = actionGroup ?? batchGroup
+      // NB: Effects start outside the reducer's task-locals. A new task copies every task-local
+      // bound where it is created, and its work restores the dependencies it captured anyway,
+      // so copying the store's two would cost two allocations per effect for nothing.
+      runtime.start(
+        effect,
+        origin: action,
+        group: &group,
+        makeSend: makeSend,
+        actions: &synchronousActions
+      )
+      if actionGroup == nil {
+        batchGroup = group
+      }
+      for synchronousAction in synchronousActions {
+        bufferedActions.append((synchronousAction, actionGroup))
+      }
+      synchronousActions.removeAll(keepingCapacity: true)
     }
     bufferedActions.removeAll(keepingCapacity: true)
     isSending = false
