@@ -37,7 +37,10 @@ extension TestStore {
       timeout: timeout
     )
     await settle()
-    reportReceivedActions(at: location)
+    settleReceivedActions(
+      exhaustiveIssue: Self.unassertedActionsMessage(receivedActions.map(\.action)),
+      location: location
+    )
     guard !finished, exhaustivity == .on else { return }
     location.reportIssue(
       """
@@ -47,30 +50,6 @@ extension TestStore {
       \(runningOrigins().map { "  • \(debugCaseOutput($0))" }.joined(separator: "\n"))
       """
     )
-  }
-
-  /// Reports the received actions the test has not asserted, and adopts their state.
-  private func reportReceivedActions(at location: CodeLocation) {
-    guard let last = receivedActions.last else { return }
-    switch exhaustivity {
-    case .on:
-      location.reportIssue(Self.unassertedActionsMessage(receivedActions.map(\.action)))
-    case .off(let showSkippedAssertions):
-      if showSkippedAssertions {
-        withExpectedIssue {
-          location.reportIssue(
-            """
-            Skipped receiving \(receivedActions.count) \
-            action\(receivedActions.count == 1 ? "" : "s"):
-
-            \(describeReceivedActions())
-            """
-          )
-        }
-      }
-    }
-    adopt(last.reduction.state)
-    receivedActions.removeAll()
   }
 
   /// Discards the actions received from effects that the test has not asserted.

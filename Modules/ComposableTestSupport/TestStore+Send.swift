@@ -179,20 +179,30 @@ extension TestStore {
     await Task.megaYield()
   }
 
-  /// Deals with the received actions the test has not asserted before it goes on: an issue
-  /// in an exhaustive test, their state adopted in a non-exhaustive one.
+  /// Deals with the received actions the test has not asserted before it goes on to `step`:
+  /// an issue in an exhaustive test, their state adopted in a non-exhaustive one.
   private func settleReceivedActions(before step: String, location: CodeLocation) {
-    guard let last = receivedActions.last else { return }
-    switch exhaustivity {
-    case .on:
-      location.reportIssue(
-        """
+    settleReceivedActions(
+      exhaustiveIssue: """
         Must handle \(receivedActions.count) received \
         action\(receivedActions.count == 1 ? "" : "s") before \(step):
 
         \(describeReceivedActions())
-        """
-      )
+        """,
+      location: location
+    )
+  }
+
+  /// Deals with the received actions the test has not asserted: `exhaustiveIssue` in an
+  /// exhaustive test, their state adopted in a non-exhaustive one (shown as skipped when asked).
+  func settleReceivedActions(
+    exhaustiveIssue: @autoclosure () -> String,
+    location: CodeLocation
+  ) {
+    guard let last = receivedActions.last else { return }
+    switch exhaustivity {
+    case .on:
+      location.reportIssue(exhaustiveIssue())
     case .off(let showSkippedAssertions):
       if showSkippedAssertions {
         withExpectedIssue {

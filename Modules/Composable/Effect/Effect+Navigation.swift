@@ -12,7 +12,7 @@ extension Effect {
     embed: @escaping @Sendable (Action) -> ParentAction,
     dismiss dismissAction: (@Sendable () -> ParentAction)?
   ) -> Effect<ParentAction> {
-    if case .none = operation { return .none }
+    if isNone { return .none }
     let lifted: Effect<ParentAction>
     if let dismissAction {
       let scope = child.path
@@ -50,36 +50,38 @@ extension Effect {
     )
   }
 
-  /// An effect that ends everything a navigated child started: a dismissed presentation.
-  package static func end(_ child: NavigatedScope) -> Self {
-    Self(operation: .cancel(child.key))
+  /// An effect that ends everything the navigated child `child` of `slot` started: a
+  /// dismissed presentation.
+  package static func end(child: HashableIdentity, in slot: NavigationIDPath) -> Self {
+    Self(operation: .cancel(.navigation(slot: slot, child: child)))
   }
 }
 
 /// A navigated child's place: the slot it is in, its component there, and the navigation path
 /// its own effects and children run under.
 package struct NavigatedScope: Sendable {
+  /// The path of the feature the slot belongs to.
+  private let parent: NavigationIDPath
+  /// The slot's component of the path.
+  private let slotComponent: HashableIdentity
   /// The child within the slot: an element ID or a presentation identity.
   package let child: HashableIdentity
   /// The child's own navigation path.
   package let path: NavigationIDPath
 
-  package init(slot: NavigationIDPath, child: HashableIdentity) {
-    self.child = child
-    self.path = slot.appending(identity: child)
-  }
-
-  /// The scope of `child` in the `slot` of the feature at `parent`.
+  /// The scope of `child` in `slot` of the feature at `parent`.
   package init(parent: NavigationIDPath, slot: NavigationSlot, child: HashableIdentity) {
+    self.parent = parent
+    self.slotComponent = HashableIdentity(slot)
     self.child = child
-    self.path = parent.appending(slot: HashableIdentity(slot), child: child)
+    self.path = parent.appending(slot: slotComponent, child: child)
   }
 
   /// The slot: the parent's path and the stack or presentation the child is in.
   ///
-  /// Worked out when asked, because only a child whose action started work needs it.
+  /// Built when asked, because only a child whose action started work needs it.
   package var slot: NavigationIDPath {
-    path.parent ?? NavigationIDPath()
+    parent.appending(identity: slotComponent)
   }
 
   /// The key all of the child's work is registered under.

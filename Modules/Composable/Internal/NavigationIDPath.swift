@@ -34,13 +34,10 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
   /// Built with one allocation, where two appends would make two; it happens on every action a
   /// navigated child receives.
   package func appending(slot: HashableIdentity, child: HashableIdentity) -> Self {
-    var components: [HashableIdentity] = []
-    components.reserveCapacity(self.components.count + 2)
-    components.append(contentsOf: self.components)
-    components.append(slot)
-    components.append(child)
-    var path = Self()
-    path.components = components
+    var path = self
+    path.components.reserveCapacity(components.count + 2)
+    path.components.append(slot)
+    path.components.append(child)
     path.hash = Self.hash(Self.hash(hash, slot), child)
     return path
   }

@@ -102,19 +102,19 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let location: CodeLocation
 
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let hadRunningChild = endChildrenEndedElsewhere(state)
+    let runningChild = endChildrenEndedElsewhere(state)
     var identityBefore: PresentationIdentity?
     var childEffects = Effect<Parent.Action>.none
     if let childAction = toChildAction.extract(from: action) {
       if let childState = state[keyPath: toChildState] {
-        let identity = PresentationIdentity(of: childState)
+        let identity = runningChild ?? PresentationIdentity(of: childState)
         identityBefore = identity
         childEffects = reduceChild(identity, action: childAction, state: &state)
       } else {
         reportNilChild(action)
       }
-    } else if hadRunningChild {
-      identityBefore = state[keyPath: toChildState].map(PresentationIdentity.init(of:))
+    } else if let runningChild {
+      identityBefore = runningChild
     }
 
     let parentEffects = parent.reduce(into: &state, action: action)
@@ -128,7 +128,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return .merge(
       childEffects,
       parentEffects,
-      .end(NavigatedScope(slot: slot, child: HashableIdentity(identityBefore)))
+      .end(child: HashableIdentity(identityBefore), in: slot)
     )
   }
 
@@ -138,17 +138,16 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   }
 
   /// Ends the effects of a child that another reducer set to `nil` or replaced since this
-  /// operator last ran, and returns whether the child has running effects.
-  private func endChildrenEndedElsewhere(_ state: Parent.State) -> Bool {
-    guard
-      let runtime = EffectRuntime.current,
-      runtime.hasNavigatedEffects,
-      runtime.hasChildren(in: slot)
-    else { return false }
-    let current = state[keyPath: toChildState]
-      .map { HashableIdentity(PresentationIdentity(of: $0)) }
-    _ = runtime.reconcile(slot, marker: nil) { $0 == current }
-    return current != nil
+  /// operator last ran; returns the identity of the child there is now, when it has running
+  /// effects, so that the caller need not work it out by reflection again.
+  private func endChildrenEndedElsewhere(_ state: Parent.State) -> PresentationIdentity? {
+    guard let runtime = EffectRuntime.current, runtime.hasNavigatedEffects else { return nil }
+    let slot = self.slot
+    guard runtime.hasChildren(in: slot) else { return nil }
+    let current = state[keyPath: toChildState].map(PresentationIdentity.init(of:))
+    let currentComponent = current.map(HashableIdentity.init)
+    _ = runtime.reconcile(slot, marker: nil) { $0 == currentComponent }
+    return current
   }
 
   private func reduceChild(

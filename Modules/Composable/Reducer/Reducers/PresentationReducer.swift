@@ -228,7 +228,7 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     return .merge(
       destinationEffects,
       parentEffects,
-      .end(NavigatedScope(slot: slot, child: HashableIdentity(identityBefore)))
+      .end(child: HashableIdentity(identityBefore), in: slot)
     )
   }
 
