@@ -399,96 +399,74 @@ extension AlertState where Action == AppFeature.Action.Alert {
 
   /// Tells the user that the data that could not be read could not be kept aside either.
   public static func backupFailed(_ error: StorageError) -> Self {
-    AlertState {
-      TextState("Nothing was saved")
-    } actions: {
-      ButtonState(role: .cancel) {
-        TextState("OK")
-      }
-    } message: {
-      TextState(
-        """
+    notice(
+      "Nothing was saved",
+      message: """
         \(error)
 
         Your changes are still here, and the saved data is untouched.
         """
-      )
-    }
+    )
   }
 
   /// Tells the user that the standups could not be saved, and that nothing was lost yet.
   public static func saveFailed(_ error: StorageError) -> Self {
-    AlertState {
-      TextState("Changes not saved")
-    } actions: {
-      ButtonState(role: .cancel) {
-        TextState("OK")
-      }
-    } message: {
-      TextState(
-        """
+    notice(
+      "Changes not saved",
+      message: """
         \(error)
 
         Your changes are still here. Saving will be tried again with your next change.
         """
-      )
-    }
+    )
   }
 
   /// Tells the user that the data comes from a newer release this one cannot read.
   public static func unreadableNewerRelease(formatVersion: Int) -> Self {
-    AlertState {
-      TextState("Saved by a newer release")
-    } actions: {
-      ButtonState(role: .cancel) {
-        TextState("OK")
-      }
-    } message: {
-      TextState(
-        """
+    notice(
+      "Saved by a newer release",
+      message: """
         The standups were saved by a newer release of Standups (format version \
         \(formatVersion)), which this release cannot read. They are left untouched, and no \
         changes are made. Open them with the newer release.
         """
-      )
-    }
+    )
   }
 
   /// Tells the user that changes made while the standups loaded were dropped, because the
   /// data turned out to be read-only.
   public static var changesDiscarded: Self {
-    AlertState {
-      TextState("Changes not kept")
-    } actions: {
-      ButtonState(role: .cancel) {
-        TextState("OK")
-      }
-    } message: {
-      TextState(
-        """
+    notice(
+      "Changes not kept",
+      message: """
         The standups were saved by a newer release of Standups, so this release shows them \
         read-only. The changes made while they loaded were discarded.
         """
-      )
-    }
+    )
   }
 
   /// Tells the user that a change was refused because the data is read-only.
   public static var changesRefused: Self {
+    notice(
+      "This data is read-only",
+      message: """
+        The standups were saved by a newer release of Standups. This release can show them, \
+        but saving them would lose what the newer release added, so changes are not made. \
+        Open them with the newer release to change them.
+        """
+    )
+  }
+
+  /// A notice the user can only acknowledge: a title, a message and "OK".
+  private static func notice(_ title: String, message: String) -> Self {
     AlertState {
-      TextState("This data is read-only")
+      TextState(title)
     } actions: {
       ButtonState(role: .cancel) {
         TextState("OK")
       }
     } message: {
-      TextState(
-        """
-        The standups were saved by a newer release of Standups. This release can show them, \
-        but saving them would lose what the newer release added, so changes are not made. \
-        Open them with the newer release to change them.
-        """
-      )
+      TextState(message)
     }
   }
 }

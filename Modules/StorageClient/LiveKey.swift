@@ -51,17 +51,26 @@ extension StorageClient: DependencyKey {
   public static func defaultFileURL(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> URL {
-    let dataHome: URL
-    if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-      dataHome = URL(fileURLWithPath: xdg, isDirectory: true)
-    } else if let home = environment["HOME"], !home.isEmpty {
-      dataHome = URL(fileURLWithPath: home, isDirectory: true)
-        .appendingPathComponent(".local/share", isDirectory: true)
-    } else {
-      dataHome = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-    }
-    return dataHome.appendingPathComponent("standups/standups.json")
+    xdgBaseDirectory("XDG_DATA_HOME", homeSubpath: ".local/share", environment: environment)
+      .appendingPathComponent("standups/standups.json")
   }
+}
+
+/// An XDG base directory: `$variable` when it is an absolute path (the specification says to
+/// ignore a relative one), else `homeSubpath` in `$HOME`, else the working directory.
+package func xdgBaseDirectory(
+  _ variable: String,
+  homeSubpath: String,
+  environment: [String: String]
+) -> URL {
+  if let directory = environment[variable], directory.hasPrefix("/") {
+    return URL(fileURLWithPath: directory, isDirectory: true)
+  }
+  if let home = environment["HOME"], !home.isEmpty {
+    return URL(fileURLWithPath: home, isDirectory: true)
+      .appendingPathComponent(homeSubpath, isDirectory: true)
+  }
+  return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
 }
 
 /// The file behind ``StorageClient/file(at:)``. An actor, so that loads and saves never

@@ -113,13 +113,13 @@ struct Soak {
   mutating func takeAStep() async {
     let state = store.state
     if let alert = state.alert {
-      return await answer(alert, send: { .alert($0) }, dismiss: .alert(.dismiss))
+      return await answer(alert, send: { .alert($0) })
     }
     if let destination = state.destination {
       return await fillIn(destination)
     }
     if let alert = state.list.alert {
-      return await answer(alert, send: { .list(.alert($0)) }, dismiss: .list(.alert(.dismiss)))
+      return await answer(alert, send: { .list(.alert($0)) })
     }
     guard let top = state.path.last, let id = state.path.ids.last else {
       return await useTheList(state.list)
@@ -136,14 +136,13 @@ struct Soak {
 
   private mutating func answer<Alert>(
     _ alert: AlertState<Alert>,
-    send embed: (PresentationAction<Alert>) -> AppFeature.Action,
-    dismiss: AppFeature.Action
+    send embed: (PresentationAction<Alert>) -> AppFeature.Action
   ) async {
     let actions = alert.buttons.compactMap(\.action)
     if let action = actions.randomElement(using: &random), Bool.random(using: &random) {
       await send(embed(.presented(action)))
     } else {
-      await send(dismiss)
+      await send(embed(.dismiss))
     }
   }
 
@@ -199,11 +198,7 @@ struct Soak {
 
   private mutating func useTheDetail(_ detail: StandupDetail.State, id: StackElementID) async {
     if let alert = detail.alert {
-      return await answer(
-        alert,
-        send: { .path(.element(id: id, action: .detail(.alert($0)))) },
-        dismiss: .path(.element(id: id, action: .detail(.alert(.dismiss))))
-      )
+      return await answer(alert, send: { .path(.element(id: id, action: .detail(.alert($0)))) })
     }
     let send: (StandupDetail.Action) -> AppFeature.Action = {
       .path(.element(id: id, action: .detail($0)))
@@ -232,11 +227,7 @@ struct Soak {
 
   private mutating func useTheMeeting(_ meeting: MeetingFeature.State, id: StackElementID) async {
     if let alert = meeting.alert {
-      return await answer(
-        alert,
-        send: { .path(.element(id: id, action: .meeting(.alert($0)))) },
-        dismiss: .path(.element(id: id, action: .meeting(.alert(.dismiss))))
-      )
+      return await answer(alert, send: { .path(.element(id: id, action: .meeting(.alert($0)))) })
     }
     if Bool.random(using: &random) {
       await send(.path(.element(id: id, action: .meeting(.deleteButtonTapped))))
@@ -247,11 +238,7 @@ struct Soak {
 
   private mutating func useTheRecorder(_ record: RecordMeeting.State, id: StackElementID) async {
     if let alert = record.alert {
-      return await answer(
-        alert,
-        send: { .path(.element(id: id, action: .record(.alert($0)))) },
-        dismiss: .path(.element(id: id, action: .record(.alert(.dismiss))))
-      )
+      return await answer(alert, send: { .path(.element(id: id, action: .record(.alert($0)))) })
     }
     let send: (RecordMeeting.Action) -> AppFeature.Action = {
       .path(.element(id: id, action: .record($0)))

@@ -148,28 +148,24 @@ struct ScreenSnapshotTests {
   // MARK: - Meeting
 
   @Test func meetingWithALongTranscript() {
-    var standup = Fixtures.design
-    standup.meetings.insert(Fixtures.longMeeting, at: 0)
-    assertFrames(
-      Fixtures.app(
-        path: [
-          .detail(StandupDetail.State(standup: standup)),
-          .meeting(MeetingFeature.State(meeting: Fixtures.longMeeting, standup: standup)),
-        ]))
+    assertFrames(Self.longMeetingOpen)
   }
 
   @Test func meetingScrolledToTheEnd() {
-    var standup = Fixtures.design
-    standup.meetings.insert(Fixtures.longMeeting, at: 0)
-    assertFrames(
-      Fixtures.app(
-        path: [
-          .detail(StandupDetail.State(standup: standup)),
-          .meeting(MeetingFeature.State(meeting: Fixtures.longMeeting, standup: standup)),
-        ])
-    ) { view, state in
+    assertFrames(Self.longMeetingOpen) { view, state in
       view[screen: state.path.ids[1]].scroll = .max
     }
+  }
+
+  /// The design standup's detail, with its long meeting open on top.
+  private static var longMeetingOpen: AppFeature.State {
+    var standup = Fixtures.design
+    standup.meetings.insert(Fixtures.longMeeting, at: 0)
+    return Fixtures.app(
+      path: [
+        .detail(StandupDetail.State(standup: standup)),
+        .meeting(MeetingFeature.State(meeting: Fixtures.longMeeting, standup: standup)),
+      ])
   }
 
   @Test func meetingDeleteConfirmation() {

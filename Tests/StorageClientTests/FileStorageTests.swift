@@ -229,6 +229,10 @@ struct FileStorageTests {
       StorageClient.defaultFileURL(environment: ["HOME": "/home/blob"]).path
         == "/home/blob/.local/share/standups/standups.json"
     )
+    #expect(
+      StorageClient.defaultFileURL(environment: ["XDG_DATA_HOME": "data", "HOME": "/home/blob"])
+        .path == "/home/blob/.local/share/standups/standups.json"
+    )
   }
 
   private func write(_ data: Data) throws {

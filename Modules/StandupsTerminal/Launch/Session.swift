@@ -5,6 +5,7 @@ public import IdentifiedCollections
 import MeetingFeature
 public import Models
 import StandupDetail
+import StorageClient
 
 /// The screens that were open when the app quit, by ID, so that the next launch opens them
 /// again: which standups' detail screens and which past meetings.
@@ -111,16 +112,8 @@ public struct Session: Codable, Equatable, Sendable {
   public static func defaultFileURL(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> URL {
-    let stateHome: URL
-    if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
-      stateHome = URL(fileURLWithPath: xdg, isDirectory: true)
-    } else if let home = environment["HOME"], !home.isEmpty {
-      stateHome = URL(fileURLWithPath: home, isDirectory: true)
-        .appendingPathComponent(".local/state", isDirectory: true)
-    } else {
-      stateHome = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-    }
-    return stateHome.appendingPathComponent("standups/session.json")
+    xdgBaseDirectory("XDG_STATE_HOME", homeSubpath: ".local/state", environment: environment)
+      .appendingPathComponent("standups/session.json")
   }
 }
 

@@ -2,8 +2,8 @@ import Composable
 import ConcurrencyExtras
 import Testing
 
-/// Work that sleeps until it is cancelled, and remembers that it was.
-final class Sleeper: Sendable {
+/// Work that suspends, on no clock, until its task is cancelled, and remembers that it was.
+final class CancellationProbe: Sendable {
   private let state = LockIsolated((started: 0, cancelled: 0))
   private let startedStream: AsyncStream<Void>
   private let startedContinuation: AsyncStream<Void>.Continuation
@@ -14,8 +14,8 @@ final class Sleeper: Sendable {
 
   var cancelledCount: Int { state.value.cancelled }
 
-  /// Sleeps until the surrounding task is cancelled.
-  func sleep() async {
+  /// Suspends until the surrounding task is cancelled.
+  func suspendUntilCancelled() async {
     state.withValue { $0.started += 1 }
     startedContinuation.yield()
     let never = AsyncStream<Never> { _ in }
@@ -26,7 +26,7 @@ final class Sleeper: Sendable {
     }
   }
 
-  /// Waits until `count` sleeps have started in all.
+  /// Waits until `count` suspensions have started in all.
   func waitUntilStarted(_ count: Int) async {
     var iterator = startedStream.makeAsyncIterator()
     while state.value.started < count {
@@ -38,24 +38,24 @@ final class Sleeper: Sendable {
 @MainActor
 struct StoreLifetimeTests {
   @Test func releasingAStoreCancelsItsEffects() async {
-    let sleeper = Sleeper()
+    let probe = CancellationProbe()
     var store: Store<Int, String>? = Store(initialState: 0) {
-      Reduce { _, _ in .run { _ in await sleeper.sleep() } }
+      Reduce { _, _ in .run { _ in await probe.suspendUntilCancelled() } }
     }
     let task = store?.send("start")
-    await sleeper.waitUntilStarted(1)
+    await probe.waitUntilStarted(1)
 
     store = nil
 
     #expect(task?.isCancelled == true)
-    #expect(sleeper.cancelledCount == 1)
+    #expect(probe.cancelledCount == 1)
     if task?.isCancelled == true {
       await task?.finish()
     }
   }
 
   @Test func cancellingASendCancelsTheEffectsOfTheActionsItsEffectsSent() async {
-    let sleeper = Sleeper()
+    let probe = CancellationProbe()
     let store = Store(initialState: [String]()) {
       Reduce { state, action in
         state.append(action)
@@ -64,11 +64,11 @@ struct StoreLifetimeTests {
           return .run { send in await send("started") }
         case "started":
           return .merge(
-            .run { _ in await sleeper.sleep() },
+            .run { _ in await probe.suspendUntilCancelled() },
             .send("followed")
           )
         case "followed":
-          return .run { _ in await sleeper.sleep() }
+          return .run { _ in await probe.suspendUntilCancelled() }
         default:
           return .none
         }
@@ -76,11 +76,11 @@ struct StoreLifetimeTests {
     }
 
     let task = store.send("start")
-    await sleeper.waitUntilStarted(2)
+    await probe.waitUntilStarted(2)
     #expect(store.state == ["start", "started", "followed"])
     task.cancel()
 
-    #expect(sleeper.cancelledCount == 2)
+    #expect(probe.cancelledCount == 2)
     await task.finish()
     #expect(store.runningEffectCount == 0)
   }
