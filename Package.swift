@@ -185,10 +185,21 @@ let package = Package(
       name: "TerminalUI",
       path: "Modules/TerminalUI"
     ),
+    .target(
+      name: "BenchmarkFixtures",
+      dependencies: ["Composable", "Models", .casePaths, .dependencies, .identifiedCollections],
+      path: "Benchmarks/BenchmarkFixtures"
+    ),
+    .executableTarget(
+      name: "InstructionCounts",
+      dependencies: ["BenchmarkFixtures", "Composable", .argumentParser],
+      path: "Benchmarks/InstructionCounts"
+    ),
     .executableTarget(
       name: "StandupsBenchmarks",
       dependencies: [
         "AppFeature",
+        "BenchmarkFixtures",
         "Composable",
         "Models",
         "StandupDetail",
@@ -197,7 +208,6 @@ let package = Package(
         "StorageClient",
         "TerminalUI",
         .product(name: "Benchmark", package: "benchmark"),
-        .casePaths,
         .concurrencyExtras,
         .dependencies,
         .identifiedCollections,

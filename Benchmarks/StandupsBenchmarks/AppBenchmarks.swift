@@ -1,5 +1,6 @@
 import AppFeature
 import Benchmark
+import BenchmarkFixtures
 import Composable
 import Dependencies
 import Foundation

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkFixtures
 import Composable
 
 // The cost of cancellable effects: starting and cancelling them by ID, the "latest wins"
@@ -78,11 +79,6 @@ func effectBenchmarks() {
       }
     }
   }
-}
-
-/// A task like an effect's: started outside the main actor, sleeping until cancelled.
-private nonisolated func startLongRunningTask() -> Task<Void, Never> {
-  Task { await sleepUntilCancelled() }
 }
 
 @MainActor

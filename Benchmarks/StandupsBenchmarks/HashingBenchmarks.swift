@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkFixtures
 import Composable
 import ConcurrencyExtras
 import Dependencies

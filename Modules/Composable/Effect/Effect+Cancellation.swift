@@ -33,7 +33,7 @@ extension Effect {
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
     // NB: As in the Composable Architecture, a cancellable `.none` cancels nothing, even with
     // `cancelInFlight`: there is no new work for the old to make way for.
-    if case .none = operation {
+    if isNone {
       return .none
     }
     let key = CancellationKey(id: id, path: DependencyValues._current.navigationIDPath)

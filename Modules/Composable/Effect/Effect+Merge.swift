@@ -42,10 +42,8 @@ extension Effect {
   /// - Parameter other: The other effect.
   /// - Returns: An effect that finishes when both have finished.
   public func merge(with other: Self) -> Self {
-    switch (operation, other.operation) {
-    case (.none, _): return other
-    case (_, .none): return self
-    default: return .merge([self, other])
-    }
+    if isNone { return other }
+    if other.isNone { return self }
+    return .merge([self, other])
   }
 }

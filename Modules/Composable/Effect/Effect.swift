@@ -24,7 +24,7 @@ public struct Effect<Action: Sendable>: Sendable {
     case run(Run)
     case merge([Effect])
     case concatenate([Effect])
-    indirect case cancellable(CancellationKey, cancelInFlight: Bool, Effect)
+    case cancellable(CancellationKey, cancelInFlight: Bool, Effect)
     case cancel(CancellationKey)
     case reconcile(NavigationReconciliation)
   }
@@ -38,13 +38,42 @@ public struct Effect<Action: Sendable>: Sendable {
     let location: CodeLocation
   }
 
-  let operation: Operation
+  /// The operation in a box, or `nil` for ``none``.
+  ///
+  /// NB: A class reference keeps an effect one pointer whatever its action. The operators and
+  /// the store are generic code, run unspecialized for every feature; with the operation stored
+  /// inline they looked up the action's type metadata to return, copy, test or destroy each
+  /// effect, which cost more than an element reducer itself. Most actions return `.none`, and
+  /// that is now a null pointer.
+  private let box: Box?
+
+  private final class Box: Sendable {
+    let operation: Operation
+
+    init(_ operation: Operation) {
+      self.operation = operation
+    }
+  }
+
+  init(operation: Operation) {
+    self.box = Box(operation)
+  }
+
+  private init(box: Box?) {
+    self.box = box
+  }
+
+  var operation: Operation {
+    // NB: Not `box?.operation ?? .none`, which goes through an optional operation and so looks
+    // up its metadata as well.
+    guard let box else { return .none }
+    return box.operation
+  }
 
   /// Whether the effect does nothing; operators check it before building closures to lift an
   /// effect, because most actions only change state.
   var isNone: Bool {
-    if case .none = operation { return true }
-    return false
+    box == nil
   }
 }
 
@@ -59,7 +88,7 @@ extension Effect {
   ///   return .none
   /// ```
   public static var none: Self {
-    Self(operation: .none)
+    Self(box: nil)
   }
 
   /// An effect that immediately sends an action back into the store.

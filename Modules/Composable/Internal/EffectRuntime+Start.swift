@@ -25,7 +25,7 @@ extension EffectRuntime {
     makeSend: @escaping (EffectGroup) -> Send<Action>,
     actions: inout [Action]
   ) {
-    if case .none = effect.operation { return }
+    if effect.isNone { return }
     var starting = Starting(runtime: self, origin: origin, group: group, makeSend: makeSend)
     starting.start(effect, keys: [])
     group = starting.group

@@ -234,14 +234,15 @@ public struct StackState<Element> {
 
   /// Runs `body` on the element with the given ID, in place.
   ///
-  /// - Returns: The result of `body`, or `nil` when there is no such element.
-  package mutating func modify<Result>(
-    id: StackElementID,
-    _ body: (inout Element) -> Result
-  ) -> Result? {
-    guard let index = storage.elements.index(forKey: id) else { return nil }
+  /// - Returns: Whether there is such an element; `body` runs only if there is.
+  @discardableResult
+  package mutating func modify(id: StackElementID, _ body: (inout Element) -> Void) -> Bool {
+    guard storage.elements.index(forKey: id) != nil else { return false }
     makeUnique()
-    return body(&storage.elements.values[index])
+    // NB: Not `values[index]`: the `values` accessor swaps the whole dictionary out for an empty
+    // one while it yields, which in generic code costs several times a second lookup of the ID.
+    storage.elements.updateValue(forKey: id, default: Self.unreachableDefault(), with: body)
+    return true
   }
 
   /// Records a write through `subscript(id:)`: a removal or an insertion changes the IDs, and an
@@ -256,6 +257,10 @@ public struct StackState<Element> {
     } else {
       storage.removals.record(CollectionOfOne(id))
     }
+  }
+
+  private static func unreachableDefault() -> Element {
+    preconditionFailure("The element was looked up before.")
   }
 
   private mutating func makeUnique() {

@@ -22,8 +22,8 @@ package final class RootStore<State, Action: Sendable> {
   package var didReduce: (@MainActor (Action, State) -> Void)?
 
   private let reducer: any Reducer<State, Action>
-  /// The actions of the running batch, each with the group its effects join; `nil` is the
-  /// group of the action that started the batch, made when its first task starts.
+  /// The actions queued behind the one being reduced, each with the group its effects join;
+  /// `nil` is the group of the action that started the batch, made when its first task starts.
   private var bufferedActions: [(action: Action, group: EffectGroup?)] = []
   private var isSending = false
   private var observations: [Weak<StoreObservation>] = []
@@ -73,42 +73,65 @@ package final class RootStore<State, Action: Sendable> {
 
     isSending = true
     var batchGroup = group
-    bufferedActions.append((action, nil))
-    let makeSend = self.makeSend
+    var action = action
+    var actionGroup: EffectGroup?
     var index = 0
     var synchronousActions: [Action] = []
-    while index < bufferedActions.count {
-      let (action, actionGroup) = bufferedActions[index]
-      index += 1
-      let effect = EffectRuntime.$current.withValue(runtime) {
-        DependencyValues.$_current.withValue(dependencies) {
-          reducer.reduce(into: &state, action: action)
+    // NB: The action that starts the batch is reduced without going through the buffer, and
+    // the buffer is touched only when something was queued: most actions come alone and only
+    // change state, and this code is generic, so every array operation here costs metadata
+    // lookups that used to outweigh a small reducer.
+    while true {
+      let effect = reduce(action)
+      didReduce?(action, state)
+      if !effect.isNone {
+        var group = actionGroup ?? batchGroup
+        // NB: Effects start outside the reducer's task-locals. A new task copies every
+        // task-local bound where it is created, and its work restores the dependencies it
+        // captured anyway, so copying the store's two would cost two allocations per effect for
+        // nothing.
+        runtime.start(
+          effect,
+          origin: action,
+          group: &group,
+          makeSend: makeSend,
+          actions: &synchronousActions
+        )
+        if actionGroup == nil {
+          batchGroup = group
+        }
+        if !synchronousActions.isEmpty {
+          for synchronousAction in synchronousActions {
+            bufferedActions.append((synchronousAction, actionGroup))
+          }
+          synchronousActions.removeAll(keepingCapacity: true)
         }
       }
-      didReduce?(action, state)
-      var group = actionGroup ?? batchGroup
-      // NB: Effects start outside the reducer's task-locals. A new task copies every task-local
-      // bound where it is created, and its work restores the dependencies it captured anyway,
-      // so copying the store's two would cost two allocations per effect for nothing.
-      runtime.start(
-        effect,
-        origin: action,
-        group: &group,
-        makeSend: makeSend,
-        actions: &synchronousActions
-      )
-      if actionGroup == nil {
-        batchGroup = group
-      }
-      for synchronousAction in synchronousActions {
-        bufferedActions.append((synchronousAction, actionGroup))
-      }
-      synchronousActions.removeAll(keepingCapacity: true)
+      guard index < bufferedActions.count else { break }
+      (action, actionGroup) = bufferedActions[index]
+      index += 1
     }
-    bufferedActions.removeAll(keepingCapacity: true)
+    // NB: `count`, not `isEmpty`: `Array` has no `isEmpty` of its own, and the `Collection`
+    // one is a generic call that looks up the buffer's type first.
+    if bufferedActions.count > 0 {
+      bufferedActions.removeAll(keepingCapacity: true)
+    }
     isSending = false
     notifyObservers()
     return StoreTask(group: batchGroup)
+  }
+
+  /// Runs the reducer with the store's runtime and dependencies in effect.
+  private func reduce(_ action: Action) -> Effect<Action> {
+    // NB: Assigned rather than returned from the closures, so that they are not generic over
+    // their result.
+    var effect = Effect<Action>.none
+    EffectRuntime.$current.withValue(runtime) {
+      DependencyValues.$_current.withValue(dependencies) {
+        effect = reducer.reduce(into: &state, action: action)
+      }
+    }
+    return effect
   }
 
   /// A new ID for an element pushed from outside the reducer.

@@ -119,17 +119,15 @@ where Element.State: Sendable {
 
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let endedBeforehand = endElementsRemovedElsewhere(&state)
-    // NB: Reading only the version keeps the stack's storage uniquely referenced, so writes to
-    // an element below happen in place.
-    let versionBefore = state[keyPath: toStackState].version
+    let versionBefore = version(of: &state[keyPath: toStackState])
     let stackAction = toStackAction.extract(from: action)
     var elementEffects = Effect<Parent.Action>.none
 
     switch stackAction {
     case .element(let id, let elementAction):
-      if state[keyPath: toStackState].contains(id: id) {
-        elementEffects = reduceElement(id, action: elementAction, state: &state)
-      } else if !endedBeforehand.contains(where: { $0 == HashableIdentity(id) }) {
+      if !reduceElement(id, action: elementAction, state: &state, effects: &elementEffects),
+        !endedBeforehand.contains(where: { $0 == HashableIdentity(id) })
+      {
         reportMissingElement(id, action: action)
       }
 
@@ -150,7 +148,7 @@ where Element.State: Sendable {
       }
     }
 
-    let version = state[keyPath: toStackState].version
+    let version = version(of: &state[keyPath: toStackState])
     guard version != versionBefore else {
       return elementEffects.merge(with: parentEffects)
     }
@@ -199,6 +197,16 @@ where Element.State: Sendable {
     return ended
   }
 
+  /// The stack's version, read through an `inout` access.
+  ///
+  /// NB: A read through the writable key path goes through the runtime's generic projection,
+  /// several times the cost of the in-place access a modification uses; and reading only the
+  /// version keeps the stack's storage uniquely referenced, so writes to an element happen in
+  /// place.
+  private func version(of stack: inout StackState<Element.State>) -> UInt64 {
+    stack.version
+  }
+
   /// Runs `body` with a copy of the stack that is gone when it returns, so that later writes
   /// find the storage uniquely referenced again.
   private func withStack<Result>(
@@ -208,30 +216,37 @@ where Element.State: Sendable {
     body(state[keyPath: toStackState])
   }
 
+  /// Runs the element's reducer in its navigation scope and sets `effects` to its lifted
+  /// effects; returns whether the element is on the stack.
   private func reduceElement(
     _ id: StackElementID,
     action elementAction: Element.Action,
-    state: inout Parent.State
-  ) -> Effect<Parent.Action> {
+    state: inout Parent.State,
+    effects: inout Effect<Parent.Action>
+  ) -> Bool {
     let scope = NavigatedScope(
       parent: DependencyValues._current.navigationIDPath,
       slot: NavigationSlot(.stack, toStackState),
       child: HashableIdentity(id)
     )
-    let effect = withDependencies {
+    // NB: The effect comes out through a variable rather than as the closures' result, so that
+    // this generic code does not look up the metadata of `Effect<Element.Action>?` every time.
+    var effect = Effect<Element.Action>.none
+    let isOnStack = withDependencies {
       $0.navigationIDPath = scope.path
       $0.dismiss = DismissEffect(target: .scope(scope.path))
     } operation: {
       state[keyPath: toStackState].modify(id: id) {
-        element.reduce(into: &$0, action: elementAction)
+        effect = element.reduce(into: &$0, action: elementAction)
       }
     }
-    guard let effect, !effect.isNone else { return .none }
-    return effect.navigated(
+    guard !effect.isNone else { return isOnStack }
+    effects = effect.navigated(
       scope,
       embed: { [toStackAction] in toStackAction.embed(.element(id: id, action: $0)) },
       dismiss: { [toStackAction] in toStackAction.embed(.popFrom(id: id)) }
     )
+    return true
   }
 
   /// Pushes an element with an ID made outside the reducer: reported when the ID is in use

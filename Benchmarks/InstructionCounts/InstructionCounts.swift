@@ -1,0 +1,132 @@
+import ArgumentParser
+import BenchmarkFixtures
+import Composable
+import Foundation
+
+/// Runs one workload a given number of times and nothing else, for
+/// `Benchmarks/instruction-counts`, which runs it under callgrind twice (`count` and
+/// `2 × count` times) and divides the difference: setup and process start cancel out, and what
+/// is left is the instructions of `count` repetitions, the same on every run whatever else the
+/// machine is doing.
+@main
+struct InstructionCounts: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Runs one benchmark workload, for counting its instructions under callgrind."
+  )
+
+  enum Workload: String, CaseIterable, ExpressibleByArgument {
+    /// An action sent through a store to the top element of a stack `size` deep.
+    case elementSend = "element-send"
+    /// The floor of `element-send`: its element reducer run on the top of a plain array.
+    case elementReduce = "element-reduce"
+    /// `size` effects started by one action and cancelled by ID by another.
+    case startCancel = "start-cancel"
+    /// The floor of `start-cancel`: `size` raw tasks started and cancelled.
+    case taskStartCancel = "task-start-cancel"
+    /// A screen pushed, `size` effects started by it, and the screen popped.
+    case popWithEffects = "pop-with-effects"
+  }
+
+  @Argument(help: "The workload: \(Workload.allCases.map(\.rawValue).joined(separator: ", ")).")
+  var workload: Workload
+
+  @Argument(help: "The stack's depth, or the number of effects or tasks in a round.")
+  var size: Int
+
+  @Argument(help: "How many sends or rounds to run.")
+  var count: Int
+
+  func run() throws {
+    guard size > 0, count > 0 else {
+      throw ValidationError("The size and the count must be positive.")
+    }
+    let (workload, size, count) = (workload, size, count)
+    Task { @MainActor in
+      switch workload {
+      case .elementSend: elementSend(depth: size, count: count)
+      case .elementReduce: elementReduce(depth: size, count: count)
+      case .startCancel: await startCancel(effects: size, rounds: count)
+      case .taskStartCancel: await taskStartCancel(tasks: size, rounds: count)
+      case .popWithEffects: await popWithEffects(effects: size, rounds: count)
+      }
+      Foundation.exit(EXIT_SUCCESS)
+    }
+    // NB: Not an async `run`: that parks the main thread in `dispatch_main`, and valgrind 3.19
+    // crashes as soon as the first worker thread starts beside it. The run loop serves the main
+    // queue, so the main actor runs all the same.
+    RunLoop.main.run()
+  }
+}
+
+private let titles = ["Design", "Engineering"]
+
+@MainActor
+private func elementSend(depth: Int, count: Int) {
+  let store = Store(initialState: Root.State(path: makeStack(count: depth))) { Root() }
+  let top = store.state.path.ids[depth - 1]
+  for iteration in 0..<count {
+    store.send(.path(.element(id: top, action: .detail(.titleChanged(titles[iteration & 1])))))
+  }
+  guard case .detail(let detail) = store.state.path.last else { preconditionFailure() }
+  precondition(detail.standup.title == titles[(count - 1) & 1])
+}
+
+private func elementReduce(depth: Int, count: Int) {
+  var elements = Array(makeStack(count: depth))
+  // NB: Built as `forEach` builds its element, as the benchmark's floor is.
+  let reducer = CombineReducers { Path() }
+  for iteration in 0..<count {
+    _ = reducer.reduce(
+      into: &elements[depth - 1], action: .detail(.titleChanged(titles[iteration & 1])))
+  }
+  guard case .detail(let top) = elements[depth - 1] else { preconditionFailure() }
+  precondition(top.standup.title == titles[(count - 1) & 1])
+}
+
+@MainActor
+private func startCancel(effects: Int, rounds: Int) async {
+  let store = Store(initialState: 0) { Worker() }
+  for _ in 0..<rounds {
+    sleepers.reset()
+    store.send(.startEach(count: effects))
+    await sleepers.wait(for: effects)
+    store.send(.cancelEach(count: effects))
+    await store.effectRuntime.waitForRunningTasks()
+  }
+  precondition(store.effectRuntime.runningCount == 0)
+}
+
+@MainActor
+private func taskStartCancel(tasks count: Int, rounds: Int) async {
+  for _ in 0..<rounds {
+    sleepers.reset()
+    var tasks: [Task<Void, Never>] = []
+    tasks.reserveCapacity(count)
+    for _ in 0..<count {
+      tasks.append(startLongRunningTask())
+    }
+    await sleepers.wait(for: count)
+    for task in tasks {
+      task.cancel()
+    }
+    for task in tasks {
+      await task.value
+    }
+  }
+}
+
+@MainActor
+private func popWithEffects(effects: Int, rounds: Int) async {
+  let store = Store(initialState: Root.State()) { Root() }
+  let detail = makeDetail(seed: 0)
+  for _ in 0..<rounds {
+    sleepers.reset()
+    store.send(.pushDetail(detail))
+    let id = store.state.path.ids[0]
+    store.send(.path(.element(id: id, action: .detail(.appeared(effectCount: effects)))))
+    await sleepers.wait(for: effects)
+    store.send(.path(.popFrom(id: id)))
+    await store.effectRuntime.waitForRunningTasks()
+  }
+  precondition(store.effectRuntime.runningCount == 0 && store.state.path.isEmpty)
+}
