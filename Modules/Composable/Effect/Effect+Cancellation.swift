@@ -36,7 +36,7 @@ extension Effect {
     if isNone {
       return .none
     }
-    let key = CancellationKey(id: id, path: DependencyValues._current.navigationIDPath)
+    let key = CancellationKey(id: id, path: ReducerContext.current.navigationIDPath)
     return Self(operation: .cancellable(key, cancelInFlight: cancelInFlight, self))
   }
 
@@ -56,7 +56,7 @@ extension Effect {
   public static func cancel(id: some Hashable & Sendable) -> Self {
     Self(
       operation: .cancel(
-        CancellationKey(id: id, path: DependencyValues._current.navigationIDPath)
+        CancellationKey(id: id, path: ReducerContext.current.navigationIDPath)
       )
     )
   }

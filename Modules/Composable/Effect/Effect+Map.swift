@@ -33,6 +33,7 @@ extension Effect {
           Effect<NewAction>.Run(
             priority: run.priority,
             dependencies: run.dependencies,
+            context: run.context,
             body: { send in
               try await wrapBody(send) {
                 try await run.body(Send { send(transform($0)) })

@@ -34,6 +34,8 @@ public struct Effect<Action: Sendable>: Sendable {
     let priority: TaskPriority?
     /// The dependencies in effect where the effect was created; they stay in effect inside it.
     let dependencies: DependencyValues
+    /// The navigation where the effect was created, which stays in effect inside it too.
+    let context: ReducerContext
     let body: @Sendable (Send<Action>) async throws -> Void
     let location: CodeLocation
   }
@@ -165,6 +167,7 @@ extension Effect {
         Run(
           priority: priority,
           dependencies: DependencyValues._current,
+          context: ReducerContext.current.escaping,
           body: body,
           location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         )

@@ -66,26 +66,37 @@ extension EffectRuntime {
     origin: Action
   ) async {
     await DependencyValues.$_current.withValue(run.dependencies) {
-      do {
-        try await run.body(send)
-      } catch is CancellationError {
-        return
-      } catch {
-        run.location.reportIssue(
-          """
-          An "Effect.run" threw an unhandled error:
-
-            \(error)
-
-          The effect was started by this action:
-
-            \(debugCaseOutput(origin))
-
-          Handle the error with the "catch:" parameter of "Effect.run", or inside the \
-          operation, so that the feature can tell the user what went wrong.
-          """
-        )
+      await ReducerContext.$current.withValue(run.context) {
+        await execute(run.body, send: send, origin: origin, location: run.location)
       }
+    }
+  }
+
+  private func execute<Action>(
+    _ body: @Sendable (Send<Action>) async throws -> Void,
+    send: Send<Action>,
+    origin: Action,
+    location: CodeLocation
+  ) async {
+    do {
+      try await body(send)
+    } catch is CancellationError {
+      return
+    } catch {
+      location.reportIssue(
+        """
+        An "Effect.run" threw an unhandled error:
+
+          \(error)
+
+        The effect was started by this action:
+
+          \(debugCaseOutput(origin))
+
+        Handle the error with the "catch:" parameter of "Effect.run", or inside the operation, \
+        so that the feature can tell the user what went wrong.
+        """
+      )
     }
   }
 }

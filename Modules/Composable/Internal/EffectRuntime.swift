@@ -14,10 +14,6 @@ import Synchronization
 /// zero whenever nothing runs. Each store owns its own runtime: identical keys in two stores
 /// never meet. The interpreter that starts effects lives in `EffectRuntime+Start.swift`.
 package final class EffectRuntime: Sendable {
-  /// The runtime of the store whose reducer is running, so that navigation operators can end
-  /// the effects of children that have gone from the state.
-  @TaskLocal package static var current: EffectRuntime?
-
   struct Tables {
     var nextToken: UInt64 = 0
     var running: [UInt64: Entry] = [:]

@@ -1,5 +1,3 @@
-package import Dependencies
-
 /// Where a feature sits in the navigation tree, from the root of its store down.
 ///
 /// Each level a navigation operator adds is two components: the *slot* (which stack, sheet or
@@ -106,18 +104,4 @@ package struct NavigationSlot: Hashable, @unchecked Sendable, CustomStringConver
   package var description: String {
     "\(kind)"
   }
-}
-
-extension DependencyValues {
-  /// The navigation scope of the reducer that is running; navigation operators extend it for
-  /// their children.
-  package var navigationIDPath: NavigationIDPath {
-    get { self[NavigationIDPathKey.self] }
-    set { self[NavigationIDPathKey.self] = newValue }
-  }
-}
-
-private enum NavigationIDPathKey: DependencyKey {
-  static let liveValue = NavigationIDPath()
-  static let testValue = NavigationIDPath()
 }

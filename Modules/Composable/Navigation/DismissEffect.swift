@@ -18,27 +18,47 @@ public import Dependencies
 /// > Important: Dismissal goes through the parent as an action, and the feature's effects are
 /// > cancelled once it is gone, so code after `await dismiss()` may not run. Called where there
 /// > is nothing to dismiss (in a feature at the root of a store), it reports an issue.
+///
+/// Setting the dependency with `withDependencies`, as a test store does at its root, changes
+/// what `dismiss()` does in the feature where it is set. A feature that `forEach` or a
+/// presentation `ifLet` runs below that point still dismisses itself, as it does in the
+/// Composable Architecture, where those operators set the dependency for their children.
 public struct DismissEffect: Sendable {
-  enum Target: Sendable {
-    /// The navigated feature at this scope; its parent installs the handler while the
-    /// feature's effects run.
-    case scope(NavigationIDPath)
-    /// A custom dismissal, such as the root of a test store.
-    case handler(@MainActor @Sendable (CodeLocation) -> Void)
+  /// Where a value of the dependency comes from.
+  enum Origin: Sendable, Equatable {
+    /// The dependency's default.
+    case `default`
+    /// Set with `withDependencies` where `scope` was the dismiss scope in effect (`nil` at the
+    /// root of a store). It applies in that feature only: a feature that a navigation operator
+    /// presents below it dismisses itself again, as when the operator sets the dependency.
+    case set(in: NavigationIDPath?)
   }
 
-  let target: Target
+  /// What dismissing does where the value applies rather than a navigated feature's scope:
+  /// report that there is nothing to dismiss, or a custom dismissal such as a test store's.
+  let dismissHere: @MainActor @Sendable (CodeLocation) -> Void
+  let origin: Origin
 
   /// Creates a dismiss effect from the closure that performs the dismissal.
   package init(_ dismiss: @escaping @MainActor @Sendable () -> Void) {
-    self.target = .handler { _ in dismiss() }
+    self.init(dismissHere: { _ in dismiss() }, origin: .default)
   }
 
-  init(target: Target) {
-    self.target = target
+  private init(
+    dismissHere: @escaping @MainActor @Sendable (CodeLocation) -> Void,
+    origin: Origin
+  ) {
+    self.dismissHere = dismissHere
+    self.origin = origin
   }
 
   /// Dismisses the feature that owns the running effect.
+  ///
+  /// - Parameters:
+  ///   - fileID: The file of the call, which a reported issue points at.
+  ///   - filePath: The full path of that file.
+  ///   - line: The line of the call.
+  ///   - column: The column of the call.
   public func callAsFunction(
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -46,23 +66,35 @@ public struct DismissEffect: Sendable {
     column: UInt = #column
   ) async {
     let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    switch target {
-    case .handler(let dismiss):
-      await dismiss(location)
-    case .scope(let scope):
-      guard let dismiss = DismissHandlers.current[scope] else {
-        location.reportIssue(
-          """
-          "dismiss()" was called outside of the effects of the feature it belongs to, so \
-          there is nothing it can dismiss.
-
-          Call it from an effect that the feature's reducer returned.
-          """
-        )
-        return
-      }
-      await dismiss()
+    // NB: The scope comes from where the effect was created, not from the value, so that a
+    // value read anywhere in a feature dismisses that feature.
+    let scope = ReducerContext.current.dismissScope
+    guard let scope, origin != .set(in: scope) else {
+      await dismissHere(location)
+      return
     }
+    guard let dismiss = DismissHandlers.current[scope] else {
+      location.reportIssue(
+        """
+        "dismiss()" was called outside of the effects of the feature it belongs to, so there \
+        is nothing it can dismiss.
+
+        Call it from an effect that the feature's reducer returned.
+        """
+      )
+      return
+    }
+    await dismiss()
+  }
+
+  static let `default` = Self(
+    dismissHere: { reportNothingToDismiss(at: $0) },
+    origin: .default
+  )
+
+  /// The value as set where `scope` is the dismiss scope in effect.
+  fileprivate func set(in scope: NavigationIDPath?) -> Self {
+    Self(dismissHere: dismissHere, origin: .set(in: scope))
   }
 }
 
@@ -76,13 +108,13 @@ extension DependencyValues {
   /// Dismisses the feature whose effect is running. See ``DismissEffect``.
   public var dismiss: DismissEffect {
     get { self[DismissEffectKey.self] }
-    set { self[DismissEffectKey.self] = newValue }
+    set { self[DismissEffectKey.self] = newValue.set(in: ReducerContext.current.dismissScope) }
   }
 }
 
 private enum DismissEffectKey: DependencyKey {
-  static let liveValue = DismissEffect(target: .handler { reportNothingToDismiss(at: $0) })
-  static let testValue = DismissEffect(target: .handler { reportNothingToDismiss(at: $0) })
+  static let liveValue = DismissEffect.default
+  static let testValue = DismissEffect.default
 }
 
 private func reportNothingToDismiss(at location: CodeLocation) {

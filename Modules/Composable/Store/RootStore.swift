@@ -121,12 +121,12 @@ package final class RootStore<State, Action: Sendable> {
     return StoreTask(group: batchGroup)
   }
 
-  /// Runs the reducer with the store's runtime and dependencies in effect.
+  /// Runs the reducer with the store's runtime, navigation and dependencies in effect.
   private func reduce(_ action: Action) -> Effect<Action> {
     // NB: Assigned rather than returned from the closures, so that they are not generic over
     // their result.
     var effect = Effect<Action>.none
-    EffectRuntime.$current.withValue(runtime) {
+    ReducerContext.$current.withValue(ReducerContext(runtime: runtime)) {
       DependencyValues.$_current.withValue(dependencies) {
         effect = reducer.reduce(into: &state, action: action)
       }

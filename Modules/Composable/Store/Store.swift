@@ -212,7 +212,6 @@ extension DependencyValues {
     prepare: (inout DependencyValues) -> Void
   ) -> (State, R, DependencyValues) {
     let dependencies = withDependencies {
-      $0.navigationIDPath = NavigationIDPath()
       $0.stackElementID = .incrementing()
       prepare(&$0)
     } operation: {

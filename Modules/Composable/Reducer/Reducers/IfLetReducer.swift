@@ -134,14 +134,16 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
   /// The navigation slot of the optional child.
   private var slot: NavigationIDPath {
-    DependencyValues._current.navigationIDPath.appending(NavigationSlot(.ifLet, toChildState))
+    ReducerContext.current.navigationIDPath.appending(NavigationSlot(.ifLet, toChildState))
   }
 
   /// Ends the effects of a child that another reducer set to `nil` or replaced since this
   /// operator last ran; returns the identity of the child there is now, when it has running
   /// effects, so that the caller need not work it out by reflection again.
   private func endChildrenEndedElsewhere(_ state: Parent.State) -> PresentationIdentity? {
-    guard let runtime = EffectRuntime.current, runtime.hasNavigatedEffects else { return nil }
+    guard let runtime = ReducerContext.current.runtime, runtime.hasNavigatedEffects else {
+      return nil
+    }
     let slot = self.slot
     guard runtime.hasChildren(in: slot) else { return nil }
     let current = state[keyPath: toChildState].map(PresentationIdentity.init(of:))
@@ -155,16 +157,15 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     action childAction: Child.Action,
     state: inout Parent.State
   ) -> Effect<Parent.Action> {
+    let context = ReducerContext.current
     let scope = NavigatedScope(
-      parent: DependencyValues._current.navigationIDPath,
+      parent: context.navigationIDPath,
       slot: NavigationSlot(.ifLet, toChildState),
       child: HashableIdentity(identity)
     )
     // NB: Force-unwrapping the key path's value mutates the child in place; copying it out
     // would make every write copy-on-write the child's storage. The caller checked it is there.
-    let effect = withDependencies {
-      $0.navigationIDPath = scope.path
-    } operation: {
+    let effect = ReducerContext.$current.withValue(context.entering(scope, isDismissable: false)) {
       child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
     }
     guard !effect.isNone else { return .none }

@@ -235,7 +235,7 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   /// The navigation slot of this presentation: the parent's path and the key path of its
   /// `PresentationState`, so that two presentations of one feature never share effects.
   private var slot: NavigationIDPath {
-    DependencyValues._current.navigationIDPath.appending(
+    ReducerContext.current.navigationIDPath.appending(
       NavigationSlot(.presentation, toPresentationState)
     )
   }
@@ -243,7 +243,9 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   /// Ends the effects of a presentation that another reducer dismissed or replaced since this
   /// operator last ran. Costs nothing when no navigated child of the store has running work.
   private func endPresentationsEndedElsewhere(_ state: Parent.State) {
-    guard let runtime = EffectRuntime.current, runtime.hasNavigatedEffects else { return }
+    guard let runtime = ReducerContext.current.runtime, runtime.hasNavigatedEffects else {
+      return
+    }
     let current = state[keyPath: toPresentationState].identity.map(HashableIdentity.init)
     _ = runtime.reconcile(slot, marker: nil) { $0 == current }
   }
@@ -253,8 +255,9 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     action destinationAction: Destination.Action,
     state: inout Parent.State
   ) -> Effect<Parent.Action> {
+    let context = ReducerContext.current
     let scope = NavigatedScope(
-      parent: DependencyValues._current.navigationIDPath,
+      parent: context.navigationIDPath,
       slot: NavigationSlot(.presentation, toPresentationState),
       child: HashableIdentity(identity)
     )
@@ -263,10 +266,7 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     // leaves it the only owner of its box, so the destination mutates in place.
     var presentation = state[keyPath: toPresentationState]
     state[keyPath: toPresentationState] = PresentationState(wrappedValue: nil)
-    let effect = withDependencies {
-      $0.navigationIDPath = scope.path
-      $0.dismiss = DismissEffect(target: .scope(scope.path))
-    } operation: {
+    let effect = ReducerContext.$current.withValue(context.entering(scope, isDismissable: true)) {
       presentation.modify {
         destination.reduce(into: &$0, action: destinationAction)
       }

@@ -171,7 +171,7 @@ where Element.State: Sendable {
 
   /// The navigation slot of the stack; each element's scope is the slot plus its ID.
   private var slot: NavigationIDPath {
-    DependencyValues._current.navigationIDPath.appending(
+    ReducerContext.current.navigationIDPath.appending(
       NavigationSlot(.stack, toStackState)
     )
   }
@@ -182,7 +182,9 @@ where Element.State: Sendable {
   /// Costs nothing when no navigated child of the store has running work, a lookup when the
   /// stack has not changed since, and otherwise a look at each element removed.
   private func endElementsRemovedElsewhere(_ state: inout Parent.State) -> [HashableIdentity] {
-    guard let runtime = EffectRuntime.current, runtime.hasNavigatedEffects else { return [] }
+    guard let runtime = ReducerContext.current.runtime, runtime.hasNavigatedEffects else {
+      return []
+    }
     let ended = withStack(state) { stack in
       runtime.reconcile(
         slot,
@@ -224,18 +226,18 @@ where Element.State: Sendable {
     state: inout Parent.State,
     effects: inout Effect<Parent.Action>
   ) -> Bool {
+    let context = ReducerContext.current
     let scope = NavigatedScope(
-      parent: DependencyValues._current.navigationIDPath,
+      parent: context.navigationIDPath,
       slot: NavigationSlot(.stack, toStackState),
       child: HashableIdentity(id)
     )
     // NB: The effect comes out through a variable rather than as the closures' result, so that
     // this generic code does not look up the metadata of `Effect<Element.Action>?` every time.
     var effect = Effect<Element.Action>.none
-    let isOnStack = withDependencies {
-      $0.navigationIDPath = scope.path
-      $0.dismiss = DismissEffect(target: .scope(scope.path))
-    } operation: {
+    let isOnStack = ReducerContext.$current.withValue(
+      context.entering(scope, isDismissable: true)
+    ) {
       state[keyPath: toStackState].modify(id: id) {
         effect = element.reduce(into: &$0, action: elementAction)
       }

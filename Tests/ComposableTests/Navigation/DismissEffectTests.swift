@@ -1,0 +1,134 @@
+import CasePaths
+import Composable
+import ComposableTestSupport
+import Dependencies
+import Testing
+
+@MainActor
+struct DismissEffectTests {
+  @Test func aDismissSetInsideAPresentedFeatureIsTheOneItCalls() async {
+    let calls = DismissCalls()
+    let store = TestStore(initialState: OuterHost.State()) {
+      OuterHost(insideHost: DismissEffect { calls.count += 1 })
+    }
+
+    await store.send(.presentButtonTapped) { $0.host = DismissHost.State() }
+    await store.send(.host(.presented(.closeButtonTapped)))
+    await store.finish()
+    #expect(calls.count == 1)
+    #expect(!store.isDismissed)
+  }
+
+  @Test func aDismissSetInsideAPresentedFeatureDoesNotReachWhatItPresents() async {
+    let calls = DismissCalls()
+    let store = TestStore(initialState: OuterHost.State()) {
+      OuterHost(insideHost: DismissEffect { calls.count += 1 })
+    }
+
+    await store.send(.presentButtonTapped) { $0.host = DismissHost.State() }
+    await store.send(.host(.presented(.presentButtonTapped))) {
+      $0.host?.counter = Counter.State()
+    }
+    await store.send(.host(.presented(.counter(.presented(.closeButtonTapped)))))
+    await store.receive(\.host.presented.counter.dismiss) { $0.host?.counter = nil }
+    await store.finish()
+    #expect(calls.count == 0)
+  }
+
+  @Test func aDismissSetAboveAPresentationDoesNotReachIt() async {
+    let calls = DismissCalls()
+    let store = TestStore(initialState: DismissHost.State()) {
+      OverridingDismiss(DismissEffect { calls.count += 1 }, DismissHost())
+    }
+
+    await store.send(.presentButtonTapped) { $0.counter = Counter.State() }
+    await store.send(.counter(.presented(.closeButtonTapped)))
+    await store.receive(\.counter.dismiss) { $0.counter = nil }
+    await store.finish()
+    #expect(calls.count == 0)
+    #expect(!store.isDismissed)
+  }
+}
+
+@MainActor
+private final class DismissCalls {
+  var count = 0
+}
+
+/// Runs `base` with `dismiss` set to `dismiss`, as a feature that overrides the dependency does.
+private struct OverridingDismiss<Base: Reducer>: Reducer {
+  let dismiss: DismissEffect
+  let base: Base
+
+  init(_ dismiss: DismissEffect, _ base: Base) {
+    self.dismiss = dismiss
+    self.base = base
+  }
+
+  func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    withDependencies {
+      $0.dismiss = dismiss
+    } operation: {
+      base.reduce(into: &state, action: action)
+    }
+  }
+}
+
+/// A feature that can dismiss itself and present a counter in a sheet.
+private struct DismissHost: Reducer {
+  struct State: Equatable, Sendable {
+    @PresentationState var counter: Counter.State?
+  }
+
+  @CasePathable
+  enum Action: Equatable, Sendable {
+    case closeButtonTapped
+    case counter(PresentationAction<Counter.Action>)
+    case presentButtonTapped
+  }
+
+  @Dependency(\.dismiss) var dismiss
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .closeButtonTapped:
+        return .run { _ in await dismiss() }
+      case .counter:
+        return .none
+      case .presentButtonTapped:
+        state.counter = Counter.State()
+        return .none
+      }
+    }
+    .ifLet(\.$counter, action: \.counter) { Counter() }
+  }
+}
+
+/// Presents a `DismissHost` that overrides its own `dismiss`.
+private struct OuterHost: Reducer {
+  struct State: Equatable, Sendable {
+    @PresentationState var host: DismissHost.State?
+  }
+
+  @CasePathable
+  enum Action: Equatable, Sendable {
+    case host(PresentationAction<DismissHost.Action>)
+    case presentButtonTapped
+  }
+
+  let insideHost: DismissEffect
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .host:
+        return .none
+      case .presentButtonTapped:
+        state.host = DismissHost.State()
+        return .none
+      }
+    }
+    .ifLet(\.$host, action: \.host) { OverridingDismiss(insideHost, DismissHost()) }
+  }
+}
