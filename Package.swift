@@ -188,12 +188,14 @@ let package = Package(
     .target(
       name: "BenchmarkFixtures",
       dependencies: ["Composable", "Models", .casePaths, .dependencies, .identifiedCollections],
-      path: "Benchmarks/BenchmarkFixtures"
+      path: "Benchmarks/Support/BenchmarkFixtures"
     ),
+    // NB: Not directly under Benchmarks/, where package-benchmark runs every executable as a
+    // benchmark.
     .executableTarget(
       name: "InstructionCounts",
       dependencies: ["BenchmarkFixtures", "Composable", .argumentParser],
-      path: "Benchmarks/InstructionCounts"
+      path: "Benchmarks/Support/InstructionCounts"
     ),
     .executableTarget(
       name: "StandupsBenchmarks",

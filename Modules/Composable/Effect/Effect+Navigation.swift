@@ -59,29 +59,32 @@ extension Effect {
 
 /// A navigated child's place: the slot it is in, its component there, and the navigation path
 /// its own effects and children run under.
+///
+/// The paths are built when asked, not when the child receives an action: most of a child's
+/// actions start no work and present nothing, and then nothing reads them.
 package struct NavigatedScope: Sendable {
   /// The path of the feature the slot belongs to.
   private let parent: NavigationIDPath
-  /// The slot's component of the path.
-  private let slotComponent: HashableIdentity
+  /// The stack or presentation the child is in.
+  private let navigationSlot: NavigationSlot
   /// The child within the slot: an element ID or a presentation identity.
   package let child: HashableIdentity
-  /// The child's own navigation path.
-  package let path: NavigationIDPath
 
   /// The scope of `child` in `slot` of the feature at `parent`.
   package init(parent: NavigationIDPath, slot: NavigationSlot, child: HashableIdentity) {
     self.parent = parent
-    self.slotComponent = HashableIdentity(slot)
+    self.navigationSlot = slot
     self.child = child
-    self.path = parent.appending(slot: slotComponent, child: child)
+  }
+
+  /// The child's own navigation path.
+  package var path: NavigationIDPath {
+    parent.appending(slot: HashableIdentity(navigationSlot), child: child)
   }
 
   /// The slot: the parent's path and the stack or presentation the child is in.
-  ///
-  /// Built when asked, because only a child whose action started work needs it.
   package var slot: NavigationIDPath {
-    parent.appending(identity: slotComponent)
+    parent.appending(identity: HashableIdentity(navigationSlot))
   }
 
   /// The key all of the child's work is registered under.

@@ -11,30 +11,51 @@ package struct ReducerContext: Sendable {
   /// The effects of the store whose reducer is running, so that navigation operators can end
   /// the effects of children that have gone from the state; `nil` inside an effect.
   package var runtime: EffectRuntime?
-  /// The navigation scope of the running reducer, which scopes its cancellation identifiers.
-  package var navigationIDPath: NavigationIDPath
-  /// The scope of the nearest feature run by `forEach` or a presentation `ifLet`, which
-  /// ``DismissEffect`` dismisses; `nil` at the root of a store.
-  package var dismissScope: NavigationIDPath?
+  /// The navigated feature that is running, or `nil` for the root feature of a store.
+  private var scope: NavigatedScope?
+  /// The feature ``DismissEffect`` dismisses: the nearest one run by `forEach` or a
+  /// presentation `ifLet`.
+  private var dismissal = Dismissal.nothing
+
+  private enum Dismissal: Sendable {
+    case nothing
+    /// The feature that is running, kept apart so that entering a child copies its scope once.
+    case runningFeature
+    case ancestor(NavigatedScope)
+  }
 
   /// The context of a store's root feature.
   package init(runtime: EffectRuntime?) {
     self.runtime = runtime
-    self.navigationIDPath = NavigationIDPath()
-    self.dismissScope = nil
   }
 
   /// The context outside any store.
   @TaskLocal package static var current = ReducerContext(runtime: nil)
 
+  /// The navigation scope of the running reducer, which scopes its cancellation identifiers.
+  package var navigationIDPath: NavigationIDPath {
+    scope?.path ?? NavigationIDPath()
+  }
+
+  /// The scope that ``DismissEffect`` dismisses, or `nil` at the root of a store.
+  package var dismissScope: NavigationIDPath? {
+    switch dismissal {
+    case .nothing: nil
+    case .runningFeature: scope?.path
+    case .ancestor(let feature): feature.path
+    }
+  }
+
   /// The context of a navigated child: its own scope and, when its parent can dismiss it, the
   /// scope `dismiss()` ends.
   func entering(_ child: NavigatedScope, isDismissable: Bool) -> Self {
     var context = self
-    context.navigationIDPath = child.path
     if isDismissable {
-      context.dismissScope = child.path
+      context.dismissal = .runningFeature
+    } else if case .runningFeature = dismissal, let scope {
+      context.dismissal = .ancestor(scope)
     }
+    context.scope = child
     return context
   }
 

@@ -92,13 +92,14 @@ public struct PresentationState<State> {
 
   /// Runs `body` on the presented value in place.
   ///
-  /// - Returns: The result of `body`, or `nil` when nothing is presented.
-  package mutating func modify<Result>(_ body: (inout State) -> Result) -> Result? {
-    guard let storage = uniqueStorage(), storage.value != nil else { return nil }
+  /// - Returns: Whether something is presented; `body` runs only if it is.
+  @discardableResult
+  package mutating func modify(_ body: (inout State) -> Void) -> Bool {
+    guard let storage = uniqueStorage(), storage.value != nil else { return false }
     // NB: Checked non-nil above; unwrapping in place avoids copying the presented state.
-    let result = body(&storage.value!)
+    body(&storage.value!)
     storage.didWrite()
-    return result
+    return true
   }
 
   /// The box, copied first if another value shares it; `nil` when nothing is presented.

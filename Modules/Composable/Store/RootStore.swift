@@ -25,6 +25,10 @@ package final class RootStore<State, Action: Sendable> {
   /// The actions queued behind the one being reduced, each with the group its effects join;
   /// `nil` is the group of the action that started the batch, made when its first task starts.
   private var bufferedActions: [(action: Action, group: EffectGroup?)] = []
+  /// Whether the running batch has queued anything, so that a lone action never touches the
+  /// buffer: this code is generic, and even asking an array of tuples of the action for its
+  /// count looks up the tuple's metadata.
+  private var hasBufferedActions = false
   private var isSending = false
   private var observations: [Weak<StoreObservation>] = []
 
@@ -67,7 +71,7 @@ package final class RootStore<State, Action: Sendable> {
       // NB: An action sent while a batch runs (from a reducer or an observer) is queued. Its
       // group is made now so that the handle returned covers its effects.
       let group = group ?? EffectGroup()
-      bufferedActions.append((action, group))
+      enqueue(action, group: group)
       return StoreTask(group: group)
     }
 
@@ -77,10 +81,9 @@ package final class RootStore<State, Action: Sendable> {
     var actionGroup: EffectGroup?
     var index = 0
     var synchronousActions: [Action] = []
-    // NB: The action that starts the batch is reduced without going through the buffer, and
-    // the buffer is touched only when something was queued: most actions come alone and only
-    // change state, and this code is generic, so every array operation here costs metadata
-    // lookups that used to outweigh a small reducer.
+    // NB: The action that starts the batch is reduced without going through the buffer: most
+    // actions come alone and only change state, and in this generic code every array operation
+    // costs metadata lookups that used to outweigh a small reducer.
     while true {
       let effect = reduce(action)
       didReduce?(action, state)
@@ -101,24 +104,50 @@ package final class RootStore<State, Action: Sendable> {
           batchGroup = group
         }
         if !synchronousActions.isEmpty {
-          for synchronousAction in synchronousActions {
-            bufferedActions.append((synchronousAction, actionGroup))
-          }
+          enqueue(contentsOf: synchronousActions, group: actionGroup)
           synchronousActions.removeAll(keepingCapacity: true)
         }
       }
-      guard index < bufferedActions.count else { break }
-      (action, actionGroup) = bufferedActions[index]
+      guard hasBufferedActions, takeBufferedAction(at: index, into: &action, &actionGroup) else {
+        break
+      }
       index += 1
     }
-    // NB: `count`, not `isEmpty`: `Array` has no `isEmpty` of its own, and the `Collection`
-    // one is a generic call that looks up the buffer's type first.
-    if bufferedActions.count > 0 {
+    if hasBufferedActions {
       bufferedActions.removeAll(keepingCapacity: true)
+      hasBufferedActions = false
     }
     isSending = false
     notifyObservers()
     return StoreTask(group: batchGroup)
+  }
+
+  // NB: The buffer is only touched in the functions below, so that `send` never names its
+  // element type: the compiler looks up the tuple's metadata in every function that uses it,
+  // on entry, even when the path that uses it is not taken.
+
+  /// Queues an action behind the one being reduced, with the group its effects join.
+  private func enqueue(_ action: Action, group: EffectGroup?) {
+    bufferedActions.append((action, group))
+    hasBufferedActions = true
+  }
+
+  /// Queues actions behind the one being reduced, with the group their effects join.
+  private func enqueue(contentsOf actions: [Action], group: EffectGroup?) {
+    for action in actions {
+      enqueue(action, group: group)
+    }
+  }
+
+  /// Reads the queued action at `index`; returns whether there is one.
+  private func takeBufferedAction(
+    at index: Int,
+    into action: inout Action,
+    _ group: inout EffectGroup?
+  ) -> Bool {
+    guard index < bufferedActions.count else { return false }
+    (action, group) = bufferedActions[index]
+    return true
   }
 
   /// Runs the reducer with the store's runtime, navigation and dependencies in effect.

@@ -165,8 +165,13 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     )
     // NB: Force-unwrapping the key path's value mutates the child in place; copying it out
     // would make every write copy-on-write the child's storage. The caller checked it is there.
-    let effect = ReducerContext.$current.withValue(context.entering(scope, isDismissable: false)) {
-      child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
+    // NB: As in `forEach`: the effect comes out through a variable, and the closure captures
+    // the child's parts rather than the operator, so that this generic code looks up no
+    // metadata it can do without.
+    var effect = Effect<Child.Action>.none
+    let (child, toChildState) = (child, toChildState)
+    ReducerContext.$current.withValue(context.entering(scope, isDismissable: false)) {
+      effect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
     }
     guard !effect.isNone else { return .none }
     return effect.navigated(

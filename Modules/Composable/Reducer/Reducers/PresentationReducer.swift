@@ -266,13 +266,18 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     // leaves it the only owner of its box, so the destination mutates in place.
     var presentation = state[keyPath: toPresentationState]
     state[keyPath: toPresentationState] = PresentationState(wrappedValue: nil)
-    let effect = ReducerContext.$current.withValue(context.entering(scope, isDismissable: true)) {
+    // NB: As in `forEach`: the effect comes out through a variable, and the closures capture
+    // the destination's reducer rather than the operator, so that this generic code looks up
+    // no metadata it can do without.
+    var effect = Effect<Destination.Action>.none
+    let destination = destination
+    ReducerContext.$current.withValue(context.entering(scope, isDismissable: true)) {
       presentation.modify {
-        destination.reduce(into: &$0, action: destinationAction)
+        effect = destination.reduce(into: &$0, action: destinationAction)
       }
     }
     state[keyPath: toPresentationState] = presentation
-    guard let effect, !effect.isNone else { return .none }
+    guard !effect.isNone else { return .none }
     return effect.navigated(
       scope,
       embed: { [toPresentationAction] in toPresentationAction.embed(.presented($0)) },

@@ -232,9 +232,11 @@ where Element.State: Sendable {
       slot: NavigationSlot(.stack, toStackState),
       child: HashableIdentity(id)
     )
-    // NB: The effect comes out through a variable rather than as the closures' result, so that
-    // this generic code does not look up the metadata of `Effect<Element.Action>?` every time.
+    // NB: The effect comes out through a variable rather than as the closures' result, and the
+    // closures capture the operator's parts rather than the operator: either way this generic
+    // code would look up metadata (of `Effect<Element.Action>?`, of the operator) every time.
     var effect = Effect<Element.Action>.none
+    let (element, toStackState) = (element, toStackState)
     let isOnStack = ReducerContext.$current.withValue(
       context.entering(scope, isDismissable: true)
     ) {
