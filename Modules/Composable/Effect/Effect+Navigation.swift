@@ -67,19 +67,32 @@ package struct NavigatedScope: Sendable {
   private let parent: NavigationIDPath
   /// The stack or presentation the child is in.
   private let navigationSlot: NavigationSlot
-  /// The child within the slot: an element ID or a presentation identity.
-  package let child: HashableIdentity
+  /// The child within the slot.
+  private let child: Child
+
+  private enum Child: Sendable {
+    /// A stack element, kept as its ID: an element's action builds no identity.
+    case element(StackElementID)
+    case identity(HashableIdentity)
+  }
+
+  /// The scope of the element `id` of the stack `slot` of the feature at `parent`.
+  package init(parent: NavigationIDPath, slot: NavigationSlot, element id: StackElementID) {
+    self.parent = parent
+    self.navigationSlot = slot
+    self.child = .element(id)
+  }
 
   /// The scope of `child` in `slot` of the feature at `parent`.
   package init(parent: NavigationIDPath, slot: NavigationSlot, child: HashableIdentity) {
     self.parent = parent
     self.navigationSlot = slot
-    self.child = child
+    self.child = .identity(child)
   }
 
   /// The child's own navigation path.
   package var path: NavigationIDPath {
-    parent.appending(slot: HashableIdentity(navigationSlot), child: child)
+    parent.appending(slot: HashableIdentity(navigationSlot), child: childIdentity)
   }
 
   /// The slot: the parent's path and the stack or presentation the child is in.
@@ -89,7 +102,14 @@ package struct NavigatedScope: Sendable {
 
   /// The key all of the child's work is registered under.
   var key: CancellationKey {
-    .navigation(slot: slot, child: child)
+    .navigation(slot: slot, child: childIdentity)
+  }
+
+  private var childIdentity: HashableIdentity {
+    switch child {
+    case .element(let id): HashableIdentity(id)
+    case .identity(let identity): identity
+    }
   }
 }
 

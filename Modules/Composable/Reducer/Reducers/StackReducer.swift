@@ -118,14 +118,17 @@ where Element.State: Sendable {
   let location: CodeLocation
 
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let endedBeforehand = endElementsRemovedElsewhere(&state)
+    // NB: Read once and passed down: reading a task-local copies the whole context.
+    let context = ReducerContext.current
+    let endedBeforehand = endElementsRemovedElsewhere(&state, in: context)
     let versionBefore = version(of: &state[keyPath: toStackState])
     let stackAction = toStackAction.extract(from: action)
     var elementEffects = Effect<Parent.Action>.none
 
     switch stackAction {
     case .element(let id, let elementAction):
-      if !reduceElement(id, action: elementAction, state: &state, effects: &elementEffects),
+      if !reduceElement(
+        id, action: elementAction, state: &state, effects: &elementEffects, in: context),
         !endedBeforehand.contains(where: { $0 == HashableIdentity(id) })
       {
         reportMissingElement(id, action: action)
@@ -162,7 +165,7 @@ where Element.State: Sendable {
     return .merge(
       elementEffects,
       parentEffects,
-      .endChildren(of: slot, reconciledAt: version, removed: removed) { child in
+      .endChildren(of: slot(in: context), reconciledAt: version, removed: removed) { child in
         guard let id = child.base as? StackElementID else { return true }
         return remainingIDs.contains(id) || newIDs <= id
       }
@@ -170,8 +173,8 @@ where Element.State: Sendable {
   }
 
   /// The navigation slot of the stack; each element's scope is the slot plus its ID.
-  private var slot: NavigationIDPath {
-    ReducerContext.current.navigationIDPath.appending(
+  private func slot(in context: ReducerContext) -> NavigationIDPath {
+    context.navigationIDPath.appending(
       NavigationSlot(.stack, toStackState)
     )
   }
@@ -181,10 +184,12 @@ where Element.State: Sendable {
   ///
   /// Costs nothing when no navigated child of the store has running work, a lookup when the
   /// stack has not changed since, and otherwise a look at each element removed.
-  private func endElementsRemovedElsewhere(_ state: inout Parent.State) -> [HashableIdentity] {
-    guard let runtime = ReducerContext.current.runtime, runtime.hasNavigatedEffects else {
-      return []
-    }
+  private func endElementsRemovedElsewhere(
+    _ state: inout Parent.State,
+    in context: ReducerContext
+  ) -> [HashableIdentity] {
+    guard let runtime = context.runtime, runtime.hasNavigatedEffects else { return [] }
+    let slot = slot(in: context)
     let ended = withStack(state) { stack in
       runtime.reconcile(
         slot,
@@ -224,13 +229,13 @@ where Element.State: Sendable {
     _ id: StackElementID,
     action elementAction: Element.Action,
     state: inout Parent.State,
-    effects: inout Effect<Parent.Action>
+    effects: inout Effect<Parent.Action>,
+    in context: ReducerContext
   ) -> Bool {
-    let context = ReducerContext.current
     let scope = NavigatedScope(
       parent: context.navigationIDPath,
       slot: NavigationSlot(.stack, toStackState),
-      child: HashableIdentity(id)
+      element: id
     )
     // NB: The effect comes out through a variable rather than as the closures' result, and the
     // closures capture the operator's parts rather than the operator: either way this generic
