@@ -17,8 +17,7 @@ extension Effect {
     if let dismissAction {
       let scope = child.path
       lifted = map(embed) { send, body in
-        var handlers = DismissHandlers.current
-        handlers[scope] = { await send(dismissAction()) }
+        let handlers = DismissHandlers(scope: scope) { await send(dismissAction()) }
         try await DismissHandlers.$current.withValue(handlers) {
           try await body()
         }

@@ -117,6 +117,7 @@ private struct Starting<Action: Sendable> {
   private(set) var actions: [Action] = []
   private(set) var tasks: [Task<Void, Never>] = []
   private(set) var cancelled: [Task<Void, Never>] = []
+  private var prefixes = EffectRuntime.PrefixCache()
 
   init(
     runtime: EffectRuntime,
@@ -166,7 +167,13 @@ private struct Starting<Action: Sendable> {
       let (group, send) = groupAndSend()
       let (runtime, origin) = (runtime, origin)
       tasks.append(
-        runtime.spawn(priority: run.priority, keys: keys, origin: origin, group: group) {
+        runtime.spawn(
+          priority: run.priority,
+          keys: keys,
+          prefixes: &prefixes,
+          origin: origin,
+          group: group
+        ) {
           await runtime.execute(run, send: send, origin: origin)
         }
       )
@@ -184,7 +191,13 @@ private struct Starting<Action: Sendable> {
       let (group, send) = groupAndSend()
       let (runtime, origin, rest) = (runtime, origin, Array(remaining))
       tasks.append(
-        runtime.spawn(priority: nil, keys: keys, origin: origin, group: group) {
+        runtime.spawn(
+          priority: nil,
+          keys: keys,
+          prefixes: &prefixes,
+          origin: origin,
+          group: group
+        ) {
           for effect in rest {
             guard !Task.isCancelled else { return }
             await runtime.run(effect, keys: keys, origin: origin, group: group, send: send)

@@ -187,16 +187,18 @@ package final class EffectRuntime: Sendable {
 
   // MARK: - Registering
 
-  /// Starts `work` in a new task registered under `keys` and added to `group`.
+  /// Starts `work` in a new task registered under `keys` and added to `group`; `prefixes`
+  /// remembers the paths above the keys' paths for the next task of the same walk.
   func spawn(
     priority: TaskPriority?,
     keys: [CancellationKey],
+    prefixes: inout PrefixCache,
     origin: some Sendable,
     group: EffectGroup?,
     work: @escaping @Sendable () async -> Void
   ) -> Task<Void, Never> {
     let origin: (any Sendable)? = recordsOrigins ? origin : nil
-    let registered = Self.expand(keys)
+    let registered = Self.expand(keys, prefixes: &prefixes)
     // NB: The task is created under the lock so that it is registered before it can finish
     // and unregister itself.
     let (task, isInCancelledGroup) = changeTables { tables in
@@ -225,7 +227,10 @@ package final class EffectRuntime: Sendable {
 
   /// The keys a task is registered under: a key with a user's identifier at its path and every
   /// path above it; a navigated child's key as it is.
-  private static func expand(_ keys: [CancellationKey]) -> [CancellationKey] {
+  private static func expand(
+    _ keys: [CancellationKey],
+    prefixes cache: inout PrefixCache
+  ) -> [CancellationKey] {
     guard keys.contains(where: { !$0.isNavigation && !$0.path.components.isEmpty }) else {
       return keys
     }
@@ -234,12 +239,25 @@ package final class EffectRuntime: Sendable {
       if key.isNavigation || key.path.components.isEmpty {
         expanded.append(key)
       } else {
-        for path in key.path.prefixes {
+        for path in cache.prefixes(of: key.path) {
           expanded.append(CancellationKey(id: key.id, path: path))
         }
       }
     }
     return expanded
+  }
+
+  /// The paths above a key's path, remembered for the last path asked about: the effects one
+  /// action returns mostly share their scope, and building the paths allocates each of them.
+  struct PrefixCache {
+    private var last: (path: NavigationIDPath, prefixes: [NavigationIDPath])?
+
+    mutating func prefixes(of path: NavigationIDPath) -> [NavigationIDPath] {
+      if let last, last.path == path { return last.prefixes }
+      let prefixes = path.prefixes
+      last = (path, prefixes)
+      return prefixes
+    }
   }
 
   private func finish(_ token: UInt64) {

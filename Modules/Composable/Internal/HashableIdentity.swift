@@ -22,10 +22,14 @@ package struct HashableIdentity: Hashable, @unchecked Sendable, CustomStringConv
 
   package static func == (lhs: Self, rhs: Self) -> Bool {
     guard lhs.type == rhs.type, lhs.hash == rhs.hash else { return false }
-    func isEqual<Value: Hashable>(_ value: Value) -> Bool {
-      (rhs.base as? Value) == value
+    // NB: Both values are opened before the cast, so that it goes from one concrete type to
+    // another, which the runtime settles at once when they are the same; a cast from the
+    // existential takes its slow path. It runs on every registry lookup that finds its key.
+    func isEqual<Left: Hashable, Right: Hashable>(_ left: Left, _ right: Right) -> Bool {
+      guard let right = right as? Left else { return false }
+      return left == right
     }
-    return isEqual(lhs.base)
+    return isEqual(lhs.base, rhs.base)
   }
 
   package func hash(into hasher: inout Hasher) {

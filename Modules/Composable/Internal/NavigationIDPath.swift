@@ -48,16 +48,6 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
     return hasher.finalize()
   }
 
-  /// The path one level up, or `nil` at the root.
-  package var parent: Self? {
-    guard !components.isEmpty else { return nil }
-    var path = Self()
-    for component in components.dropLast() {
-      path = path.appending(identity: component)
-    }
-    return path
-  }
-
   /// Every path from the root down to and including this one, root first.
   package var prefixes: [Self] {
     var prefixes = [Self()]
