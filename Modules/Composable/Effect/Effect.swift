@@ -65,9 +65,10 @@ public struct Effect<Action: Sendable>: Sendable {
     self.box = box
   }
 
+  // NB: Inlined where the operation is switched on, which looks up its metadata already; and
+  // not `box?.operation ?? .none`, which would look up that of an optional operation as well.
+  @inline(__always)
   var operation: Operation {
-    // NB: Not `box?.operation ?? .none`, which goes through an optional operation and so looks
-    // up its metadata as well.
     guard let box else { return .none }
     return box.operation
   }

@@ -60,14 +60,21 @@ extension EffectRuntime {
     }
   }
 
+  /// Runs an effect's work with the dependencies and the navigation where it was created.
+  ///
+  /// NB: It takes the parts of an `Effect.Run` rather than the run, so that the task's closure
+  /// captures no value of a type generic over the action, whose metadata it would look up.
   fileprivate func execute<Action>(
-    _ run: Effect<Action>.Run,
+    _ body: @escaping @Sendable (Send<Action>) async throws -> Void,
+    dependencies: DependencyValues,
+    context: ReducerContext,
+    location: CodeLocation,
     send: Send<Action>,
     origin: Action
   ) async {
-    await DependencyValues.$_current.withValue(run.dependencies) {
-      await ReducerContext.$current.withValue(run.context) {
-        await execute(run.body, send: send, origin: origin, location: run.location)
+    await DependencyValues.$_current.withValue(dependencies) {
+      await ReducerContext.$current.withValue(context) {
+        await execute(body, send: send, origin: origin, location: location)
       }
     }
   }
@@ -166,6 +173,8 @@ private struct Starting<Action: Sendable> {
     case .run(let run):
       let (group, send) = groupAndSend()
       let (runtime, origin) = (runtime, origin)
+      let (body, dependencies, context, location) =
+        (run.body, run.dependencies, run.context, run.location)
       tasks.append(
         runtime.spawn(
           priority: run.priority,
@@ -174,7 +183,14 @@ private struct Starting<Action: Sendable> {
           origin: origin,
           group: group
         ) {
-          await runtime.execute(run, send: send, origin: origin)
+          await runtime.execute(
+            body,
+            dependencies: dependencies,
+            context: context,
+            location: location,
+            send: send,
+            origin: origin
+          )
         }
       )
     case .merge(let effects):

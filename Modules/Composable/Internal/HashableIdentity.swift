@@ -22,12 +22,12 @@ package struct HashableIdentity: Hashable, @unchecked Sendable, CustomStringConv
 
   package static func == (lhs: Self, rhs: Self) -> Bool {
     guard lhs.type == rhs.type, lhs.hash == rhs.hash else { return false }
-    // NB: Both values are opened before the cast, so that it goes from one concrete type to
-    // another, which the runtime settles at once when they are the same; a cast from the
-    // existential takes its slow path. It runs on every registry lookup that finds its key.
+    // NB: Both values are opened and the cast is unconditional: the types are known to be the
+    // same, so the runtime settles a cast from one concrete type to the other at once, where a
+    // cast from the existential, or to an optional, looks up more metadata. It runs on every
+    // registry lookup that finds its key.
     func isEqual<Left: Hashable, Right: Hashable>(_ left: Left, _ right: Right) -> Bool {
-      guard let right = right as? Left else { return false }
-      return left == right
+      left == right as! Left
     }
     return isEqual(lhs.base, rhs.base)
   }
