@@ -73,8 +73,14 @@ extension EffectRuntime {
     origin: Action
   ) async {
     await DependencyValues.$_current.withValue(dependencies) {
-      await ReducerContext.$current.withValue(context) {
+      // NB: Most effects come from a store's root feature, and most tasks start with no context
+      // bound; binding it anyway would cost an allocation per effect.
+      if context.isRoot, ReducerContext.current.isRoot {
         await execute(body, send: send, origin: origin, location: location)
+      } else {
+        await ReducerContext.$current.withValue(context) {
+          await execute(body, send: send, origin: origin, location: location)
+        }
       }
     }
   }

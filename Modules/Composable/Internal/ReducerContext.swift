@@ -46,6 +46,12 @@ package struct ReducerContext: Sendable {
     }
   }
 
+  /// Whether this is the context outside any store: no runtime, no navigated feature.
+  var isRoot: Bool {
+    guard runtime == nil, scope == nil, case .nothing = dismissal else { return false }
+    return true
+  }
+
   /// The context of a navigated child: its own scope and, when its parent can dismiss it, the
   /// scope `dismiss()` ends.
   func entering(_ child: NavigatedScope, isDismissable: Bool) -> Self {
