@@ -77,40 +77,16 @@ package final class RootStore<State, Action: Sendable> {
 
     isSending = true
     var batchGroup = group
-    var action = action
-    var actionGroup: EffectGroup?
-    var index = 0
     var synchronousActions: [Action] = []
-    // NB: The action that starts the batch is reduced without going through the buffer: most
-    // actions come alone and only change state, and in this generic code every array operation
-    // costs metadata lookups that used to outweigh a small reducer.
-    while true {
-      let effect = reduce(action)
-      didReduce?(action, state)
-      if !effect.isNone {
-        var group = actionGroup ?? batchGroup
-        // NB: Effects start outside the reducer's task-locals. A new task copies every
-        // task-local bound where it is created, and its work restores the dependencies it
-        // captured anyway, so copying the store's two would cost two allocations per effect for
-        // nothing.
-        runtime.start(
-          effect,
-          origin: action,
-          group: &group,
-          makeSend: makeSend,
-          actions: &synchronousActions
-        )
-        if actionGroup == nil {
-          batchGroup = group
-        }
-        if !synchronousActions.isEmpty {
-          enqueue(contentsOf: synchronousActions, group: actionGroup)
-          synchronousActions.removeAll(keepingCapacity: true)
-        }
-      }
-      guard hasBufferedActions, takeBufferedAction(at: index, into: &action, &actionGroup) else {
-        break
-      }
+    // NB: The action that starts the batch is reduced as it was passed, without going through
+    // the buffer or a copy: most actions come alone and only change state, and in this generic
+    // code every array operation costs metadata lookups that used to outweigh a small reducer.
+    process(action, group: nil, batchGroup: &batchGroup, synchronousActions: &synchronousActions)
+    var index = 0
+    while hasBufferedActions,
+      processBufferedAction(
+        at: index, batchGroup: &batchGroup, synchronousActions: &synchronousActions)
+    {
       index += 1
     }
     if hasBufferedActions {
@@ -120,6 +96,43 @@ package final class RootStore<State, Action: Sendable> {
     isSending = false
     notifyObservers()
     return StoreTask(group: batchGroup)
+  }
+
+  /// Reduces one action of the batch and starts its effects; actions they send synchronously
+  /// join the queue.
+  ///
+  /// - Parameters:
+  ///   - action: The action.
+  ///   - actionGroup: The group its effects join, or `nil` for the batch's own group.
+  ///   - batchGroup: The batch's group, made when its first task starts.
+  ///   - synchronousActions: Scratch space for the actions the effects send synchronously.
+  private func process(
+    _ action: Action,
+    group actionGroup: EffectGroup?,
+    batchGroup: inout EffectGroup?,
+    synchronousActions: inout [Action]
+  ) {
+    let effect = reduce(action)
+    didReduce?(action, state)
+    guard !effect.isNone else { return }
+    var group = actionGroup ?? batchGroup
+    // NB: Effects start outside the reducer's task-locals. A new task copies every task-local
+    // bound where it is created, and its work restores the dependencies it captured anyway, so
+    // copying the store's two would cost two allocations per effect for nothing.
+    runtime.start(
+      effect,
+      origin: action,
+      group: &group,
+      makeSend: makeSend,
+      actions: &synchronousActions
+    )
+    if actionGroup == nil {
+      batchGroup = group
+    }
+    if !synchronousActions.isEmpty {
+      enqueue(contentsOf: synchronousActions, group: actionGroup)
+      synchronousActions.removeAll(keepingCapacity: true)
+    }
   }
 
   // NB: The buffer is only touched in the functions below, so that `send` never names its
@@ -139,14 +152,15 @@ package final class RootStore<State, Action: Sendable> {
     }
   }
 
-  /// Reads the queued action at `index`; returns whether there is one.
-  private func takeBufferedAction(
+  /// Processes the queued action at `index`; returns whether there is one.
+  private func processBufferedAction(
     at index: Int,
-    into action: inout Action,
-    _ group: inout EffectGroup?
+    batchGroup: inout EffectGroup?,
+    synchronousActions: inout [Action]
   ) -> Bool {
     guard index < bufferedActions.count else { return false }
-    (action, group) = bufferedActions[index]
+    let (action, group) = bufferedActions[index]
+    process(action, group: group, batchGroup: &batchGroup, synchronousActions: &synchronousActions)
     return true
   }
 
