@@ -42,18 +42,7 @@ func effectBenchmarks() {
       await measureOnMainActor(benchmark) { measure in
         sleepers.reset()
         measure.start()
-        var tasks: [Task<Void, Never>] = []
-        tasks.reserveCapacity(count)
-        for _ in 0..<count {
-          tasks.append(startLongRunningTask())
-        }
-        await sleepers.wait(for: count)
-        for task in tasks {
-          task.cancel()
-        }
-        for task in tasks {
-          await task.value
-        }
+        await startAndCancelRawTasks(count)
         measure.stop()
       }
     }

@@ -52,8 +52,26 @@ public func sleepUntilCancelled() async {
   try? await Task.sleep(for: .seconds(86_400))
 }
 
-/// A task like an effect's: started outside the main actor, sleeping until cancelled. The floor
-/// an effect's start and cancellation are measured against.
-public nonisolated func startLongRunningTask() -> Task<Void, Never> {
+/// The floor an effect's start and cancellation are measured against: starts `count` raw tasks
+/// like an effect's, waits until all of them sleep, cancels them and waits until they are gone.
+/// Reset ``sleepers`` first.
+@MainActor
+public func startAndCancelRawTasks(_ count: Int) async {
+  var tasks: [Task<Void, Never>] = []
+  tasks.reserveCapacity(count)
+  for _ in 0..<count {
+    tasks.append(startLongRunningTask())
+  }
+  await sleepers.wait(for: count)
+  for task in tasks {
+    task.cancel()
+  }
+  for task in tasks {
+    await task.value
+  }
+}
+
+/// A task like an effect's: started outside the main actor, sleeping until cancelled.
+private nonisolated func startLongRunningTask() -> Task<Void, Never> {
   Task { await sleepUntilCancelled() }
 }

@@ -100,18 +100,7 @@ private func startCancel(effects: Int, rounds: Int) async {
 private func taskStartCancel(tasks count: Int, rounds: Int) async {
   for _ in 0..<rounds {
     sleepers.reset()
-    var tasks: [Task<Void, Never>] = []
-    tasks.reserveCapacity(count)
-    for _ in 0..<count {
-      tasks.append(startLongRunningTask())
-    }
-    await sleepers.wait(for: count)
-    for task in tasks {
-      task.cancel()
-    }
-    for task in tasks {
-      await task.value
-    }
+    await startAndCancelRawTasks(count)
   }
 }
 

@@ -4,9 +4,9 @@ extension Effect {
   ///
   /// Every action is embedded with `embed`; every piece of work is registered under the child
   /// in its slot, so that ending the child stops all of it, including the work of the child's
-  /// own children; and, when `dismissAction` is given, while the work runs the child's `dismiss`
-  /// dependency (a ``DismissEffect`` for its scope, set while the child reduced) sends that
-  /// action to the parent.
+  /// own children; and, when `dismissAction` is given, while the work runs `dismiss()` (which
+  /// finds the child's scope in the `ReducerContext` the work captured) sends that action to
+  /// the parent.
   package func navigated<ParentAction: Sendable>(
     _ child: NavigatedScope,
     embed: @escaping @Sendable (Action) -> ParentAction,
