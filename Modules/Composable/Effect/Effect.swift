@@ -43,7 +43,7 @@ public struct Effect<Action: Sendable>: Sendable {
   /// The operation in a box, or `nil` for ``none``.
   ///
   /// NB: A class reference keeps an effect one pointer whatever its action. The operators and
-  /// the store are generic code, run unspecialized for every feature; with the operation stored
+  /// the store are generic code, run unspecialised for every feature; with the operation stored
   /// inline they looked up the action's type metadata to return, copy, test or destroy each
   /// effect, which cost more than an element reducer itself. Most actions return `.none`, and
   /// that is now a null pointer.
