@@ -25,6 +25,8 @@ struct InstructionCounts: ParsableCommand {
     case taskStartCancel = "task-start-cancel"
     /// A screen pushed, `size` effects started by it, and the screen popped.
     case popWithEffects = "pop-with-effects"
+    /// `size` screens pushed one by one and popped with one action.
+    case pushPop = "push-pop"
   }
 
   @Argument(help: "The workload: \(Workload.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -48,6 +50,7 @@ struct InstructionCounts: ParsableCommand {
       case .startCancel: await startCancel(effects: size, rounds: count)
       case .taskStartCancel: await taskStartCancel(tasks: size, rounds: count)
       case .popWithEffects: await popWithEffects(effects: size, rounds: count)
+      case .pushPop: pushPop(elements: size, rounds: count)
       }
       Foundation.exit(EXIT_SUCCESS)
     }
@@ -118,4 +121,23 @@ private func popWithEffects(effects: Int, rounds: Int) async {
     await store.effectRuntime.waitForRunningTasks()
   }
   precondition(store.effectRuntime.runningCount == 0 && store.state.path.isEmpty)
+}
+
+@MainActor
+private func pushPop(elements count: Int, rounds: Int) {
+  let element = makeDetail(seed: 0)
+  let ids = StackElementIDGenerator.incrementing()
+  let store = Store(initialState: Root.State()) {
+    Root()
+  } withDependencies: {
+    $0.stackElementID = ids
+  }
+  for _ in 0..<rounds {
+    let first = ids.peek()
+    for _ in 0..<count {
+      store.send(.path(.push(id: ids(), state: .detail(element))))
+    }
+    store.send(.path(.popFrom(id: first)))
+  }
+  precondition(store.state.path.isEmpty)
 }
