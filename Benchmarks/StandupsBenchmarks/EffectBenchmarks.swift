@@ -29,10 +29,7 @@ func effectBenchmarks() {
         let store = Store(initialState: 0) { Worker() }
         sleepers.reset()
         measure.start()
-        store.send(.startEach(count: count))
-        await sleepers.wait(for: count)
-        store.send(.cancelEach(count: count))
-        await store.effectRuntime.waitForRunningTasks()
+        await startAndCancelEffects(count, in: store)
         measure.stop()
         expectEmptyRegistry(store.effectRuntime, measure)
       }
@@ -55,14 +52,9 @@ func effectBenchmarks() {
         let detail = StackFixtures.details(count: 1)[0]
         sleepers.reset()
         measure.start()
-        store.send(.pushDetail(detail))
-        guard let id = store.state.path.ids.last else {
+        guard await pushStartEffectsAndPop(count, on: detail, in: store) else {
           measure.fail("Nothing was pushed.")
         }
-        store.send(.path(.element(id: id, action: .detail(.appeared(effectCount: count)))))
-        await sleepers.wait(for: count)
-        store.send(.path(.popFrom(id: id)))
-        await store.effectRuntime.waitForRunningTasks()
         measure.stop()
         expectEmptyRegistry(store.effectRuntime, measure)
       }

@@ -15,12 +15,8 @@ func stackBenchmarks() {
       let count = benchmark.scaledIterations.count
       await measureOnMainActor(benchmark) { measure in
         let (store, top) = StackFixtures.elementSendStore(depth: depth)
-        let titles = ["Design", "Engineering"]
         measure.start()
-        for iteration in 0..<count {
-          store.send(
-            .path(.element(id: top, action: .detail(.titleChanged(titles[iteration & 1])))))
-        }
+        sendTitleChanges(count, toElement: top, in: store)
         measure.stop()
       }
     }
@@ -67,11 +63,7 @@ func stackBenchmarks() {
         }
         measure.start()
         for _ in 0..<rounds {
-          let first = ids.peek()
-          for _ in 0..<count {
-            store.send(.path(.push(id: ids(), state: .detail(element))))
-          }
-          store.send(.path(.popFrom(id: first)))
+          pushAndPop(count, of: element, ids: ids, in: store)
         }
         measure.stop()
         if !store.state.path.isEmpty {

@@ -61,29 +61,26 @@ struct InstructionCounts: ParsableCommand {
   }
 }
 
-private let titles = ["Design", "Engineering"]
-
 @MainActor
 private func elementSend(depth: Int, count: Int) {
   let store = Store(initialState: Root.State(path: makeStack(count: depth))) { Root() }
   let top = store.state.path.ids[depth - 1]
-  for iteration in 0..<count {
-    store.send(.path(.element(id: top, action: .detail(.titleChanged(titles[iteration & 1])))))
-  }
+  sendTitleChanges(count, toElement: top, in: store)
   guard case .detail(let detail) = store.state.path.last else { preconditionFailure() }
-  precondition(detail.standup.title == titles[(count - 1) & 1])
+  precondition(detail.standup.title == lastTitle(afterSends: count))
 }
 
 private func elementReduce(depth: Int, count: Int) {
   var elements = Array(makeStack(count: depth))
   // NB: Built as `forEach` builds its element, as the benchmark's floor is.
   let reducer = CombineReducers { Path() }
+  let titles = ["Design", "Engineering"]
   for iteration in 0..<count {
     _ = reducer.reduce(
       into: &elements[depth - 1], action: .detail(.titleChanged(titles[iteration & 1])))
   }
   guard case .detail(let top) = elements[depth - 1] else { preconditionFailure() }
-  precondition(top.standup.title == titles[(count - 1) & 1])
+  precondition(top.standup.title == lastTitle(afterSends: count))
 }
 
 @MainActor
@@ -91,10 +88,7 @@ private func startCancel(effects: Int, rounds: Int) async {
   let store = Store(initialState: 0) { Worker() }
   for _ in 0..<rounds {
     sleepers.reset()
-    store.send(.startEach(count: effects))
-    await sleepers.wait(for: effects)
-    store.send(.cancelEach(count: effects))
-    await store.effectRuntime.waitForRunningTasks()
+    await startAndCancelEffects(effects, in: store)
   }
   precondition(store.effectRuntime.runningCount == 0)
 }
@@ -113,12 +107,8 @@ private func popWithEffects(effects: Int, rounds: Int) async {
   let detail = makeDetail(seed: 0)
   for _ in 0..<rounds {
     sleepers.reset()
-    store.send(.pushDetail(detail))
-    let id = store.state.path.ids[0]
-    store.send(.path(.element(id: id, action: .detail(.appeared(effectCount: effects)))))
-    await sleepers.wait(for: effects)
-    store.send(.path(.popFrom(id: id)))
-    await store.effectRuntime.waitForRunningTasks()
+    let didPush = await pushStartEffectsAndPop(effects, on: detail, in: store)
+    precondition(didPush)
   }
   precondition(store.effectRuntime.runningCount == 0 && store.state.path.isEmpty)
 }
@@ -133,11 +123,7 @@ private func pushPop(elements count: Int, rounds: Int) {
     $0.stackElementID = ids
   }
   for _ in 0..<rounds {
-    let first = ids.peek()
-    for _ in 0..<count {
-      store.send(.path(.push(id: ids(), state: .detail(element))))
-    }
-    store.send(.path(.popFrom(id: first)))
+    pushAndPop(count, of: element, ids: ids, in: store)
   }
   precondition(store.state.path.isEmpty)
 }
