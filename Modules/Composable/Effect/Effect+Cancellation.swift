@@ -30,14 +30,15 @@ extension Effect {
   ///   - cancelInFlight: Whether to cancel any running effect with the same identifier before
   ///     starting this one, which turns the effect into a debounce or "latest wins" request.
   /// - Returns: The cancellable effect.
+  @inlinable
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
     // NB: As in the Composable Architecture, a cancellable `.none` cancels nothing, even with
     // `cancelInFlight`: there is no new work for the old to make way for.
     if isNone {
       return .none
     }
-    let key = CancellationKey(id: id, path: ReducerContext.current.navigationIDPath)
-    return Self(operation: .cancellable(key, cancelInFlight: cancelInFlight, self))
+    return Self(
+      operation: .cancellable(.inCurrentScope(id: id), cancelInFlight: cancelInFlight, self))
   }
 
   /// An effect that cancels every running effect with the given identifier.
@@ -53,12 +54,9 @@ extension Effect {
   ///
   /// - Parameter id: The identifier to cancel.
   /// - Returns: An effect that cancels.
+  @inlinable
   public static func cancel(id: some Hashable & Sendable) -> Self {
-    Self(
-      operation: .cancel(
-        CancellationKey(id: id, path: ReducerContext.current.navigationIDPath)
-      )
-    )
+    Self(operation: .cancel(.inCurrentScope(id: id)))
   }
 }
 
@@ -68,6 +66,7 @@ extension Effect {
 /// navigated child's, under which a navigation operator registers all of that child's work; a
 /// child's key has the child's *slot* as its path, so the runtime can index the live children of
 /// each slot.
+@usableFromInline
 package struct CancellationKey: Hashable, Sendable, CustomStringConvertible {
   package let id: HashableIdentity
   package let path: NavigationIDPath
@@ -79,6 +78,12 @@ package struct CancellationKey: Hashable, Sendable, CustomStringConvertible {
   package init(id: HashableIdentity, path: NavigationIDPath) {
     self.id = id
     self.path = path
+  }
+
+  /// The key of the identifier `id` in the navigation scope of the running reducer.
+  @usableFromInline
+  static func inCurrentScope(id: some Hashable & Sendable) -> Self {
+    Self(id: id, path: ReducerContext.current.navigationIDPath)
   }
 
   /// The key of all the work of the child `child` of the navigation slot `slot`.
@@ -97,6 +102,7 @@ package struct CancellationKey: Hashable, Sendable, CustomStringConvertible {
     return (id.base as? NavigatedChild)?.child
   }
 
+  @usableFromInline
   package var description: String {
     "\(id) in \(path)"
   }

@@ -21,6 +21,7 @@ extension Effect {
   ///
   /// - Parameter effects: The effects to run, in order.
   /// - Returns: An effect that finishes after the last one.
+  @inlinable
   public static func concatenate(_ effects: some Sequence<Self>) -> Self {
     var flattened: [Self] = []
     for effect in effects {

@@ -18,6 +18,7 @@ extension Effect {
   ///
   /// - Parameter effects: The effects to run.
   /// - Returns: An effect that finishes when all of them have finished.
+  @inlinable
   public static func merge(_ effects: some Sequence<Self>) -> Self {
     var flattened: [Self] = []
     for effect in effects {

@@ -113,6 +113,7 @@ package struct NavigatedScope: Sendable {
 }
 
 /// What ``Effect/endChildren(of:reconciledAt:removed:keeping:)`` asks of the runtime.
+@usableFromInline
 struct NavigationReconciliation: Sendable {
   let slot: NavigationIDPath
   let marker: UInt64?

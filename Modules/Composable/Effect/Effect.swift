@@ -18,6 +18,7 @@ import Dependencies
 ///   }
 /// ```
 public struct Effect<Action: Sendable>: Sendable {
+  @usableFromInline
   enum Operation: Sendable {
     case none
     case send(Action)
@@ -30,6 +31,7 @@ public struct Effect<Action: Sendable>: Sendable {
   }
 
   /// The asynchronous work of ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)``.
+  @usableFromInline
   struct Run: Sendable {
     let priority: TaskPriority?
     /// The dependencies in effect where the effect was created; they stay in effect inside it.
@@ -38,6 +40,39 @@ public struct Effect<Action: Sendable>: Sendable {
     let context: ReducerContext
     let body: @Sendable (Send<Action>) async throws -> Void
     let location: CodeLocation
+
+    init(
+      priority: TaskPriority?,
+      dependencies: DependencyValues,
+      context: ReducerContext,
+      body: @escaping @Sendable (Send<Action>) async throws -> Void,
+      location: CodeLocation
+    ) {
+      self.priority = priority
+      self.dependencies = dependencies
+      self.context = context
+      self.body = body
+      self.location = location
+    }
+
+    /// Work created here, which keeps the dependencies and navigation in effect now.
+    @usableFromInline
+    init(
+      priority: TaskPriority?,
+      body: @escaping @Sendable (Send<Action>) async throws -> Void,
+      fileID: StaticString,
+      filePath: StaticString,
+      line: UInt,
+      column: UInt
+    ) {
+      self.priority = priority
+      // NB: Capturing the current values is what `withEscapedDependencies` does; keeping the
+      // values themselves lets the runtime restore them with a single task-local push.
+      self.dependencies = DependencyValues._current
+      self.context = ReducerContext.current.escaping
+      self.body = body
+      self.location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    }
   }
 
   /// The operation in a box, or `nil` for ``none``.
@@ -47,26 +82,36 @@ public struct Effect<Action: Sendable>: Sendable {
   /// inline they looked up the action's type metadata to return, copy, test or destroy each
   /// effect, which cost more than an element reducer itself. Most actions return `.none`, and
   /// that is now a null pointer.
-  private let box: Box?
+  ///
+  /// The constructors are inlinable for the same reason: specialised in the feature that
+  /// returns the effect, making one knows the operation's type without looking it up.
+  @usableFromInline
+  let box: Box?
 
-  private final class Box: Sendable {
+  @usableFromInline
+  final class Box: Sendable {
+    @usableFromInline
     let operation: Operation
 
+    @inlinable
     init(_ operation: Operation) {
       self.operation = operation
     }
   }
 
+  @inlinable
   init(operation: Operation) {
     self.box = Box(operation)
   }
 
-  private init(box: Box?) {
+  @inlinable
+  init(box: Box?) {
     self.box = box
   }
 
   // NB: Inlined where the operation is switched on, which looks up its metadata already; and
   // not `box?.operation ?? .none`, which would look up that of an optional operation as well.
+  @inlinable
   @inline(__always)
   var operation: Operation {
     guard let box else { return .none }
@@ -75,6 +120,7 @@ public struct Effect<Action: Sendable>: Sendable {
 
   /// Whether the effect does nothing; operators check it before building closures to lift an
   /// effect, because most actions only change state.
+  @inlinable
   var isNone: Bool {
     box == nil
   }
@@ -90,6 +136,7 @@ extension Effect {
   ///   state.title = title
   ///   return .none
   /// ```
+  @inlinable
   public static var none: Self {
     Self(box: nil)
   }
@@ -106,6 +153,7 @@ extension Effect {
   ///
   /// - Parameter action: The action to send.
   /// - Returns: An effect that sends `action`.
+  @inlinable
   public static func send(_ action: Action) -> Self {
     Self(operation: .send(action))
   }
@@ -138,6 +186,7 @@ extension Effect {
   ///   - line: The line of the call.
   ///   - column: The column of the call.
   /// - Returns: An effect that runs `operation`.
+  @inlinable
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
@@ -161,16 +210,15 @@ extension Effect {
     } else {
       body = operation
     }
-    // NB: Capturing the current values is what `withEscapedDependencies` does; keeping the
-    // values themselves lets the runtime restore them with a single task-local push.
     return Self(
       operation: .run(
         Run(
           priority: priority,
-          dependencies: DependencyValues._current,
-          context: ReducerContext.current.escaping,
           body: body,
-          location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+          fileID: fileID,
+          filePath: filePath,
+          line: line,
+          column: column
         )
       )
     )

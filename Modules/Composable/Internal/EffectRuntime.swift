@@ -108,12 +108,14 @@ package final class EffectRuntime: Sendable {
   /// while siblings never reach each other's.
   package func cancel(_ key: CancellationKey) {
     // NB: Cancelling runs cancellation handlers synchronously; never do it under the lock.
-    for task in detach(key) { task.cancel() }
+    var tasks: [Task<Void, Never>] = []
+    detach(key, into: &tasks)
+    for task in tasks { task.cancel() }
   }
 
-  /// Removes what `cancel(_:)` would cancel from the tables, and returns its tasks.
-  func detach(_ key: CancellationKey) -> [Task<Void, Never>] {
-    changeTables { $0.detachTasks(under: key) }
+  /// Removes what `cancel(_:)` would cancel from the tables, and adds its tasks to `tasks`.
+  func detach(_ key: CancellationKey, into tasks: inout [Task<Void, Never>]) {
+    changeTables { $0.detachTasks(under: key, into: &tasks) }
   }
 
   /// Ends the work of the children of `slot` that `keeps` rejects, unless the slot was last
@@ -187,27 +189,27 @@ package final class EffectRuntime: Sendable {
 
   // MARK: - Registering
 
-  /// Starts `work` in a new task registered under `keys` and added to `group`; `prefixes`
-  /// remembers the paths above the keys' paths for the next task of the same walk.
+  /// Starts a task, registered under `keys` and added to `group`; `prefixes` remembers the paths
+  /// above the keys' paths for the next task of the same walk.
+  ///
+  /// `makeTask` is given the task's token and starts the task, which must call
+  /// ``finish(_:)`` with the token when its work is done. It runs under the lock, so that the
+  /// task is registered before it can finish and unregister itself. (The task's own closure
+  /// finishes it, rather than one wrapped around the work here, because each closure that
+  /// captures something is an allocation per effect.)
   func spawn(
-    priority: TaskPriority?,
     keys: [CancellationKey],
     prefixes: inout PrefixCache,
     origin: some Sendable,
     group: EffectGroup?,
-    work: @escaping @Sendable () async -> Void
+    makeTask: (_ token: UInt64) -> Task<Void, Never>
   ) -> Task<Void, Never> {
     let origin: (any Sendable)? = recordsOrigins ? origin : nil
     let registered = Self.expand(keys, prefixes: &prefixes)
-    // NB: The task is created under the lock so that it is registered before it can finish
-    // and unregister itself.
     let (task, isInCancelledGroup) = changeTables { tables in
       let token = tables.nextToken
       tables.nextToken += 1
-      let task = Task(priority: priority) {
-        await work()
-        self.finish(token)
-      }
+      let task = makeTask(token)
       tables.running[token] = Entry(
         task: task,
         keys: registered,
@@ -260,7 +262,9 @@ package final class EffectRuntime: Sendable {
     }
   }
 
-  private func finish(_ token: UInt64) {
+  /// Forgets a task started by ``spawn(keys:prefixes:origin:group:makeTask:)`` whose work is
+  /// done; the task calls it last.
+  func finish(_ token: UInt64) {
     let entry = changeTables { tables -> Entry? in
       guard let entry = tables.running.removeValue(forKey: token) else { return nil }
       for key in entry.keys {
@@ -298,18 +302,20 @@ package struct RemovedChildren: Sendable {
 
 extension EffectRuntime.Tables {
   mutating func register(_ token: UInt64, under key: CancellationKey) {
-    if tokensByKey[key] == nil {
-      tokensByKey[key] = SmallSet(token)
-      if let child = key.navigatedChild {
-        if slots[key.path] == nil {
-          slots[key.path] = EffectRuntime.Slot(children: SmallSet(child))
-        } else {
-          slots[key.path]?.children.insert(child)
-        }
-      }
+    // NB: One lookup, whether the key is new or not: the default is made only for a new key.
+    var isNewKey = false
+    tokensByKey[key, default: Self.emptyTokens(noting: &isNewKey)].insert(token)
+    guard isNewKey, let child = key.navigatedChild else { return }
+    if slots[key.path] == nil {
+      slots[key.path] = EffectRuntime.Slot(children: SmallSet(child))
     } else {
-      tokensByKey[key]?.insert(token)
+      slots[key.path]?.children.insert(child)
     }
+  }
+
+  private static func emptyTokens(noting isNew: inout Bool) -> SmallSet<UInt64> {
+    isNew = true
+    return SmallSet()
   }
 
   mutating func unregister(_ token: UInt64, from key: CancellationKey) {
@@ -331,24 +337,24 @@ extension EffectRuntime.Tables {
   /// Removes a task from every key it is registered under and returns it, leaving it running
   /// until it notices its cancellation.
   mutating func detachTask(_ token: UInt64) -> Task<Void, Never>? {
-    guard var entry = running[token] else { return nil }
+    guard let index = running.index(forKey: token) else { return nil }
     examinedEntryCount += 1
-    for key in entry.keys {
+    // NB: The keys are changed in place, through the index: reading the entry out and writing
+    // it back hashes the token twice more and copies the entry.
+    let keys = running.values[index].keys
+    running.values[index].keys = []
+    for key in keys {
       unregister(token, from: key)
     }
-    entry.keys = []
-    running[token] = entry
-    return entry.task
+    return running.values[index].task
   }
 
-  mutating func detachTasks(under key: CancellationKey) -> [Task<Void, Never>] {
+  mutating func detachTasks(under key: CancellationKey, into tasks: inout [Task<Void, Never>]) {
     examinedEntryCount += 1
-    guard let tokens = tokensByKey[key] else { return [] }
-    var tasks: [Task<Void, Never>] = []
+    guard let tokens = tokensByKey[key] else { return }
     tokens.visit { token in
       if let task = detachTask(token) { tasks.append(task) }
     }
-    return tasks
   }
 
   mutating func detachChildren(
@@ -378,7 +384,7 @@ extension EffectRuntime.Tables {
     slots[slot] = record
     var tasks: [Task<Void, Never>] = []
     for child in ended {
-      tasks += detachTasks(under: .navigation(slot: slot, child: child))
+      detachTasks(under: .navigation(slot: slot, child: child), into: &tasks)
     }
     return (tasks, ended)
   }

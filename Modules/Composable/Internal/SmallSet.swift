@@ -11,6 +11,10 @@ struct SmallSet<Element: Hashable> {
 
   private var storage: Storage
 
+  init() {
+    self.storage = .empty
+  }
+
   init(_ element: Element) {
     self.storage = .one(element)
   }
