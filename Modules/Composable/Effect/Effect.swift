@@ -41,6 +41,8 @@ public struct Effect<Action: Sendable>: Sendable {
     let body: @Sendable (Send<Action>) async throws -> Void
     let location: CodeLocation
 
+    // NB: Inlined into `map`, which then makes a run without looking up the run's metadata.
+    @inline(__always)
     init(
       priority: TaskPriority?,
       dependencies: DependencyValues,

@@ -19,12 +19,16 @@ import IssueReporting
 /// > reported as an issue and ignored: it usually means an effect outlived the case it belonged
 /// > to.
 public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {
+  // NB: One value per case: matching a case whose payload is a tuple with a generic member
+  // looks up the tuple's metadata on every action.
   enum StatePath {
     case keyPath(WritableKeyPath<ParentState, Child.State>)
-    case casePath(AnyCasePath<ParentState, Child.State>, CodeLocation)
+    case casePath(AnyCasePath<ParentState, Child.State>)
   }
 
   let toChildState: StatePath
+  /// Where a scope to an enum case was written, which the issue it reports points at.
+  let location: CodeLocation?
   let toChildAction: AnyCasePath<ParentAction, Child.Action>
   let child: Child
 
@@ -40,6 +44,7 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where ChildState == Child.State, ChildAction == Child.Action {
     self.toChildState = .keyPath(toChildState)
+    self.location = nil
     self.toChildAction = AnyCasePath(toChildAction)
     self.child = child()
   }
@@ -63,10 +68,8 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     line: UInt = #line,
     column: UInt = #column
   ) where ChildState == Child.State, ChildAction == Child.Action, ParentState: CasePathable {
-    self.toChildState = .casePath(
-      AnyCasePath(toChildState),
-      CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    )
+    self.toChildState = .casePath(AnyCasePath(toChildState))
+    self.location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.toChildAction = AnyCasePath(toChildAction)
     self.child = child()
   }
@@ -96,6 +99,7 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where ChildState == Child.State, ChildAction == Child.Action, ParentAction: CasePathable {
     self.toChildState = .keyPath(toChildState)
+    self.location = nil
     self.toChildAction = ParentAction.allCasePaths[keyPath: toChildAction]
     self.child = child()
   }
@@ -136,10 +140,8 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     ChildState == Child.State, ChildAction == Child.Action, ParentState: CasePathable,
     ParentAction: CasePathable
   {
-    self.toChildState = .casePath(
-      ParentState.allCasePaths[keyPath: toChildState],
-      CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    )
+    self.toChildState = .casePath(ParentState.allCasePaths[keyPath: toChildState])
+    self.location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.toChildAction = ParentAction.allCasePaths[keyPath: toChildAction]
     self.child = child()
   }
@@ -151,9 +153,9 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     switch toChildState {
     case .keyPath(let keyPath):
       childEffect = child.reduce(into: &state[keyPath: keyPath], action: childAction)
-    case .casePath(let casePath, let location):
+    case .casePath(let casePath):
       guard var childState = casePath.extract(from: state) else {
-        location.reportIssue(
+        location?.reportIssue(
           """
           A "Scope" received a child action when child state was set to a different case.
 
