@@ -19,8 +19,8 @@ extension Effect {
   ///   .cancellable(id: CancelID.search, cancelInFlight: true)
   /// ```
   ///
-  /// > Important: Call this inside the reducer that owns the effect: the navigation scope is read
-  /// > from the dependencies in effect when the method is called.
+  /// > Important: Call this inside the reducer that owns the effect: the navigation scope is that
+  /// > of the reducer running when the method is called.
   ///
   /// > Note: Making `.none` cancellable gives `.none`, which cancels nothing even with
   /// > `cancelInFlight`; return ``cancel(id:)`` to stop earlier work without starting new work.
