@@ -18,6 +18,8 @@ struct EffectTests {
       case countdownButtonTapped
       case mapButtonTapped
       case mergeButtonTapped
+      case nestedMapButtonTapped
+      case nestedSendButtonTapped
       case number(Int)
       case record(String)
       case sendButtonTapped
@@ -58,6 +60,21 @@ struct EffectTests {
             try await clock.sleep(for: .seconds(1))
             await send(.record("fast"))
           }
+        )
+      case .nestedMapButtonTapped:
+        return Effect<Int>.merge(
+          .send(1),
+          Effect<Int>.merge(.send(2), .send(3)).cancellable(id: "numbers"),
+          .concatenate(.send(4), .send(5)),
+          .send(6)
+        )
+        .map(Action.number)
+      case .nestedSendButtonTapped:
+        return .merge(
+          .send(.record("a")),
+          Effect.merge(.send(.record("b")), .send(.record("c"))).cancellable(id: "records"),
+          .concatenate(.send(.record("d")), .send(.record("e"))),
+          .send(.record("f"))
         )
       case .number(let number):
         state.log.append("\(number)")
@@ -125,6 +142,31 @@ struct EffectTests {
     await clock.advance(by: .milliseconds(1))
     await store.receive(.record("second")) { $0.log = ["first", "second"] }
     await store.receive(.record("third")) { $0.log = ["first", "second", "third"] }
+  }
+
+  @Test func synchronousSendsArriveInTheOrderOfTheTree() async {
+    let store = TestStore(initialState: Feature.State()) {
+      Feature()
+    }
+
+    await store.send(.nestedSendButtonTapped)
+    await store.receive(.record("a")) { $0.log = ["a"] }
+    await store.receive(.record("b")) { $0.log = ["a", "b"] }
+    await store.receive(.record("c")) { $0.log = ["a", "b", "c"] }
+    await store.receive(.record("d")) { $0.log = ["a", "b", "c", "d"] }
+    await store.receive(.record("e")) { $0.log = ["a", "b", "c", "d", "e"] }
+    await store.receive(.record("f")) { $0.log = ["a", "b", "c", "d", "e", "f"] }
+  }
+
+  @Test func mapKeepsTheOrderOfATree() async {
+    let store = TestStore(initialState: Feature.State()) {
+      Feature()
+    }
+
+    await store.send(.nestedMapButtonTapped)
+    for number in 1...6 {
+      await store.receive(.number(number)) { $0.log.append("\(number)") }
+    }
   }
 
   @Test func mapTransformsEveryAction() async {
