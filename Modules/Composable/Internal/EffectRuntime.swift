@@ -313,6 +313,7 @@ extension EffectRuntime.Tables {
     }
   }
 
+  /// No tokens, for a key registered for the first time; sets `isNew`.
   private static func emptyTokens(noting isNew: inout Bool) -> SmallSet<UInt64> {
     isNew = true
     return SmallSet()
