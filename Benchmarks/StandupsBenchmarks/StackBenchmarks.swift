@@ -33,7 +33,7 @@ func stackBenchmarks() {
       // NB: Built as `forEach` builds its element, so that the body is built once and kept,
       // as in a store; `Path().reduce` called bare would rebuild its body every time.
       let reducer = CombineReducers { Path() }
-      let titles = ["Design", "Engineering"]
+      let titles = elementTitles
       benchmark.startMeasurement()
       for iteration in benchmark.scaledIterations {
         blackHole(

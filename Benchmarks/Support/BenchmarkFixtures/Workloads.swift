@@ -5,11 +5,13 @@ public import Composable
 // check what is left afterwards. The floors stay with their callers: a reducer passed to a
 // function in another module would run through generic code, which is not the floor.
 
-private let titles = ["Design", "Engineering"]
+/// The two titles an element-send workload alternates, send by send; a floor copies them into a
+/// local before its loop, so that it changes the element exactly as the sends do.
+public let elementTitles = ["Design", "Engineering"]
 
 /// The title `sendTitleChanges` leaves on the element after `count` sends.
 public func lastTitle(afterSends count: Int) -> String {
-  titles[(count - 1) & 1]
+  elementTitles[(count - 1) & 1]
 }
 
 /// `Stack.ElementSend`: sends `count` title changes to the element `id`, alternating two titles.
@@ -19,6 +21,7 @@ public func sendTitleChanges(
   toElement id: StackElementID,
   in store: Store<Root.State, Root.Action>
 ) {
+  let titles = elementTitles
   for iteration in 0..<count {
     store.send(.path(.element(id: id, action: .detail(.titleChanged(titles[iteration & 1])))))
   }

@@ -74,7 +74,7 @@ private func elementReduce(depth: Int, count: Int) {
   var elements = Array(makeStack(count: depth))
   // NB: Built as `forEach` builds its element, as the benchmark's floor is.
   let reducer = CombineReducers { Path() }
-  let titles = ["Design", "Engineering"]
+  let titles = elementTitles
   for iteration in 0..<count {
     _ = reducer.reduce(
       into: &elements[depth - 1], action: .detail(.titleChanged(titles[iteration & 1])))

@@ -67,13 +67,15 @@ public struct Effect<Action: Sendable>: Sendable {
       line: UInt,
       column: UInt
     ) {
-      self.priority = priority
       // NB: Capturing the current values is what `withEscapedDependencies` does; keeping the
       // values themselves lets the runtime restore them with a single task-local push.
-      self.dependencies = DependencyValues._current
-      self.context = ReducerContext.current.escaping
-      self.body = body
-      self.location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      self.init(
+        priority: priority,
+        dependencies: DependencyValues._current,
+        context: ReducerContext.current.escaping,
+        body: body,
+        location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      )
     }
   }
 
