@@ -339,26 +339,24 @@ let steps = {
   .array(of: 1...200)
 }()
 
-extension SerialExecutorTests {
-  @MainActor
-  struct StackModelTests {
-    @Test(.shrinking)
-    func theStackAndItsEffectsFollowTheModel() async {
-      await propertyCheck(count: 60, input: steps) { steps in
-        await withMainSerialExecutor {
-          var harness = Harness()
-          var failures: [String] = []
-          for step in steps where failures.isEmpty {
-            failures += await harness.apply(step)
-          }
-          #expect(failures.isEmpty, "\(failures.first ?? "")")
-
-          harness.store.send(.replacePath([]))
-          harness.store.send(.closeSheetButtonTapped)
-          await harness.settle()
-          #expect(harness.store.effectRuntime.runningCount == 0)
-          #expect(harness.store.effectRuntime.cancellationKeyCount == 0)
+@MainActor
+struct StackModelTests {
+  @Test(.shrinking)
+  func theStackAndItsEffectsFollowTheModel() async {
+    await propertyCheck(count: 60, input: steps) { steps in
+      await withMainSerialExecutor {
+        var harness = Harness()
+        var failures: [String] = []
+        for step in steps where failures.isEmpty {
+          failures += await harness.apply(step)
         }
+        #expect(failures.isEmpty, "\(failures.first ?? "")")
+
+        harness.store.send(.replacePath([]))
+        harness.store.send(.closeSheetButtonTapped)
+        await harness.settle()
+        #expect(harness.store.effectRuntime.runningCount == 0)
+        #expect(harness.store.effectRuntime.cancellationKeyCount == 0)
       }
     }
   }

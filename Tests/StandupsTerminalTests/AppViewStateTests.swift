@@ -8,76 +8,74 @@ import TerminalUI
 import Testing
 
 /// View state lives by stack ID: popped screens lose theirs, pushed screens start fresh.
-extension SerialExecutorTests {
-  @MainActor
-  struct AppViewStateTests {
-    @Test func popThenPushTheSameStandupStartsFresh() async {
-      await withMainSerialExecutor {
-        let driver = Driver(standups: [Fixtures.design])
-        await driver.start()
-        driver.press(.enter, .down, .down)
-        let first = driver.state.path.ids[0]
-        #expect(driver.app.view[screen: first].selection == 2)
+@MainActor
+struct AppViewStateTests {
+  @Test func popThenPushTheSameStandupStartsFresh() async {
+    await withMainSerialExecutor {
+      let driver = Driver(standups: [Fixtures.design])
+      await driver.start()
+      driver.press(.enter, .down, .down)
+      let first = driver.state.path.ids[0]
+      #expect(driver.app.view[screen: first].selection == 2)
 
-        driver.press(.escape, .enter)
-        let second = driver.state.path.ids[0]
-        #expect(second != first)
-        #expect(driver.app.view[screen: second] == ScreenViewState())
-        #expect(Set(driver.app.view.screens.keys) == [second])
-      }
+      driver.press(.escape, .enter)
+      let second = driver.state.path.ids[0]
+      #expect(second != first)
+      #expect(driver.app.view[screen: second] == ScreenViewState())
+      #expect(Set(driver.app.view.screens.keys) == [second])
     }
+  }
 
-    @Test func aThousandPushPopCyclesLeaveOnlyTheScreensOnTheStack() async {
-      await withMainSerialExecutor {
-        let driver = Driver(standups: [Fixtures.design])
-        await driver.start()
-        for cycle in 0..<1_000 {
-          driver.press(.enter)
-          if cycle.isMultiple(of: 3) {
-            driver.press(.down, .enter, .character("j"), .escape)
-          }
-          driver.press(.escape)
+  @Test func aThousandPushPopCyclesLeaveOnlyTheScreensOnTheStack() async {
+    await withMainSerialExecutor {
+      let driver = Driver(standups: [Fixtures.design])
+      await driver.start()
+      for cycle in 0..<1_000 {
+        driver.press(.enter)
+        if cycle.isMultiple(of: 3) {
+          driver.press(.down, .enter, .character("j"), .escape)
         }
-        #expect(driver.state.path.isEmpty)
-        #expect(driver.app.view.screens.count == 0)
-
-        driver.press(.enter, .enter)
-        #expect(driver.state.path.count == 2)
-        #expect(Set(driver.app.view.screens.keys) == Set(driver.state.path.ids))
+        driver.press(.escape)
       }
+      #expect(driver.state.path.isEmpty)
+      #expect(driver.app.view.screens.count == 0)
+
+      driver.press(.enter, .enter)
+      #expect(driver.state.path.count == 2)
+      #expect(Set(driver.app.view.screens.keys) == Set(driver.state.path.ids))
     }
+  }
 
-    @Test func aScreenPushedByTheReducerOrReplacedWholeGetsFreshViewState() {
-      var state = Fixtures.app(path: [.detail(StandupDetail.State(standup: Fixtures.design))])
-      var view = AppViewState()
-      view.update(from: state)
-      let detail = state.path.ids[0]
-      view[screen: detail].selection = 2
+  @Test func aScreenPushedByTheReducerOrReplacedWholeGetsFreshViewState() {
+    var state = Fixtures.app(path: [.detail(StandupDetail.State(standup: Fixtures.design))])
+    var view = AppViewState()
+    view.update(from: state)
+    let detail = state.path.ids[0]
+    view[screen: detail].selection = 2
 
-      state.path.append(.detail(StandupDetail.State(standup: .engineeringMock)))
-      let change = view.update(from: state)
-      #expect(change.popped.isEmpty)
-      #expect(change.pushed == [state.path.ids[1]])
-      #expect(view[screen: detail].selection == 2)
+    state.path.append(.detail(StandupDetail.State(standup: .engineeringMock)))
+    let change = view.update(from: state)
+    #expect(change.popped.isEmpty)
+    #expect(change.pushed == [state.path.ids[1]])
+    #expect(view[screen: detail].selection == 2)
 
-      state.path = StackState([.detail(StandupDetail.State(standup: .productMock))])
-      let replaced = view.update(from: state)
-      #expect(Set(replaced.popped) == [detail, change.pushed[0]])
-      #expect(Set(view.screens.keys) == Set(state.path.ids))
-    }
+    state.path = StackState([.detail(StandupDetail.State(standup: .productMock))])
+    let replaced = view.update(from: state)
+    #expect(Set(replaced.popped) == [detail, change.pushed[0]])
+    #expect(Set(view.screens.keys) == Set(state.path.ids))
+  }
 
-    @Test func aNewAlertStartsOnItsFirstButton() {
-      var state = Fixtures.app()
-      var view = AppViewState()
-      state.list.alert = .deleteStandup(Fixtures.design)
-      view.update(from: state)
-      view.alertSelection = 1
-      view.update(from: state)
-      #expect(view.alertSelection == 1)
+  @Test func aNewAlertStartsOnItsFirstButton() {
+    var state = Fixtures.app()
+    var view = AppViewState()
+    state.list.alert = .deleteStandup(Fixtures.design)
+    view.update(from: state)
+    view.alertSelection = 1
+    view.update(from: state)
+    #expect(view.alertSelection == 1)
 
-      state.list.alert = .deleteStandup(.engineeringMock)
-      view.update(from: state)
-      #expect(view.alertSelection == 0)
-    }
+    state.list.alert = .deleteStandup(.engineeringMock)
+    view.update(from: state)
+    #expect(view.alertSelection == 0)
   }
 }

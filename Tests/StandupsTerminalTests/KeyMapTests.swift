@@ -7,195 +7,192 @@ import TerminalUI
 import Testing
 
 /// The key maps, through a real store: keys in, actions and state out.
-extension SerialExecutorTests {
-  @MainActor
-  struct KeyMapTests {
-    @Test func addFillAndConfirmAStandup() async {
-      await withMainSerialExecutor {
-        let driver = Driver()
-        await driver.start()
-        driver.press(.character("a"))
-        #expect(driver.state.destination?.is(\.add) == true)
-        #expect(driver.screen.contains("New standup"))
+@MainActor
+struct KeyMapTests {
+  @Test func addFillAndConfirmAStandup() async {
+    await withMainSerialExecutor {
+      let driver = Driver()
+      await driver.start()
+      driver.press(.character("a"))
+      #expect(driver.state.destination?.is(\.add) == true)
+      #expect(driver.screen.contains("New standup"))
 
-        driver.type("Retro")
-        driver.press(.tab, .right, .right)
-        driver.press(.tab, .right)
-        driver.press(.tab)
-        driver.type("Blob")
-        driver.press(.control("a"))
-        driver.type("Blob Jr")
-        driver.press(.enter)
+      driver.type("Retro")
+      driver.press(.tab, .right, .right)
+      driver.press(.tab, .right)
+      driver.press(.tab)
+      driver.type("Blob")
+      driver.press(.control("a"))
+      driver.type("Blob Jr")
+      driver.press(.enter)
 
-        #expect(driver.state.destination == nil)
-        let standup = driver.state.list.standups.first
-        #expect(standup?.title == "Retro")
-        #expect(standup?.duration == .seconds(7 * 60))
-        #expect(standup?.theme == Theme.allCases[1])
-        #expect(standup?.attendees.map(\.name) == ["Blob", "Blob Jr"])
-        #expect(driver.screen.contains("Retro"))
+      #expect(driver.state.destination == nil)
+      let standup = driver.state.list.standups.first
+      #expect(standup?.title == "Retro")
+      #expect(standup?.duration == .seconds(7 * 60))
+      #expect(standup?.theme == Theme.allCases[1])
+      #expect(standup?.attendees.map(\.name) == ["Blob", "Blob Jr"])
+      #expect(driver.screen.contains("Retro"))
 
-        await driver.app.flush()
-        #expect(driver.storage.savedStandups?.map(\.title) == ["Retro"])
-      }
+      await driver.app.flush()
+      #expect(driver.storage.savedStandups?.map(\.title) == ["Retro"])
     }
+  }
 
-    @Test func aFormWithoutATitleStaysOpenWithTheTitleFocused() async {
-      await withMainSerialExecutor {
-        let driver = Driver()
-        await driver.start()
-        driver.press(.character("a"), .tab, .tab, .tab)
-        driver.type("Blob")
-        driver.press(.enter)
-        #expect(driver.state.destination?[case: \.add]?.focus == .title)
-        #expect(driver.state.list.standups.isEmpty)
+  @Test func aFormWithoutATitleStaysOpenWithTheTitleFocused() async {
+    await withMainSerialExecutor {
+      let driver = Driver()
+      await driver.start()
+      driver.press(.character("a"), .tab, .tab, .tab)
+      driver.type("Blob")
+      driver.press(.enter)
+      #expect(driver.state.destination?[case: \.add]?.focus == .title)
+      #expect(driver.state.list.standups.isEmpty)
 
-        driver.type("Standup")
-        #expect(driver.state.destination?[case: \.add]?.standup.title == "Standup")
-        driver.press(.escape)
-        #expect(driver.state.destination == nil)
-        #expect(driver.state.list.standups.isEmpty)
-      }
+      driver.type("Standup")
+      #expect(driver.state.destination?[case: \.add]?.standup.title == "Standup")
+      driver.press(.escape)
+      #expect(driver.state.destination == nil)
+      #expect(driver.state.list.standups.isEmpty)
     }
+  }
 
-    @Test func openStartAMeetingTypeTwoLinesEndAndSave() async {
-      await withMainSerialExecutor {
-        let driver = Driver(standups: [.engineeringMock])
-        await driver.start()
-        driver.press(.enter)
-        #expect(driver.state.path.count == 1)
-        driver.press(.character("s"))
-        #expect(driver.state.path.count == 2)
-        await driver.settle(until: { driver.app.transcript.isListening }, "the meeting to listen")
+  @Test func openStartAMeetingTypeTwoLinesEndAndSave() async {
+    await withMainSerialExecutor {
+      let driver = Driver(standups: [.engineeringMock])
+      await driver.start()
+      driver.press(.enter)
+      #expect(driver.state.path.count == 1)
+      driver.press(.character("s"))
+      #expect(driver.state.path.count == 2)
+      await driver.settle(until: { driver.app.transcript.isListening }, "the meeting to listen")
 
-        driver.type("Blob: the build is green")
-        driver.press(.enter)
-        driver.type("Blob Jr: reviewing the parser")
-        driver.press(.enter)
-        let expected = "Blob: the build is green\nBlob Jr: reviewing the parser"
-        await driver.settle(
-          until: { driver.state.path.last?[case: \.record]?.transcript == expected },
-          "both lines in the transcript")
-        #expect(driver.screen.contains("Blob Jr: reviewing the parser"))
+      driver.type("Blob: the build is green")
+      driver.press(.enter)
+      driver.type("Blob Jr: reviewing the parser")
+      driver.press(.enter)
+      let expected = "Blob: the build is green\nBlob Jr: reviewing the parser"
+      await driver.settle(
+        until: { driver.state.path.last?[case: \.record]?.transcript == expected },
+        "both lines in the transcript")
+      #expect(driver.screen.contains("Blob Jr: reviewing the parser"))
 
-        await driver.clock.advance(by: .seconds(5))
-        #expect(driver.state.path.last?[case: \.record]?.secondsElapsed == 5)
+      await driver.clock.advance(by: .seconds(5))
+      #expect(driver.state.path.last?[case: \.record]?.secondsElapsed == 5)
 
-        driver.press(.control("e"))
-        #expect(driver.state.path.last?[case: \.record]?.alert != nil)
-        driver.press(.character("s"))
-        await driver.settle(until: { driver.state.path.count == 1 }, "the recorder to close")
+      driver.press(.control("e"))
+      #expect(driver.state.path.last?[case: \.record]?.alert != nil)
+      driver.press(.character("s"))
+      await driver.settle(until: { driver.state.path.count == 1 }, "the recorder to close")
 
-        let meeting = driver.state.list.standups[id: Standup.engineeringMock.id]?.meetings.first
-        #expect(meeting?.transcript == expected)
-        #expect(meeting?.date == day(0))
-        #expect(driver.state.path.last?[case: \.detail]?.standup.meetings.first == meeting)
-        #expect(driver.app.transcript.isListening == false)
-        #expect(driver.screen.contains("Blob: the build is green Blob Jr: reviewing"))
-      }
+      let meeting = driver.state.list.standups[id: Standup.engineeringMock.id]?.meetings.first
+      #expect(meeting?.transcript == expected)
+      #expect(meeting?.date == day(0))
+      #expect(driver.state.path.last?[case: \.detail]?.standup.meetings.first == meeting)
+      #expect(driver.app.transcript.isListening == false)
+      #expect(driver.screen.contains("Blob: the build is green Blob Jr: reviewing"))
     }
+  }
 
-    @Test func typingNeverStealsTheRecordersKeys() async {
-      await withMainSerialExecutor {
-        let driver = Driver(standups: [.engineeringMock])
-        await driver.start()
-        driver.press(.enter, .character("s"))
-        await driver.settle(until: { driver.app.transcript.isListening }, "the meeting to listen")
-        driver.type("snqed? ")
-        let record = driver.state.path.last?[case: \.record]
-        #expect(record?.speakerIndex == 0)
-        #expect(record?.alert == nil)
-        #expect(driver.state.path.count == 2)
-        #expect(driver.app.isQuitRequested == false)
+  @Test func typingNeverStealsTheRecordersKeys() async {
+    await withMainSerialExecutor {
+      let driver = Driver(standups: [.engineeringMock])
+      await driver.start()
+      driver.press(.enter, .character("s"))
+      await driver.settle(until: { driver.app.transcript.isListening }, "the meeting to listen")
+      driver.type("snqed? ")
+      let record = driver.state.path.last?[case: \.record]
+      #expect(record?.speakerIndex == 0)
+      #expect(record?.alert == nil)
+      #expect(driver.state.path.count == 2)
+      #expect(driver.app.isQuitRequested == false)
 
-        driver.press(.control("n"))
-        #expect(driver.state.path.last?[case: \.record]?.speakerIndex == 1)
-        driver.press(.escape)
-        #expect(driver.state.path.last?[case: \.record]?.alert != nil)
-        driver.press(.character("d"))
-        await driver.settle(until: { driver.state.path.count == 1 }, "the meeting to be discarded")
-        #expect(
-          driver.state.list.standups[id: Standup.engineeringMock.id]?.meetings.isEmpty == true)
-      }
+      driver.press(.control("n"))
+      #expect(driver.state.path.last?[case: \.record]?.speakerIndex == 1)
+      driver.press(.escape)
+      #expect(driver.state.path.last?[case: \.record]?.alert != nil)
+      driver.press(.character("d"))
+      await driver.settle(until: { driver.state.path.count == 1 }, "the meeting to be discarded")
+      #expect(driver.state.list.standups[id: Standup.engineeringMock.id]?.meetings.isEmpty == true)
     }
+  }
 
-    @Test func deleteAStandupWithConfirmation() async {
-      await withMainSerialExecutor {
-        let driver = Driver(standups: [.mock, .engineeringMock, .productMock])
-        await driver.start()
-        driver.press(.down, .character("d"))
-        #expect(driver.state.list.alert != nil)
-        #expect(driver.screen.contains("Delete \"Engineering\"?"))
-        driver.press(.escape)
-        #expect(driver.state.list.alert == nil)
-        #expect(driver.state.list.standups.count == 3)
+  @Test func deleteAStandupWithConfirmation() async {
+    await withMainSerialExecutor {
+      let driver = Driver(standups: [.mock, .engineeringMock, .productMock])
+      await driver.start()
+      driver.press(.down, .character("d"))
+      #expect(driver.state.list.alert != nil)
+      #expect(driver.screen.contains("Delete \"Engineering\"?"))
+      driver.press(.escape)
+      #expect(driver.state.list.alert == nil)
+      #expect(driver.state.list.standups.count == 3)
 
-        driver.press(.character("d"), .enter)
-        #expect(driver.state.list.standups.map(\.title) == ["Design", "Product"])
+      driver.press(.character("d"), .enter)
+      #expect(driver.state.list.standups.map(\.title) == ["Design", "Product"])
 
-        driver.press(.enter, .character("D"))
-        #expect(driver.state.path.last?[case: \.detail]?.alert != nil)
-        driver.press(.character("d"))
-        await driver.settle(until: { driver.state.path.isEmpty }, "the detail screen to close")
-        #expect(driver.state.list.standups.map(\.title) == ["Design"])
-        await driver.app.flush()
-        #expect(driver.storage.savedStandups?.map(\.title) == ["Design"])
-      }
+      driver.press(.enter, .character("D"))
+      #expect(driver.state.path.last?[case: \.detail]?.alert != nil)
+      driver.press(.character("d"))
+      await driver.settle(until: { driver.state.path.isEmpty }, "the detail screen to close")
+      #expect(driver.state.list.standups.map(\.title) == ["Design"])
+      await driver.app.flush()
+      #expect(driver.storage.savedStandups?.map(\.title) == ["Design"])
     }
+  }
 
-    @Test func escapePopsExactlyOneScreen() async {
-      await withMainSerialExecutor {
-        let driver = Driver(standups: [.mock])
-        await driver.start()
-        driver.press(.enter, .enter)
-        #expect(driver.state.path.count == 2)
-        #expect(driver.state.path.last?.is(\.meeting) == true)
+  @Test func escapePopsExactlyOneScreen() async {
+    await withMainSerialExecutor {
+      let driver = Driver(standups: [.mock])
+      await driver.start()
+      driver.press(.enter, .enter)
+      #expect(driver.state.path.count == 2)
+      #expect(driver.state.path.last?.is(\.meeting) == true)
 
-        driver.press(.escape)
-        #expect(driver.state.path.count == 1)
-        #expect(driver.state.path.last?.is(\.detail) == true)
-        driver.press(.escape)
-        #expect(driver.state.path.isEmpty)
-        driver.press(.escape)
-        #expect(driver.state.path.isEmpty)
-        #expect(driver.app.isQuitRequested == false)
-      }
+      driver.press(.escape)
+      #expect(driver.state.path.count == 1)
+      #expect(driver.state.path.last?.is(\.detail) == true)
+      driver.press(.escape)
+      #expect(driver.state.path.isEmpty)
+      driver.press(.escape)
+      #expect(driver.state.path.isEmpty)
+      #expect(driver.app.isQuitRequested == false)
     }
+  }
 
-    @Test func quittingDuringAMeetingAsksFirst() async {
-      await withMainSerialExecutor {
-        let driver = Driver(standups: [.engineeringMock])
-        await driver.start()
-        driver.press(.enter, .character("s"))
-        await driver.settle(until: { driver.app.transcript.isListening }, "the meeting to listen")
+  @Test func quittingDuringAMeetingAsksFirst() async {
+    await withMainSerialExecutor {
+      let driver = Driver(standups: [.engineeringMock])
+      await driver.start()
+      driver.press(.enter, .character("s"))
+      await driver.settle(until: { driver.app.transcript.isListening }, "the meeting to listen")
 
-        driver.press(.control("c"))
-        #expect(driver.app.isQuitRequested == false)
-        #expect(driver.state.path.last?[case: \.record]?.alert != nil)
-        driver.press(.character("r"))
-        #expect(driver.state.path.last?[case: \.record]?.alert == nil)
-        #expect(driver.app.view.isQuittingAfterMeeting == false)
+      driver.press(.control("c"))
+      #expect(driver.app.isQuitRequested == false)
+      #expect(driver.state.path.last?[case: \.record]?.alert != nil)
+      driver.press(.character("r"))
+      #expect(driver.state.path.last?[case: \.record]?.alert == nil)
+      #expect(driver.app.view.isQuittingAfterMeeting == false)
 
-        driver.press(.control("c"), .character("s"))
-        await driver.settle(until: { driver.app.isQuitRequested }, "the app to quit")
-        #expect(driver.state.list.standups[id: Standup.engineeringMock.id]?.meetings.count == 1)
-        await driver.app.flush()
-        #expect(driver.storage.savedStandups?.first?.meetings.count == 1)
-      }
+      driver.press(.control("c"), .character("s"))
+      await driver.settle(until: { driver.app.isQuitRequested }, "the app to quit")
+      #expect(driver.state.list.standups[id: Standup.engineeringMock.id]?.meetings.count == 1)
+      await driver.app.flush()
+      #expect(driver.storage.savedStandups?.first?.meetings.count == 1)
     }
+  }
 
-    @Test func alertButtonsBySelection() async {
-      await withMainSerialExecutor {
-        let driver = Driver(standups: [.mock])
-        await driver.start()
-        driver.press(.character("d"), .right)
-        #expect(driver.app.view.alertSelection == 1)
-        driver.press(.enter)
-        #expect(driver.state.list.alert == nil)
-        #expect(driver.state.list.standups.count == 1)
-        driver.press(.character("d"))
-        #expect(driver.app.view.alertSelection == 0)
-      }
+  @Test func alertButtonsBySelection() async {
+    await withMainSerialExecutor {
+      let driver = Driver(standups: [.mock])
+      await driver.start()
+      driver.press(.character("d"), .right)
+      #expect(driver.app.view.alertSelection == 1)
+      driver.press(.enter)
+      #expect(driver.state.list.alert == nil)
+      #expect(driver.state.list.standups.count == 1)
+      driver.press(.character("d"))
+      #expect(driver.app.view.alertSelection == 0)
     }
   }
 }
