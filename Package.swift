@@ -64,6 +64,7 @@ let package = Package(
       name: "Composable",
       dependencies: [
         .casePaths,
+        .concurrencyExtras,
         .customDump,
         .dependencies,
         .issueReporting,

@@ -30,7 +30,8 @@ import Synchronization
 /// ```
 ///
 /// While any test store is alive, tasks run on the main serial executor, so that effects
-/// interleave with the test deterministically. Waiting for an action or for effects to finish is
+/// interleave with the test deterministically. Test stores share that executor by count with
+/// `withSerialEffects(_:)`, so one test ending never switches it off under another. Waiting for an action or for effects to finish is
 /// event-driven; ``timeout`` only bounds how long a failing test waits.
 ///
 /// > Important: Failures reach Swift Testing on Linux only when the test binary links
@@ -125,7 +126,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     line: UInt = #line,
     column: UInt = #column
   ) {
-    MainSerialExecutorLease.acquire()
+    SerialEffects.acquire()
     let progress = Progress()
     let runtime = EffectRuntime(recordsOrigins: true) { [weak progress] in
       Task { @MainActor in progress?.signal() }
@@ -172,7 +173,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       at: location
     )
     root.runtime.cancelAll()
-    Task { @MainActor in MainSerialExecutorLease.release() }
+    Task { @MainActor in SerialEffects.release() }
   }
 
   private func didReduce(_ action: TestAction<Action>, state: State) {

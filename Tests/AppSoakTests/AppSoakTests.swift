@@ -30,7 +30,7 @@ struct AppSoakTests {
     let environment = ProcessInfo.processInfo.environment
     let steps = environment["STANDUPS_SOAK_STEPS"].flatMap(Int.init) ?? 10_000
     let seed = environment["STANDUPS_SOAK_SEED"].flatMap(UInt64.init) ?? 20_261_122
-    await withMainSerialExecutor {
+    await withSerialEffects {
       var soak = Soak(seed: seed)
       await soak.start()
       for step in 1...steps {

@@ -39,7 +39,7 @@ struct PresentationModelTests {
   @Test(.shrinking)
   func twoSheetsAndTheirEffectsFollowTheModel() async {
     await propertyCheck(count: 60, input: sheetSteps) { steps in
-      await withMainSerialExecutor {
+      await withSerialEffects {
         let store = Store(initialState: TwinSheets.State()) { TwinSheets() }
         let issues = IssueCollector()
         var sheets: [Bool: Model.Sheet] = [:]

@@ -344,7 +344,7 @@ struct StackModelTests {
   @Test(.shrinking)
   func theStackAndItsEffectsFollowTheModel() async {
     await propertyCheck(count: 60, input: steps) { steps in
-      await withMainSerialExecutor {
+      await withSerialEffects {
         var harness = Harness()
         var failures: [String] = []
         for step in steps where failures.isEmpty {

@@ -1,6 +1,5 @@
 import AppFeature
 import Composable
-import ConcurrencyExtras
 import Models
 import StandupDetail
 import StandupsTerminal
@@ -11,7 +10,7 @@ import Testing
 @MainActor
 struct AppViewStateTests {
   @Test func popThenPushTheSameStandupStartsFresh() async {
-    await withMainSerialExecutor {
+    await withSerialEffects {
       let driver = Driver(standups: [Fixtures.design])
       await driver.start()
       driver.press(.enter, .down, .down)
@@ -27,7 +26,7 @@ struct AppViewStateTests {
   }
 
   @Test func aThousandPushPopCyclesLeaveOnlyTheScreensOnTheStack() async {
-    await withMainSerialExecutor {
+    await withSerialEffects {
       let driver = Driver(standups: [Fixtures.design])
       await driver.start()
       for cycle in 0..<1_000 {

@@ -1,5 +1,5 @@
 import AppFeature
-import ConcurrencyExtras
+import Composable
 import Foundation
 import Models
 import StandupsTerminal
@@ -10,7 +10,7 @@ import Testing
 @MainActor
 struct KeyMapTests {
   @Test func addFillAndConfirmAStandup() async {
-    await withMainSerialExecutor {
+    await withSerialEffects {
       let driver = Driver()
       await driver.start()
       driver.press(.character("a"))
@@ -40,7 +40,7 @@ struct KeyMapTests {
   }
 
   @Test func aFormWithoutATitleStaysOpenWithTheTitleFocused() async {
-    await withMainSerialExecutor {
+    await withSerialEffects {
       let driver = Driver()
       await driver.start()
       driver.press(.character("a"), .tab, .tab, .tab)
@@ -58,7 +58,7 @@ struct KeyMapTests {
   }
 
   @Test func openStartAMeetingTypeTwoLinesEndAndSave() async {
-    await withMainSerialExecutor {
+    await withSerialEffects {
       let driver = Driver(standups: [.engineeringMock])
       await driver.start()
       driver.press(.enter)
@@ -95,7 +95,7 @@ struct KeyMapTests {
   }
 
   @Test func typingNeverStealsTheRecordersKeys() async {
-    await withMainSerialExecutor {
+    await withSerialEffects {
       let driver = Driver(standups: [.engineeringMock])
       await driver.start()
       driver.press(.enter, .character("s"))
@@ -118,7 +118,7 @@ struct KeyMapTests {
   }
 
   @Test func deleteAStandupWithConfirmation() async {
-    await withMainSerialExecutor {
+    await withSerialEffects {
       let driver = Driver(standups: [.mock, .engineeringMock, .productMock])
       await driver.start()
       driver.press(.down, .character("d"))
@@ -142,7 +142,7 @@ struct KeyMapTests {
   }
 
   @Test func escapePopsExactlyOneScreen() async {
-    await withMainSerialExecutor {
+    await withSerialEffects {
       let driver = Driver(standups: [.mock])
       await driver.start()
       driver.press(.enter, .enter)
@@ -161,7 +161,7 @@ struct KeyMapTests {
   }
 
   @Test func quittingDuringAMeetingAsksFirst() async {
-    await withMainSerialExecutor {
+    await withSerialEffects {
       let driver = Driver(standups: [.engineeringMock])
       await driver.start()
       driver.press(.enter, .character("s"))
@@ -183,7 +183,7 @@ struct KeyMapTests {
   }
 
   @Test func alertButtonsBySelection() async {
-    await withMainSerialExecutor {
+    await withSerialEffects {
       let driver = Driver(standups: [.mock])
       await driver.start()
       driver.press(.character("d"), .right)

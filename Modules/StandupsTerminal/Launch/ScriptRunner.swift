@@ -1,5 +1,6 @@
 import AppFeature
 import Clocks
+import Composable
 import ConcurrencyExtras
 import TerminalUI
 
@@ -15,7 +16,7 @@ struct ScriptRunner {
   func run(_ script: Script) async {
     // NB: One thread for every effect makes each run of a script the same: effects interleave
     // in one order, and `settle` knows when they have all had their turn.
-    await withMainSerialExecutor {
+    await withSerialEffects {
       app.start()
       await settle()
       for line in script.commands {
