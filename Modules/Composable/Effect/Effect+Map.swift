@@ -55,8 +55,7 @@ extension Effect {
           operation: .run(
             Effect<NewAction>.Run(
               priority: run.priority,
-              dependencies: run.dependencies,
-              context: run.context,
+              environment: run.environment,
               body: { send in
                 try await wrapBody(send) {
                   try await body(Send { send(transform($0)) })
@@ -88,7 +87,7 @@ extension Effect {
     }
     switch operation {
     case .merge:
-      return Effect<NewAction>(operation: .merge(mappedParts))
+      return Effect<NewAction>(merging: mappedParts)
     case .concatenate:
       return Effect<NewAction>(operation: .concatenate(mappedParts))
     default:

@@ -21,20 +21,19 @@ extension Effect {
   @inlinable
   public static func merge(_ effects: some Sequence<Self>) -> Self {
     var flattened: [Self] = []
+    flattened.reserveCapacity(effects.underestimatedCount)
     for effect in effects {
-      switch effect.operation {
-      case .none:
-        continue
-      case .merge(let nested):
+      guard let box = effect.box else { continue }
+      if box.isMerge, case .merge(let nested) = box.operation {
         flattened.append(contentsOf: nested)
-      default:
+      } else {
         flattened.append(effect)
       }
     }
     switch flattened.count {
     case 0: return .none
     case 1: return flattened[0]
-    default: return Self(operation: .merge(flattened))
+    default: return Self(merging: flattened)
     }
   }
 

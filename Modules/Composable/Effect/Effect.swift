@@ -1,5 +1,3 @@
-import Dependencies
-
 /// Work a reducer asks the store to do after it has updated state: send more actions, run
 /// asynchronous code, or cancel earlier work.
 ///
@@ -33,32 +31,35 @@ public struct Effect<Action: Sendable>: Sendable {
   /// The asynchronous work of ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)``.
   @usableFromInline
   struct Run: Sendable {
+    @usableFromInline
     let priority: TaskPriority?
-    /// The dependencies in effect where the effect was created; they stay in effect inside it.
-    let dependencies: DependencyValues
-    /// The navigation where the effect was created, which stays in effect inside it too.
-    let context: ReducerContext
+    /// The dependencies and navigation in effect where the effect was created; they stay in
+    /// effect inside it.
+    @usableFromInline
+    let environment: EffectEnvironment
+    @usableFromInline
     let body: @Sendable (Send<Action>) async throws -> Void
+    @usableFromInline
     let location: CodeLocation
 
-    // NB: Inlined into `map`, which then makes a run without looking up the run's metadata.
+    // NB: Inlined into `map` and the constructors, which then make a run without looking up the
+    // run's metadata.
+    @inlinable
     @inline(__always)
     init(
       priority: TaskPriority?,
-      dependencies: DependencyValues,
-      context: ReducerContext,
+      environment: EffectEnvironment,
       body: @escaping @Sendable (Send<Action>) async throws -> Void,
       location: CodeLocation
     ) {
       self.priority = priority
-      self.dependencies = dependencies
-      self.context = context
+      self.environment = environment
       self.body = body
       self.location = location
     }
 
     /// Work created here, which keeps the dependencies and navigation in effect now.
-    @usableFromInline
+    @inlinable
     init(
       priority: TaskPriority?,
       body: @escaping @Sendable (Send<Action>) async throws -> Void,
@@ -67,12 +68,9 @@ public struct Effect<Action: Sendable>: Sendable {
       line: UInt,
       column: UInt
     ) {
-      // NB: Capturing the current values is what `withEscapedDependencies` does; keeping the
-      // values themselves lets the runtime restore them with a single task-local push.
       self.init(
         priority: priority,
-        dependencies: DependencyValues._current,
-        context: ReducerContext.current.escaping,
+        environment: .current(),
         body: body,
         location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
       )
@@ -96,16 +94,30 @@ public struct Effect<Action: Sendable>: Sendable {
   final class Box: Sendable {
     @usableFromInline
     let operation: Operation
+    /// Whether the operation is a merge, which `merge` flattens.
+    ///
+    /// NB: Matching `operation` copies it out of the box first, retaining everything it holds;
+    /// the flag lets `merge` look at each effect it is given without that. It is set by the
+    /// maker of the merge, because testing the operation here would copy it too.
+    @usableFromInline
+    let isMerge: Bool
 
     @inlinable
-    init(_ operation: Operation) {
+    init(_ operation: Operation, isMerge: Bool = false) {
       self.operation = operation
+      self.isMerge = isMerge
     }
   }
 
   @inlinable
   init(operation: Operation) {
     self.box = Box(operation)
+  }
+
+  /// Runs `effects` side by side, marked as the merge it is.
+  @inlinable
+  init(merging effects: [Effect]) {
+    self.box = Box(.merge(effects), isMerge: true)
   }
 
   @inlinable

@@ -1,12 +1,14 @@
 import IssueReporting
 
 /// Where an operator was written, so that an issue it reports points at the caller's code.
+@usableFromInline
 package struct CodeLocation: Equatable, Sendable {
   package let fileID: StaticString
   package let filePath: StaticString
   package let line: UInt
   package let column: UInt
 
+  @usableFromInline
   package init(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
     self.fileID = fileID
     self.filePath = filePath
@@ -14,6 +16,7 @@ package struct CodeLocation: Equatable, Sendable {
     self.column = column
   }
 
+  @usableFromInline
   package static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.line == rhs.line && lhs.column == rhs.column
       && "\(lhs.filePath)" == "\(rhs.filePath)"

@@ -8,7 +8,13 @@ import Synchronization
 /// its effects belong to the same group.
 package final class EffectGroup: Sendable {
   private struct State {
-    var tasks: [UInt64: Task<Void, Never>] = [:]
+    /// The running tasks, each in the slot ``add(_:)`` gave it; `nil` in vacant slots.
+    ///
+    /// NB: Slots rather than a dictionary: a task joins and leaves its group once per effect,
+    /// and an array index costs nothing next to hashing a key both times.
+    var tasks: [Task<Void, Never>?] = []
+    var vacantSlots: [Int] = []
+    var runningCount = 0
     var isCancelled = false
     var isTracked = true
     /// Whether some task of the group finished without being cancelled.
@@ -24,22 +30,34 @@ package final class EffectGroup: Sendable {
     self.label = label
   }
 
-  /// Adds a task that has just been started, and returns `false` when the group has been
-  /// cancelled already, in which case the caller cancels the task.
-  func add(_ task: Task<Void, Never>, token: UInt64) -> Bool {
+  /// Adds a task that has just been started, and returns its slot for ``remove(slot:wasCancelled:)``;
+  /// `nil` when the group has been cancelled already, in which case the caller cancels the task.
+  func add(_ task: Task<Void, Never>) -> Int? {
     state.withLock { state in
-      guard !state.isCancelled else { return false }
-      state.tasks[token] = task
-      return true
+      guard !state.isCancelled else { return nil }
+      state.runningCount += 1
+      if let slot = state.vacantSlots.popLast() {
+        state.tasks[slot] = task
+        return slot
+      }
+      state.tasks.append(task)
+      return state.tasks.count - 1
     }
   }
 
-  /// Forgets a task that has finished.
-  func remove(token: UInt64, wasCancelled: Bool) {
+  /// Forgets a task that has finished, given the slot ``add(_:)`` returned for it, or `nil` for
+  /// a task that never joined because the group was cancelled.
+  func remove(slot: Int?, wasCancelled: Bool) {
     let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      state.tasks[token] = nil
+      if let slot {
+        state.tasks[slot] = nil
+        state.runningCount -= 1
+        state.vacantSlots.append(slot)
+      }
       if !wasCancelled { state.hasCompletedTask = true }
-      guard state.tasks.isEmpty else { return [] }
+      guard state.runningCount == 0 else { return [] }
+      state.tasks.removeAll(keepingCapacity: true)
+      state.vacantSlots.removeAll(keepingCapacity: true)
       defer { state.waiters.removeAll() }
       return state.waiters
     }
@@ -50,7 +68,7 @@ package final class EffectGroup: Sendable {
   package func cancel() {
     let tasks = state.withLock { state in
       state.isCancelled = true
-      return Array(state.tasks.values)
+      return state.tasks.compactMap(\.self)
     }
     for task in tasks { task.cancel() }
   }
@@ -76,7 +94,7 @@ package final class EffectGroup: Sendable {
   package var isCancelled: Bool {
     state.withLock { state in
       state.isCancelled
-        || (!state.hasCompletedTask && state.tasks.values.allSatisfy(\.isCancelled))
+        || (!state.hasCompletedTask && state.tasks.allSatisfy { $0?.isCancelled ?? true })
     }
   }
 
@@ -85,7 +103,7 @@ package final class EffectGroup: Sendable {
   package func finish() async {
     await withCheckedContinuation { continuation in
       let isIdle = state.withLock { state in
-        guard !state.tasks.isEmpty else { return true }
+        guard state.runningCount > 0 else { return true }
         state.waiters.append(continuation)
         return false
       }

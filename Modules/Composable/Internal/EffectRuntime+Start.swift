@@ -27,7 +27,7 @@ extension EffectRuntime {
   ) {
     if effect.isNone { return }
     var starting = Starting(runtime: self, origin: origin, group: group, makeSend: makeSend)
-    starting.start(effect, keys: [])
+    starting.start(effect, keys: SmallArray())
     group = starting.group
     actions += starting.actions
     // NB: Cancelled tasks are woken only once the whole effect has been started: the tables
@@ -41,7 +41,7 @@ extension EffectRuntime {
   /// cancelling them when this task is cancelled.
   fileprivate func run<Action>(
     _ effect: Effect<Action>,
-    keys: [CancellationKey],
+    keys: SmallArray<CancellationKey>,
     origin: Action,
     group: EffectGroup,
     send: Send<Action>
@@ -177,7 +177,7 @@ private struct Starting<Action: Sendable> {
   /// its operation and of a run each time it is called, and an array of a generic element looks
   /// up its own on each use: some 700 instructions a node either way, three times for each
   /// effect that a merge starts under an identifier and a merge later cancels.
-  mutating func start(_ effect: Effect<Action>, keys: [CancellationKey]) {
+  mutating func start(_ effect: Effect<Action>, keys: SmallArray<CancellationKey>) {
     var (effect, keys) = (effect, keys)
     var pending: [ErasedEffect] = []
     while true {
@@ -190,7 +190,7 @@ private struct Starting<Action: Sendable> {
         let (group, send) = groupAndSend()
         let (runtime, origin) = (runtime, origin)
         let (body, dependencies, context, location) =
-          (run.body, run.dependencies, run.context, run.location)
+          (run.body, run.environment.dependencies, run.environment.context, run.location)
         let priority = run.priority
         tasks.append(
           runtime.spawn(keys: keys, prefixes: &prefixes, origin: origin, group: group) { token in
@@ -243,7 +243,7 @@ private struct Starting<Action: Sendable> {
   /// that starts each after the one before has finished.
   private mutating func startConcatenation(
     _ effects: [Effect<Action>],
-    keys: [CancellationKey]
+    keys: SmallArray<CancellationKey>
   ) {
     var remaining = effects[...]
     while let first = remaining.first, first.isSynchronous {
@@ -286,9 +286,9 @@ extension Effect {
 /// action type erased so that the walk keeps them in an array of a concrete type.
 private struct ErasedEffect {
   let box: AnyObject?
-  let keys: [CancellationKey]
+  let keys: SmallArray<CancellationKey>
 
-  init<Action>(_ effect: Effect<Action>, keys: [CancellationKey]) {
+  init<Action>(_ effect: Effect<Action>, keys: SmallArray<CancellationKey>) {
     self.box = effect.box
     self.keys = keys
   }

@@ -14,23 +14,52 @@ import Synchronization
 /// zero whenever nothing runs. Each store owns its own runtime: identical keys in two stores
 /// never meet. The interpreter that starts effects lives in `EffectRuntime+Start.swift`.
 package final class EffectRuntime: Sendable {
+  /// A running task's place in ``Tables/running``.
+  typealias Token = Int
+
   struct Tables {
-    var nextToken: UInt64 = 0
-    var running: [UInt64: Entry] = [:]
-    var tokensByKey: [CancellationKey: SmallSet<UInt64>] = [:]
+    /// The running tasks, each at its token; ``Entry/vacant`` where a task has finished.
+    ///
+    /// NB: Slots rather than a dictionary: a task is looked up by its token when it starts,
+    /// when it is cancelled and when it finishes, and an array index costs nothing next to
+    /// hashing the token each time. The entries are not optional, so that reading or changing
+    /// one of their fields does not copy the whole entry out of the array and back.
+    var running: [Entry] = []
+    var vacantTokens: [Token] = []
+    var runningCount = 0
+    var nextSequence: UInt64 = 0
+    var tokensByKey: [CancellationKey: SmallSet<Token>] = [:]
     /// The children with running work in each navigation slot.
     var slots: [NavigationIDPath: Slot] = [:]
     var examinedEntryCount = 0
   }
 
   struct Entry {
-    let task: Task<Void, Never>
+    /// The task; `nil` in a vacant slot.
+    var task: Task<Void, Never>?
     /// The keys the task is registered under; emptied when it is cancelled.
-    var keys: [CancellationKey]
-    let origin: (any Sendable)?
-    let group: EffectGroup?
+    var keys: SmallArray<CancellationKey>
+    var origin: (any Sendable)?
+    var group: EffectGroup?
+    /// The task's slot in `group`; `nil` when the group was cancelled before the task joined.
+    var groupSlot: Int?
+    /// When the task started relative to the others, for listing them oldest first.
+    var sequence: UInt64
     /// Whether a test store still expects the task to finish (see ``untrackRunningEffects()``).
-    var isTracked = true
+    var isTracked: Bool
+
+    /// What a slot holds once its task has finished.
+    static var vacant: Self {
+      Self(
+        task: nil,
+        keys: SmallArray(),
+        origin: nil,
+        group: nil,
+        groupSlot: nil,
+        sequence: 0,
+        isTracked: false
+      )
+    }
   }
 
   struct Slot {
@@ -60,12 +89,12 @@ package final class EffectRuntime: Sendable {
 
   /// The number of tasks started by effects that have not finished yet.
   package var runningCount: Int {
-    tables.withLock { $0.running.count }
+    tables.withLock { $0.runningCount }
   }
 
   /// The number of running tasks a test store still expects to finish.
   package var trackedRunningCount: Int {
-    tables.withLock { $0.running.values.count(where: \.isTracked) }
+    tables.withLock { $0.running.count { $0.task != nil && $0.isTracked } }
   }
 
   /// The number of cancellation keys with at least one running task.
@@ -89,8 +118,8 @@ package final class EffectRuntime: Sendable {
   /// recording origins) and the label of its group.
   package var runningEffects: [(origin: any Sendable, label: (any Sendable)?)] {
     tables.withLock { tables in
-      tables.running.sorted { $0.key < $1.key }.compactMap { _, entry in
-        guard entry.isTracked, let origin = entry.origin else { return nil }
+      tables.running.sorted { $0.sequence < $1.sequence }.compactMap { entry in
+        guard entry.task != nil, entry.isTracked, let origin = entry.origin else { return nil }
         return (origin, entry.group?.label)
       }
     }
@@ -157,14 +186,14 @@ package final class EffectRuntime: Sendable {
     let entries = changeTables { tables in
       tables.tokensByKey.removeAll()
       tables.slots.removeAll()
-      for token in tables.running.keys {
-        tables.running[token]?.keys.removeAll()
+      for token in tables.running.indices {
+        tables.running[token].keys = SmallArray()
       }
-      return Array(tables.running.values)
+      return tables.running.compactMap { entry in entry.task.map { ($0, entry.group) } }
     }
-    for entry in entries {
-      entry.group?.markCancelled()
-      entry.task.cancel()
+    for (task, group) in entries {
+      group?.markCancelled()
+      task.cancel()
     }
   }
 
@@ -173,17 +202,17 @@ package final class EffectRuntime: Sendable {
   /// what a test store's `skipInFlightEffects` does.
   package func untrackRunningEffects() {
     let groups = tables.withLock { tables in
-      for token in tables.running.keys {
-        tables.running[token]?.isTracked = false
+      for token in tables.running.indices {
+        tables.running[token].isTracked = false
       }
-      return tables.running.values.compactMap(\.group)
+      return tables.running.compactMap(\.group)
     }
     for group in groups { group.untrack() }
   }
 
   /// Waits until every task running now has finished.
   package func waitForRunningTasks() async {
-    let tasks = tables.withLock { tables in tables.running.values.map(\.task) }
+    let tasks = tables.withLock { tables in tables.running.compactMap(\.task) }
     for task in tasks { await task.value }
   }
 
@@ -198,30 +227,38 @@ package final class EffectRuntime: Sendable {
   /// finishes it, rather than one wrapped around the work here, because each closure that
   /// captures something is an allocation per effect.)
   func spawn(
-    keys: [CancellationKey],
+    keys: SmallArray<CancellationKey>,
     prefixes: inout PrefixCache,
     origin: some Sendable,
     group: EffectGroup?,
-    makeTask: (_ token: UInt64) -> Task<Void, Never>
+    makeTask: (_ token: Token) -> Task<Void, Never>
   ) -> Task<Void, Never> {
     let origin: (any Sendable)? = recordsOrigins ? origin : nil
     let registered = Self.expand(keys, prefixes: &prefixes)
     let (task, isInCancelledGroup) = changeTables { tables in
-      let token = tables.nextToken
-      tables.nextToken += 1
+      let token = tables.vacantTokens.popLast() ?? tables.running.count
       let task = makeTask(token)
-      tables.running[token] = Entry(
+      let groupSlot = group?.add(task)
+      let entry = Entry(
         task: task,
         keys: registered,
         origin: origin,
         group: group,
+        groupSlot: groupSlot,
+        sequence: tables.nextSequence,
         isTracked: group?.isTracked ?? true
       )
-      for key in registered {
+      tables.nextSequence += 1
+      tables.runningCount += 1
+      if token == tables.running.count {
+        tables.running.append(entry)
+      } else {
+        tables.running[token] = entry
+      }
+      registered.visit { key in
         tables.register(token, under: key)
       }
-      let isInCancelledGroup = group.map { !$0.add(task, token: token) } ?? false
-      return (task, isInCancelledGroup)
+      return (task, group != nil && groupSlot == nil)
     }
     if isInCancelledGroup { task.cancel() }
     return task
@@ -230,14 +267,14 @@ package final class EffectRuntime: Sendable {
   /// The keys a task is registered under: a key with a user's identifier at its path and every
   /// path above it; a navigated child's key as it is.
   private static func expand(
-    _ keys: [CancellationKey],
+    _ keys: SmallArray<CancellationKey>,
     prefixes cache: inout PrefixCache
-  ) -> [CancellationKey] {
+  ) -> SmallArray<CancellationKey> {
     guard keys.contains(where: { !$0.isNavigation && !$0.path.components.isEmpty }) else {
       return keys
     }
-    var expanded: [CancellationKey] = []
-    for key in keys {
+    var expanded = SmallArray<CancellationKey>()
+    keys.visit { key in
       if key.isNavigation || key.path.components.isEmpty {
         expanded.append(key)
       } else {
@@ -264,15 +301,18 @@ package final class EffectRuntime: Sendable {
 
   /// Forgets a task started by ``spawn(keys:prefixes:origin:group:makeTask:)`` whose work is
   /// done; the task calls it last.
-  func finish(_ token: UInt64) {
-    let entry = changeTables { tables -> Entry? in
-      guard let entry = tables.running.removeValue(forKey: token) else { return nil }
-      for key in entry.keys {
+  func finish(_ token: Token) {
+    let finished = changeTables { tables -> (EffectGroup, slot: Int?)? in
+      guard let entry = tables.remove(token) else { return nil }
+      entry.keys.visit { key in
         tables.unregister(token, from: key)
       }
-      return entry
+      return entry.group.map { ($0, entry.groupSlot) }
     }
-    entry?.group?.remove(token: token, wasCancelled: entry?.task.isCancelled ?? false)
+    if let (group, slot) = finished {
+      // NB: The finishing task is the one that calls this.
+      group.remove(slot: slot, wasCancelled: Task.isCancelled)
+    }
     onFinish?()
   }
 
@@ -301,7 +341,23 @@ package struct RemovedChildren: Sendable {
 }
 
 extension EffectRuntime.Tables {
-  mutating func register(_ token: UInt64, under key: CancellationKey) {
+  /// Takes a finished task's entry out of its slot, and frees the slot for the next task.
+  mutating func remove(_ token: EffectRuntime.Token) -> EffectRuntime.Entry? {
+    guard running.indices.contains(token), running[token].task != nil else { return nil }
+    var entry = EffectRuntime.Entry.vacant
+    swap(&entry, &running[token])
+    runningCount -= 1
+    if runningCount == 0 {
+      // NB: With nothing running, the slots start again from the first, keeping their memory.
+      running.removeAll(keepingCapacity: true)
+      vacantTokens.removeAll(keepingCapacity: true)
+    } else {
+      vacantTokens.append(token)
+    }
+    return entry
+  }
+
+  mutating func register(_ token: EffectRuntime.Token, under key: CancellationKey) {
     // NB: One lookup, whether the key is new or not: the default is made only for a new key.
     var isNewKey = false
     tokensByKey[key, default: Self.emptyTokens(noting: &isNewKey)].insert(token)
@@ -314,12 +370,12 @@ extension EffectRuntime.Tables {
   }
 
   /// No tokens, for a key registered for the first time; sets `isNew`.
-  private static func emptyTokens(noting isNew: inout Bool) -> SmallSet<UInt64> {
+  private static func emptyTokens(noting isNew: inout Bool) -> SmallSet<EffectRuntime.Token> {
     isNew = true
     return SmallSet()
   }
 
-  mutating func unregister(_ token: UInt64, from key: CancellationKey) {
+  mutating func unregister(_ token: EffectRuntime.Token, from key: CancellationKey) {
     // NB: The set is taken out and put back rather than changed with `tokensByKey[key]?.remove`,
     // whose modify accessor allocates a frame on the heap on every call: this runs for every
     // key of every effect that ends.
@@ -337,17 +393,15 @@ extension EffectRuntime.Tables {
 
   /// Removes a task from every key it is registered under and returns it, leaving it running
   /// until it notices its cancellation.
-  mutating func detachTask(_ token: UInt64) -> Task<Void, Never>? {
-    guard let index = running.index(forKey: token) else { return nil }
+  mutating func detachTask(_ token: EffectRuntime.Token) -> Task<Void, Never>? {
+    guard running.indices.contains(token), let task = running[token].task else { return nil }
     examinedEntryCount += 1
-    // NB: The keys are changed in place, through the index: reading the entry out and writing
-    // it back hashes the token twice more and copies the entry.
-    let keys = running.values[index].keys
-    running.values[index].keys = []
-    for key in keys {
+    var keys = SmallArray<CancellationKey>()
+    swap(&keys, &running[token].keys)
+    keys.visit { key in
       unregister(token, from: key)
     }
-    return running.values[index].task
+    return task
   }
 
   mutating func detachTasks(under key: CancellationKey, into tasks: inout [Task<Void, Never>]) {
