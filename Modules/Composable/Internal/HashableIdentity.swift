@@ -22,12 +22,13 @@ package struct HashableIdentity: Hashable, @unchecked Sendable, CustomStringConv
 
   package static func == (lhs: Self, rhs: Self) -> Bool {
     guard lhs.type == rhs.type, lhs.hash == rhs.hash else { return false }
-    // NB: Both values are opened and the cast is unconditional: the types are known to be the
-    // same, so the runtime settles a cast from one concrete type to the other at once, where a
-    // cast from the existential, or to an optional, looks up more metadata. It runs on every
-    // registry lookup that finds its key.
+    // NB: Both values are opened and the right one is reinterpreted as the left one's type
+    // rather than cast: `type` says both were made from the same concrete type (an existential
+    // cannot be one, as none conforms to `Hashable`), so the cast could only succeed, and a
+    // dynamic cast costs more than the comparison. It runs on every registry lookup that finds
+    // its key.
     func isEqual<Left: Hashable, Right: Hashable>(_ left: Left, _ right: Right) -> Bool {
-      left == right as! Left
+      left == unsafeBitCast(right, to: Left.self)
     }
     return isEqual(lhs.base, rhs.base)
   }
