@@ -66,19 +66,18 @@ extension EffectRuntime {
   /// captures no value of a type generic over the action, whose metadata it would look up.
   fileprivate func execute<Action>(
     _ body: @escaping @Sendable (Send<Action>) async throws -> Void,
-    dependencies: DependencyValues,
-    context: ReducerContext,
+    in environment: EffectEnvironment,
     location: CodeLocation,
     send: Send<Action>,
     origin: Action
   ) async {
-    await DependencyValues.$_current.withValue(dependencies) {
+    await DependencyValues.$_current.withValue(environment.dependencies) {
       // NB: Most effects come from a store's root feature, and most tasks start with no context
       // bound; binding it anyway would cost an allocation per effect.
-      if context.isRoot, ReducerContext.current.isRoot {
+      if environment.context.isRoot, ReducerContext.current.isRoot {
         await execute(body, send: send, origin: origin, location: location)
       } else {
-        await ReducerContext.$current.withValue(context) {
+        await ReducerContext.$current.withValue(environment.context) {
           await execute(body, send: send, origin: origin, location: location)
         }
       }
@@ -189,16 +188,14 @@ private struct Starting<Action: Sendable> {
       case .run(let run):
         let (group, send) = groupAndSend()
         let (runtime, origin) = (runtime, origin)
-        let (body, dependencies, context, location) =
-          (run.body, run.environment.dependencies, run.environment.context, run.location)
-        let priority = run.priority
+        let (body, environment, location, priority) =
+          (run.body, run.environment, run.location, run.priority)
         tasks.append(
           runtime.spawn(keys: keys, prefixes: &prefixes, origin: origin, group: group) { token in
             Task(priority: priority) {
               await runtime.execute(
                 body,
-                dependencies: dependencies,
-                context: context,
+                in: environment,
                 location: location,
                 send: send,
                 origin: origin

@@ -4,22 +4,9 @@
 /// under), and they are built up as a walk descends into an effect and kept for as long as its
 /// task runs: an `Array` made one allocation to start each task and one to free when it ended.
 struct SmallArray<Element> {
-  fileprivate enum Storage {
-    case empty
-    case one(Element)
-    case many([Element])
-  }
+  private var storage = SmallStorage<[Element]>.empty
 
-  private var storage: Storage
-
-  init() {
-    self.storage = .empty
-  }
-
-  var isEmpty: Bool {
-    if case .empty = storage { return true }
-    return false
-  }
+  init() {}
 
   mutating func append(_ element: Element) {
     switch storage {
@@ -37,25 +24,13 @@ struct SmallArray<Element> {
   }
 
   func contains(where predicate: (Element) -> Bool) -> Bool {
-    switch storage {
-    case .empty: false
-    case .one(let element): predicate(element)
-    case .many(let elements): elements.contains(where: predicate)
-    }
+    storage.contains(where: predicate)
   }
 
   /// Calls `body` with every element in order, without allocating an iterator.
   func visit(_ body: (Element) -> Void) {
-    switch storage {
-    case .empty:
-      return
-    case .one(let element):
-      body(element)
-    case .many(let elements):
-      for element in elements { body(element) }
-    }
+    storage.visit(body)
   }
 }
 
 extension SmallArray: Sendable where Element: Sendable {}
-extension SmallArray.Storage: Sendable where Element: Sendable {}

@@ -3,13 +3,7 @@
 /// Almost every cancellation key has one running task and almost every navigation slot one live
 /// child, so the runtime's indexes would otherwise allocate a `Set` per effect.
 struct SmallSet<Element: Hashable> {
-  private enum Storage {
-    case empty
-    case one(Element)
-    case many(Set<Element>)
-  }
-
-  private var storage: Storage
+  private var storage: SmallStorage<Set<Element>>
 
   init() {
     self.storage = .empty
@@ -20,8 +14,7 @@ struct SmallSet<Element: Hashable> {
   }
 
   var isEmpty: Bool {
-    if case .empty = storage { return true }
-    return false
+    storage.isEmpty
   }
 
   func contains(_ element: Element) -> Bool {
@@ -69,13 +62,6 @@ struct SmallSet<Element: Hashable> {
 
   /// Calls `body` with every element, without allocating an iterator.
   func visit(_ body: (Element) -> Void) {
-    switch storage {
-    case .empty:
-      return
-    case .one(let element):
-      body(element)
-    case .many(let elements):
-      for element in elements { body(element) }
-    }
+    storage.visit(body)
   }
 }
