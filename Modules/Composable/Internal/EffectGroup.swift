@@ -8,13 +8,8 @@ import Synchronization
 /// its effects belong to the same group.
 package final class EffectGroup: Sendable {
   private struct State {
-    /// The running tasks, each in the slot ``add(_:)`` gave it; `nil` in vacant slots.
-    ///
-    /// NB: Slots rather than a dictionary: a task joins and leaves its group once per effect,
-    /// and an array index costs nothing next to hashing a key both times.
-    var tasks: [Task<Void, Never>?] = []
-    var vacantSlots: [Int] = []
-    var runningCount = 0
+    /// The running tasks, each in the slot ``add(_:)`` gave it.
+    var tasks = Slots<Task<Void, Never>?>(placeholder: nil)
     var isCancelled = false
     var isTracked = true
     /// Whether some task of the group finished without being cancelled.
@@ -35,13 +30,7 @@ package final class EffectGroup: Sendable {
   func add(_ task: Task<Void, Never>) -> Int? {
     state.withLock { state in
       guard !state.isCancelled else { return nil }
-      state.runningCount += 1
-      if let slot = state.vacantSlots.popLast() {
-        state.tasks[slot] = task
-        return slot
-      }
-      state.tasks.append(task)
-      return state.tasks.count - 1
+      return state.tasks.insert(task)
     }
   }
 
@@ -50,14 +39,10 @@ package final class EffectGroup: Sendable {
   func remove(slot: Int?, wasCancelled: Bool) {
     let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
       if let slot {
-        state.tasks[slot] = nil
-        state.runningCount -= 1
-        state.vacantSlots.append(slot)
+        state.tasks.remove(at: slot)
       }
       if !wasCancelled { state.hasCompletedTask = true }
-      guard state.runningCount == 0 else { return [] }
-      state.tasks.removeAll(keepingCapacity: true)
-      state.vacantSlots.removeAll(keepingCapacity: true)
+      guard state.tasks.count == 0 else { return [] }
       defer { state.waiters.removeAll() }
       return state.waiters
     }
@@ -68,7 +53,7 @@ package final class EffectGroup: Sendable {
   package func cancel() {
     let tasks = state.withLock { state in
       state.isCancelled = true
-      return state.tasks.compactMap(\.self)
+      return state.tasks.elements.compactMap(\.self)
     }
     for task in tasks { task.cancel() }
   }
@@ -94,7 +79,7 @@ package final class EffectGroup: Sendable {
   package var isCancelled: Bool {
     state.withLock { state in
       state.isCancelled
-        || (!state.hasCompletedTask && state.tasks.allSatisfy { $0?.isCancelled ?? true })
+        || (!state.hasCompletedTask && state.tasks.elements.allSatisfy { $0?.isCancelled ?? true })
     }
   }
 
@@ -103,7 +88,7 @@ package final class EffectGroup: Sendable {
   package func finish() async {
     await withCheckedContinuation { continuation in
       let isIdle = state.withLock { state in
-        guard state.runningCount > 0 else { return true }
+        guard state.tasks.count > 0 else { return true }
         state.waiters.append(continuation)
         return false
       }

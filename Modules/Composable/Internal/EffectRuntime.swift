@@ -19,14 +19,7 @@ package final class EffectRuntime: Sendable {
 
   struct Tables {
     /// The running tasks, each at its token; ``Entry/vacant`` where a task has finished.
-    ///
-    /// NB: Slots rather than a dictionary: a task is looked up by its token when it starts,
-    /// when it is cancelled and when it finishes, and an array index costs nothing next to
-    /// hashing the token each time. The entries are not optional, so that reading or changing
-    /// one of their fields does not copy the whole entry out of the array and back.
-    var running: [Entry] = []
-    var vacantTokens: [Token] = []
-    var runningCount = 0
+    var running = Slots(placeholder: Entry.vacant)
     var nextSequence: UInt64 = 0
     var tokensByKey: [CancellationKey: SmallSet<Token>] = [:]
     /// The children with running work in each navigation slot.
@@ -89,12 +82,12 @@ package final class EffectRuntime: Sendable {
 
   /// The number of tasks started by effects that have not finished yet.
   package var runningCount: Int {
-    tables.withLock { $0.runningCount }
+    tables.withLock { $0.running.count }
   }
 
   /// The number of running tasks a test store still expects to finish.
   package var trackedRunningCount: Int {
-    tables.withLock { $0.running.count { $0.task != nil && $0.isTracked } }
+    tables.withLock { $0.running.elements.count { $0.task != nil && $0.isTracked } }
   }
 
   /// The number of cancellation keys with at least one running task.
@@ -118,7 +111,7 @@ package final class EffectRuntime: Sendable {
   /// recording origins) and the label of its group.
   package var runningEffects: [(origin: any Sendable, label: (any Sendable)?)] {
     tables.withLock { tables in
-      tables.running.sorted { $0.sequence < $1.sequence }.compactMap { entry in
+      tables.running.elements.sorted { $0.sequence < $1.sequence }.compactMap { entry in
         guard entry.task != nil, entry.isTracked, let origin = entry.origin else { return nil }
         return (origin, entry.group?.label)
       }
@@ -186,10 +179,10 @@ package final class EffectRuntime: Sendable {
     let entries = changeTables { tables in
       tables.tokensByKey.removeAll()
       tables.slots.removeAll()
-      for token in tables.running.indices {
-        tables.running[token].keys = SmallArray()
+      for token in tables.running.elements.indices {
+        tables.running.modify(token) { $0.keys = SmallArray() }
       }
-      return tables.running.compactMap { entry in entry.task.map { ($0, entry.group) } }
+      return tables.running.elements.compactMap { entry in entry.task.map { ($0, entry.group) } }
     }
     for (task, group) in entries {
       group?.markCancelled()
@@ -202,17 +195,17 @@ package final class EffectRuntime: Sendable {
   /// what a test store's `skipInFlightEffects` does.
   package func untrackRunningEffects() {
     let groups = tables.withLock { tables in
-      for token in tables.running.indices {
-        tables.running[token].isTracked = false
+      for token in tables.running.elements.indices {
+        tables.running.modify(token) { $0.isTracked = false }
       }
-      return tables.running.compactMap(\.group)
+      return tables.running.elements.compactMap(\.group)
     }
     for group in groups { group.untrack() }
   }
 
   /// Waits until every task running now has finished.
   package func waitForRunningTasks() async {
-    let tasks = tables.withLock { tables in tables.running.compactMap(\.task) }
+    let tasks = tables.withLock { tables in tables.running.elements.compactMap(\.task) }
     for task in tasks { await task.value }
   }
 
@@ -236,7 +229,7 @@ package final class EffectRuntime: Sendable {
     let origin: (any Sendable)? = recordsOrigins ? origin : nil
     let registered = Self.expand(keys, prefixes: &prefixes)
     let (task, isInCancelledGroup) = changeTables { tables in
-      let token = tables.vacantTokens.popLast() ?? tables.running.count
+      let token = tables.running.nextSlot
       let task = makeTask(token)
       let groupSlot = group?.add(task)
       let entry = Entry(
@@ -249,12 +242,7 @@ package final class EffectRuntime: Sendable {
         isTracked: group?.isTracked ?? true
       )
       tables.nextSequence += 1
-      tables.runningCount += 1
-      if token == tables.running.count {
-        tables.running.append(entry)
-      } else {
-        tables.running[token] = entry
-      }
+      tables.running.insert(entry)
       registered.visit { key in
         tables.register(token, under: key)
       }
@@ -343,18 +331,10 @@ package struct RemovedChildren: Sendable {
 extension EffectRuntime.Tables {
   /// Takes a finished task's entry out of its slot, and frees the slot for the next task.
   mutating func remove(_ token: EffectRuntime.Token) -> EffectRuntime.Entry? {
-    guard running.indices.contains(token), running[token].task != nil else { return nil }
-    var entry = EffectRuntime.Entry.vacant
-    swap(&entry, &running[token])
-    runningCount -= 1
-    if runningCount == 0 {
-      // NB: With nothing running, the slots start again from the first, keeping their memory.
-      running.removeAll(keepingCapacity: true)
-      vacantTokens.removeAll(keepingCapacity: true)
-    } else {
-      vacantTokens.append(token)
+    guard running.elements.indices.contains(token), running.elements[token].task != nil else {
+      return nil
     }
-    return entry
+    return running.remove(at: token)
   }
 
   mutating func register(_ token: EffectRuntime.Token, under key: CancellationKey) {
@@ -394,10 +374,11 @@ extension EffectRuntime.Tables {
   /// Removes a task from every key it is registered under and returns it, leaving it running
   /// until it notices its cancellation.
   mutating func detachTask(_ token: EffectRuntime.Token) -> Task<Void, Never>? {
-    guard running.indices.contains(token), let task = running[token].task else { return nil }
+    guard running.elements.indices.contains(token), let task = running.elements[token].task
+    else { return nil }
     examinedEntryCount += 1
     var keys = SmallArray<CancellationKey>()
-    swap(&keys, &running[token].keys)
+    running.modify(token) { swap(&keys, &$0.keys) }
     keys.visit { key in
       unregister(token, from: key)
     }
