@@ -52,7 +52,7 @@ extension EffectRuntime {
     for action in starting.actions {
       await send(action)
     }
-    let tasks = starting.tasks
+    let tasks = starting.tasks ?? []
     await withTaskCancellationHandler {
       for task in tasks { await task.value }
     } onCancel: {
@@ -127,7 +127,8 @@ private struct Starting<Action: Sendable> {
   let origin: Action
   private var sender: Sender
   private(set) var actions: [Action] = []
-  private(set) var tasks: [Task<Void, Never>] = []
+  /// The tasks started, when the walk runs inside a task that waits for them; `nil` otherwise.
+  private(set) var tasks: [Task<Void, Never>]?
   private(set) var cancelled: [Task<Void, Never>] = []
   private var prefixes = EffectRuntime.PrefixCache()
 
@@ -146,6 +147,7 @@ private struct Starting<Action: Sendable> {
     self.runtime = runtime
     self.origin = origin
     self.sender = .made(group, send)
+    self.tasks = []
   }
 
   /// The group the started tasks joined, if any.
@@ -190,20 +192,20 @@ private struct Starting<Action: Sendable> {
         let (runtime, origin) = (runtime, origin)
         let (body, environment, location, priority) =
           (run.body, run.environment, run.location, run.priority)
-        tasks.append(
-          runtime.spawn(keys: keys, prefixes: &prefixes, origin: origin, group: group) { token in
-            Task(priority: priority) {
-              await runtime.execute(
-                body,
-                in: environment,
-                location: location,
-                send: send,
-                origin: origin
-              )
-              runtime.finish(token)
-            }
+        let task = runtime.spawn(keys: keys, prefixes: &prefixes, origin: origin, group: group) {
+          token in
+          Task(priority: priority) {
+            await runtime.execute(
+              body,
+              in: environment,
+              location: location,
+              send: send,
+              origin: origin
+            )
+            runtime.finish(token)
           }
-        )
+        }
+        tasks?.append(task)
       case .merge(let effects):
         // NB: Last first, so that the parts come off the stack in order.
         var index = effects.endIndex
@@ -250,16 +252,16 @@ private struct Starting<Action: Sendable> {
     guard !remaining.isEmpty else { return }
     let (group, send) = groupAndSend()
     let (runtime, origin, rest) = (runtime, origin, Array(remaining))
-    tasks.append(
-      runtime.spawn(keys: keys, prefixes: &prefixes, origin: origin, group: group) { token in
-        Task {
-          for effect in rest where !Task.isCancelled {
-            await runtime.run(effect, keys: keys, origin: origin, group: group, send: send)
-          }
-          runtime.finish(token)
+    let task = runtime.spawn(keys: keys, prefixes: &prefixes, origin: origin, group: group) {
+      token in
+      Task {
+        for effect in rest where !Task.isCancelled {
+          await runtime.run(effect, keys: keys, origin: origin, group: group, send: send)
         }
+        runtime.finish(token)
       }
-    )
+    }
+    tasks?.append(task)
   }
 }
 

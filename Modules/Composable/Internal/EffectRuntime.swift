@@ -32,7 +32,11 @@ package final class EffectRuntime: Sendable {
     var task: Task<Void, Never>?
     /// The keys the task is registered under; emptied when it is cancelled.
     var keys: SmallArray<CancellationKey>
-    var origin: (any Sendable)?
+    /// The action that started the task, when the runtime records origins.
+    ///
+    /// NB: Boxed so that an entry carries one pointer rather than an existential: entries are
+    /// copied in and out of their slots for every effect, and most runtimes record nothing.
+    var origin: Origin?
     var group: EffectGroup?
     /// The task's slot in `group`; `nil` when the group was cancelled before the task joined.
     var groupSlot: Int?
@@ -52,6 +56,15 @@ package final class EffectRuntime: Sendable {
         sequence: 0,
         isTracked: false
       )
+    }
+  }
+
+  /// The action that started a task, kept for diagnostics.
+  final class Origin: Sendable {
+    let action: any Sendable
+
+    init(_ action: any Sendable) {
+      self.action = action
     }
   }
 
@@ -113,7 +126,7 @@ package final class EffectRuntime: Sendable {
     tables.withLock { tables in
       tables.running.elements.sorted { $0.sequence < $1.sequence }.compactMap { entry in
         guard entry.task != nil, entry.isTracked, let origin = entry.origin else { return nil }
-        return (origin, entry.group?.label)
+        return (origin.action, entry.group?.label)
       }
     }
   }
@@ -226,7 +239,7 @@ package final class EffectRuntime: Sendable {
     group: EffectGroup?,
     makeTask: (_ token: Token) -> Task<Void, Never>
   ) -> Task<Void, Never> {
-    let origin: (any Sendable)? = recordsOrigins ? origin : nil
+    let origin = recordsOrigins ? Origin(origin) : nil
     let registered = Self.expand(keys, prefixes: &prefixes)
     let (task, isInCancelledGroup) = changeTables { tables in
       let token = tables.running.nextSlot
@@ -364,6 +377,11 @@ extension EffectRuntime.Tables {
       tokensByKey[key] = tokens
       return
     }
+    forgetChild(of: key)
+  }
+
+  /// Takes a navigated child out of its slot once nothing runs under the child's key.
+  private mutating func forgetChild(of key: CancellationKey) {
     guard let child = key.navigatedChild else { return }
     slots[key.path]?.children.remove(child)
     if slots[key.path]?.children.isEmpty == true {
@@ -371,25 +389,31 @@ extension EffectRuntime.Tables {
     }
   }
 
-  /// Removes a task from every key it is registered under and returns it, leaving it running
-  /// until it notices its cancellation.
-  mutating func detachTask(_ token: EffectRuntime.Token) -> Task<Void, Never>? {
+  /// Removes a task from every key it is registered under but `detachedKey`, which the caller
+  /// has removed whole, and returns it, leaving it running until it notices its cancellation.
+  mutating func detachTask(
+    _ token: EffectRuntime.Token,
+    exceptFrom detachedKey: CancellationKey
+  ) -> Task<Void, Never>? {
     guard running.elements.indices.contains(token), let task = running.elements[token].task
     else { return nil }
     examinedEntryCount += 1
     var keys = SmallArray<CancellationKey>()
     running.modify(token) { swap(&keys, &$0.keys) }
     keys.visit { key in
-      unregister(token, from: key)
+      // NB: Comparing keys costs less than looking up one that is gone.
+      if key != detachedKey { unregister(token, from: key) }
     }
     return task
   }
 
   mutating func detachTasks(under key: CancellationKey, into tasks: inout [Task<Void, Never>]) {
     examinedEntryCount += 1
-    guard let tokens = tokensByKey[key] else { return }
+    // NB: The key's tasks are all detached, so its entry goes in one lookup, not one per task.
+    guard let tokens = tokensByKey.removeValue(forKey: key) else { return }
+    forgetChild(of: key)
     tokens.visit { token in
-      if let task = detachTask(token) { tasks.append(task) }
+      if let task = detachTask(token, exceptFrom: key) { tasks.append(task) }
     }
   }
 

@@ -39,6 +39,7 @@ struct NavigationCostTests {
     store.send(.popToRootButtonTapped)
     await store.effectRuntime.waitForRunningTasks()
     #expect(store.effectRuntime.cancellationKeyCount == 0)
+    #expect(!store.effectRuntime.hasNavigatedEffects)
   }
 
   @Test func cancellingAnIDInOneElementCostsTheSameWhateverItsSiblings() async {

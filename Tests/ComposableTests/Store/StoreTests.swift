@@ -189,6 +189,33 @@ struct StoreTests {
     )
   }
 
+  @Test func dependenciesAReducerOverridesReachTheEffectsItReturns() async {
+    struct Stamp: Reducer {
+      func reduce(into state: inout [UUID], action: String) -> Effect<String> {
+        guard action == "start" else {
+          state.append(UUID(uuidString: action)!)
+          return .none
+        }
+        return withDependencies {
+          $0.uuid = .constant(UUID(7))
+        } operation: {
+          .run { send in
+            @Dependency(\.uuid) var uuid
+            await send(uuid().uuidString)
+          }
+        }
+      }
+    }
+    let store = Store(initialState: [UUID]()) {
+      Stamp()
+    } withDependencies: {
+      $0.uuid = .incrementing
+    }
+
+    await store.send("start").finish()
+    #expect(store.state == [UUID(7)])
+  }
+
   @Test func cancellingAStoreTaskCancelsItsEffects() async {
     let store = Store(initialState: 0) {
       Reduce<Int, String> { state, action in
