@@ -31,8 +31,9 @@ import Synchronization
 ///
 /// While any test store is alive, tasks run on the main serial executor, so that effects
 /// interleave with the test deterministically. Test stores share that executor by count with
-/// `withSerialEffects(_:)`, so one test ending never switches it off under another. Waiting for an action or for effects to finish is
-/// event-driven; ``timeout`` only bounds how long a failing test waits.
+/// `withSerialEffects(_:)`, so one test ending never switches it off under another. Waiting for
+/// an action or for effects to finish is event-driven; ``timeout`` only bounds how long a
+/// failing test waits.
 ///
 /// > Important: Failures reach Swift Testing on Linux only when the test binary links
 /// > `IssueReportingTestSupport`; this module depends on it for that reason.

@@ -25,8 +25,9 @@ package final class EffectGroup: Sendable {
     self.label = label
   }
 
-  /// Adds a task that has just been started, and returns its slot for ``remove(slot:wasCancelled:)``;
-  /// `nil` when the group has been cancelled already, in which case the caller cancels the task.
+  /// Adds a task that has just been started, and returns its slot for
+  /// ``remove(slot:wasCancelled:)``; `nil` when the group has been cancelled already, in which
+  /// case the caller cancels the task.
   func add(_ task: Task<Void, Never>) -> Int? {
     state.withLock { state in
       guard !state.isCancelled else { return nil }

@@ -342,11 +342,14 @@ package struct RemovedChildren: Sendable {
 }
 
 extension EffectRuntime.Tables {
+  /// The task running at `token`, or `nil` when its slot is vacant.
+  func task(at token: EffectRuntime.Token) -> Task<Void, Never>? {
+    running.elements.indices.contains(token) ? running.elements[token].task : nil
+  }
+
   /// Takes a finished task's entry out of its slot, and frees the slot for the next task.
   mutating func remove(_ token: EffectRuntime.Token) -> EffectRuntime.Entry? {
-    guard running.elements.indices.contains(token), running.elements[token].task != nil else {
-      return nil
-    }
+    guard task(at: token) != nil else { return nil }
     return running.remove(at: token)
   }
 
@@ -395,8 +398,7 @@ extension EffectRuntime.Tables {
     _ token: EffectRuntime.Token,
     exceptFrom detachedKey: CancellationKey
   ) -> Task<Void, Never>? {
-    guard running.elements.indices.contains(token), let task = running.elements[token].task
-    else { return nil }
+    guard let task = task(at: token) else { return nil }
     examinedEntryCount += 1
     var keys = SmallArray<CancellationKey>()
     running.modify(token) { swap(&keys, &$0.keys) }
