@@ -38,7 +38,7 @@ extension Effect {
       return .none
     }
     return Self(
-      operation: .cancellable(.inCurrentScope(id: id), cancelInFlight: cancelInFlight, self))
+      box: CancellableBox(.inCurrentScope(id: id), cancelInFlight: cancelInFlight, self))
   }
 
   /// An effect that cancels every running effect with the given identifier.
@@ -56,7 +56,7 @@ extension Effect {
   /// - Returns: An effect that cancels.
   @inlinable
   public static func cancel(id: some Hashable & Sendable) -> Self {
-    Self(operation: .cancel(.inCurrentScope(id: id)))
+    Self(box: CancelBox(.inCurrentScope(id: id)))
   }
 }
 

@@ -25,19 +25,17 @@ extension Effect {
   public static func concatenate(_ effects: some Sequence<Self>) -> Self {
     var flattened: [Self] = []
     for effect in effects {
-      switch effect.operation {
-      case .none:
-        continue
-      case .concatenate(let nested):
-        flattened.append(contentsOf: nested)
-      default:
+      guard let box = effect.box else { continue }
+      if box.kind == .concatenate {
+        flattened.append(contentsOf: unsafeDowncast(box, to: PartsBox.self).effects)
+      } else {
         flattened.append(effect)
       }
     }
     switch flattened.count {
     case 0: return .none
     case 1: return flattened[0]
-    default: return Self(operation: .concatenate(flattened))
+    default: return Self(box: PartsBox(concatenating: flattened))
     }
   }
 

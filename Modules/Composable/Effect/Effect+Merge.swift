@@ -24,8 +24,8 @@ extension Effect {
     flattened.reserveCapacity(effects.underestimatedCount)
     for effect in effects {
       guard let box = effect.box else { continue }
-      if box.isMerge, case .merge(let nested) = box.operation {
-        flattened.append(contentsOf: nested)
+      if box.kind == .merge {
+        flattened.append(contentsOf: unsafeDowncast(box, to: PartsBox.self).effects)
       } else {
         flattened.append(effect)
       }
@@ -33,7 +33,7 @@ extension Effect {
     switch flattened.count {
     case 0: return .none
     case 1: return flattened[0]
-    default: return Self(merging: flattened)
+    default: return Self(box: PartsBox(merging: flattened))
     }
   }
 

@@ -26,7 +26,7 @@ extension Effect {
       lifted = map(embed)
     }
     return Effect<ParentAction>(
-      operation: .cancellable(child.key, cancelInFlight: false, lifted)
+      box: Effect<ParentAction>.CancellableBox(child.key, cancelInFlight: false, lifted)
     )
   }
 
@@ -43,7 +43,7 @@ extension Effect {
     keeping keeps: @escaping @Sendable (HashableIdentity) -> Bool
   ) -> Self {
     Self(
-      operation: .reconcile(
+      box: ReconcileBox(
         NavigationReconciliation(slot: slot, marker: marker, removed: removed, keeps: keeps)
       )
     )
@@ -52,7 +52,7 @@ extension Effect {
   /// An effect that ends everything the navigated child `child` of `slot` started: a
   /// dismissed presentation.
   package static func end(child: HashableIdentity, in slot: NavigationIDPath) -> Self {
-    Self(operation: .cancel(.navigation(slot: slot, child: child)))
+    Self(box: CancelBox(.navigation(slot: slot, child: child)))
   }
 }
 

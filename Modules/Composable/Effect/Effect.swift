@@ -16,67 +16,6 @@
 ///   }
 /// ```
 public struct Effect<Action: Sendable>: Sendable {
-  @usableFromInline
-  enum Operation: Sendable {
-    case none
-    case send(Action)
-    case run(Run)
-    case merge([Effect])
-    case concatenate([Effect])
-    case cancellable(CancellationKey, cancelInFlight: Bool, Effect)
-    case cancel(CancellationKey)
-    case reconcile(NavigationReconciliation)
-  }
-
-  /// The asynchronous work of ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)``.
-  @usableFromInline
-  struct Run: Sendable {
-    @usableFromInline
-    let priority: TaskPriority?
-    /// The dependencies and navigation in effect where the effect was created; they stay in
-    /// effect inside it.
-    @usableFromInline
-    let environment: EffectEnvironment
-    @usableFromInline
-    let body: @Sendable (Send<Action>) async throws -> Void
-    @usableFromInline
-    let location: CodeLocation
-
-    // NB: Inlined into `map` and the constructors, which then make a run without looking up the
-    // run's metadata.
-    @inlinable
-    @inline(__always)
-    init(
-      priority: TaskPriority?,
-      environment: EffectEnvironment,
-      body: @escaping @Sendable (Send<Action>) async throws -> Void,
-      location: CodeLocation
-    ) {
-      self.priority = priority
-      self.environment = environment
-      self.body = body
-      self.location = location
-    }
-
-    /// Work created here, which keeps the dependencies and navigation in effect now.
-    @inlinable
-    init(
-      priority: TaskPriority?,
-      body: @escaping @Sendable (Send<Action>) async throws -> Void,
-      fileID: StaticString,
-      filePath: StaticString,
-      line: UInt,
-      column: UInt
-    ) {
-      self.init(
-        priority: priority,
-        environment: .current(),
-        body: body,
-        location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-      )
-    }
-  }
-
   /// The operation in a box, or `nil` for ``none``.
   ///
   /// NB: A class reference keeps an effect one pointer whatever its action. The operators and
@@ -86,52 +25,148 @@ public struct Effect<Action: Sendable>: Sendable {
   /// that is now a null pointer.
   ///
   /// The constructors are inlinable for the same reason: specialised in the feature that
-  /// returns the effect, making one knows the operation's type without looking it up.
+  /// returns the effect, making one knows the box's type without looking it up.
   @usableFromInline
   let box: Box?
 
+  /// An operation: the base of one class for each kind, which readers tell apart by ``kind``
+  /// and downcast to.
+  ///
+  /// NB: A class for each kind rather than one class holding an enum of the operations. Such
+  /// an enum is generic over the action and holds identifiers, which are existentials, so the
+  /// compiler handles it only through its type metadata: copying an operation out of its box,
+  /// switching on it and destroying it each looked the metadata up, some 330 instructions a
+  /// time, three times for each cancellable effect. Each class here stores its fields
+  /// directly, none of them of a type generic over the action but `SendBox`'s action, so a box
+  /// is read and released without a lookup, and it is the size of its own kind.
   @usableFromInline
-  final class Box: Sendable {
+  class Box: @unchecked Sendable {
+    // NB: `@unchecked` because the class is not final, which makes each subclass restate it.
+    // Every subclass is final and stores only constants of sendable types.
     @usableFromInline
-    let operation: Operation
-    /// Whether the operation is a merge, which `merge` flattens.
-    ///
-    /// NB: Matching `operation` copies it out of the box first, retaining everything it holds;
-    /// the flag lets `merge` look at each effect it is given without that. It is set by the
-    /// maker of the merge, because testing the operation here would copy it too.
-    @usableFromInline
-    let isMerge: Bool
+    let kind: EffectKind
 
     @inlinable
-    init(_ operation: Operation, isMerge: Bool = false) {
-      self.operation = operation
-      self.isMerge = isMerge
+    init(kind: EffectKind) {
+      self.kind = kind
     }
   }
 
-  @inlinable
-  init(operation: Operation) {
-    self.box = Box(operation)
+  /// ``send(_:)``.
+  @usableFromInline
+  final class SendBox: Box, @unchecked Sendable {
+    @usableFromInline
+    let action: Action
+
+    @inlinable
+    init(_ action: Action) {
+      self.action = action
+      super.init(kind: .send)
+    }
   }
 
-  /// Runs `effects` side by side, marked as the merge it is.
-  @inlinable
-  init(merging effects: [Effect]) {
-    self.box = Box(.merge(effects), isMerge: true)
+  /// The asynchronous work of ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)``.
+  @usableFromInline
+  final class RunBox: Box, @unchecked Sendable {
+    /// NB: The priority's raw value, because the standard library keeps `TaskPriority`'s
+    /// layout to itself: a field of that type would place the fields after it only at run time.
+    @usableFromInline
+    let priorityRawValue: UInt8?
+    /// The dependencies and navigation in effect where the effect was created; they stay in
+    /// effect inside it.
+    @usableFromInline
+    let environment: EffectEnvironment
+    @usableFromInline
+    let body: @Sendable (Send<Action>) async throws -> Void
+    @usableFromInline
+    let location: CodeLocation
+
+    @inlinable
+    init(
+      priority: TaskPriority?,
+      environment: EffectEnvironment,
+      body: @escaping @Sendable (Send<Action>) async throws -> Void,
+      location: CodeLocation
+    ) {
+      self.priorityRawValue = priority?.rawValue
+      self.environment = environment
+      self.body = body
+      self.location = location
+      super.init(kind: .run)
+    }
+
+    var priority: TaskPriority? {
+      priorityRawValue.map(TaskPriority.init(rawValue:))
+    }
+  }
+
+  /// A merge or a concatenation, by ``kind``.
+  @usableFromInline
+  final class PartsBox: Box, @unchecked Sendable {
+    @usableFromInline
+    let effects: [Effect]
+
+    @inlinable
+    init(merging effects: [Effect]) {
+      self.effects = effects
+      super.init(kind: .merge)
+    }
+
+    @inlinable
+    init(concatenating effects: [Effect]) {
+      self.effects = effects
+      super.init(kind: .concatenate)
+    }
+  }
+
+  /// ``cancellable(id:cancelInFlight:)``, and a navigated child's work under its key.
+  @usableFromInline
+  final class CancellableBox: Box, @unchecked Sendable {
+    @usableFromInline
+    let key: CancellationKey
+    @usableFromInline
+    let cancelInFlight: Bool
+    @usableFromInline
+    let effect: Effect
+
+    @inlinable
+    init(_ key: CancellationKey, cancelInFlight: Bool, _ effect: Effect) {
+      self.key = key
+      self.cancelInFlight = cancelInFlight
+      self.effect = effect
+      super.init(kind: .cancellable)
+    }
+  }
+
+  /// ``cancel(id:)``, and the end of a navigated child's work.
+  @usableFromInline
+  final class CancelBox: Box, @unchecked Sendable {
+    @usableFromInline
+    let key: CancellationKey
+
+    @inlinable
+    init(_ key: CancellationKey) {
+      self.key = key
+      super.init(kind: .cancel)
+    }
+  }
+
+  /// The end of the work of a navigation slot's children that have gone.
+  @usableFromInline
+  final class ReconcileBox: Box, @unchecked Sendable {
+    @usableFromInline
+    let reconciliation: NavigationReconciliation
+
+    @inlinable
+    init(_ reconciliation: NavigationReconciliation) {
+      self.reconciliation = reconciliation
+      super.init(kind: .reconcile)
+    }
   }
 
   @inlinable
   init(box: Box?) {
     self.box = box
-  }
-
-  // NB: Inlined where the operation is switched on, which looks up its metadata already; and
-  // not `box?.operation ?? .none`, which would look up that of an optional operation as well.
-  @inlinable
-  @inline(__always)
-  var operation: Operation {
-    guard let box else { return .none }
-    return box.operation
   }
 
   /// Whether the effect does nothing; operators check it before building closures to lift an
@@ -140,6 +175,18 @@ public struct Effect<Action: Sendable>: Sendable {
   var isNone: Bool {
     box == nil
   }
+}
+
+/// What an effect's box holds, and so which subclass of `Effect.Box` it is.
+@usableFromInline
+enum EffectKind: UInt8, Sendable {
+  case send
+  case run
+  case merge
+  case concatenate
+  case cancellable
+  case cancel
+  case reconcile
 }
 
 extension Effect {
@@ -171,7 +218,7 @@ extension Effect {
   /// - Returns: An effect that sends `action`.
   @inlinable
   public static func send(_ action: Action) -> Self {
-    Self(operation: .send(action))
+    Self(box: SendBox(action))
   }
 
   /// An effect that runs asynchronous work, which can send any number of actions back.
@@ -227,15 +274,11 @@ extension Effect {
       body = operation
     }
     return Self(
-      operation: .run(
-        Run(
-          priority: priority,
-          body: body,
-          fileID: fileID,
-          filePath: filePath,
-          line: line,
-          column: column
-        )
+      box: RunBox(
+        priority: priority,
+        environment: .current(),
+        body: body,
+        location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
       )
     )
   }

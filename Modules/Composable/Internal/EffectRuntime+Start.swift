@@ -62,7 +62,7 @@ extension EffectRuntime {
 
   /// Runs an effect's work with the dependencies and the navigation where it was created.
   ///
-  /// NB: It takes the parts of an `Effect.Run` rather than the run, so that the task's closure
+  /// NB: It takes the parts of an `Effect.RunBox` rather than the box, so that the task's closure
   /// captures no value of a type generic over the action, whose metadata it would look up.
   fileprivate func execute<Action>(
     _ body: @escaping @Sendable (Send<Action>) async throws -> Void,
@@ -174,68 +174,80 @@ private struct Starting<Action: Sendable> {
   /// Starts the parts of `effect` in order, under `keys`.
   ///
   /// NB: The walk is a loop rather than a recursion, and the parts it has yet to start are kept
-  /// type-erased. Unspecialised, a function that switches on an effect looks up the metadata of
-  /// its operation and of a run each time it is called, and an array of a generic element looks
-  /// up its own on each use: some 700 instructions a node either way, three times for each
-  /// effect that a merge starts under an identifier and a merge later cancels.
+  /// type-erased. Unspecialised, an array of a generic element looks up its metadata on each
+  /// use, some 700 instructions a node, three times for each effect that a merge starts under
+  /// an identifier and a merge later cancels.
   mutating func start(_ effect: Effect<Action>, keys: SmallArray<CancellationKey>) {
     var (effect, keys) = (effect, keys)
     var pending: [ErasedEffect] = []
     while true {
-      switch effect.operation {
-      case .none:
-        break
-      case .send(let action):
-        actions.append(action)
-      case .run(let run):
-        let (group, send) = groupAndSend()
-        let (runtime, origin) = (runtime, origin)
-        let (body, environment, location, priority) =
-          (run.body, run.environment, run.location, run.priority)
-        let task = runtime.spawn(keys: keys, prefixes: &prefixes, origin: origin, group: group) {
-          token in
-          Task(priority: priority) {
-            await runtime.execute(
-              body,
-              in: environment,
-              location: location,
-              send: send,
-              origin: origin
-            )
-            runtime.finish(token)
+      if let box = effect.box {
+        switch box.kind {
+        case .send:
+          actions.append(unsafeDowncast(box, to: Effect<Action>.SendBox.self).action)
+        case .run:
+          startRun(unsafeDowncast(box, to: Effect<Action>.RunBox.self), keys: keys)
+        case .merge:
+          let effects = unsafeDowncast(box, to: Effect<Action>.PartsBox.self).effects
+          // NB: Last first, so that the parts come off the stack in order.
+          var index = effects.endIndex
+          while index > effects.startIndex {
+            index -= 1
+            pending.append(ErasedEffect(effects[index], keys: keys))
           }
-        }
-        tasks?.append(task)
-      case .merge(let effects):
-        // NB: Last first, so that the parts come off the stack in order.
-        var index = effects.endIndex
-        while index > effects.startIndex {
-          index -= 1
-          pending.append(ErasedEffect(effects[index], keys: keys))
-        }
-      case .concatenate(let effects):
-        startConcatenation(effects, keys: keys)
-      case .cancellable(let key, let cancelInFlight, let inner):
-        if cancelInFlight {
+        case .concatenate:
+          startConcatenation(
+            unsafeDowncast(box, to: Effect<Action>.PartsBox.self).effects,
+            keys: keys
+          )
+        case .cancellable:
+          let cancellable = unsafeDowncast(box, to: Effect<Action>.CancellableBox.self)
+          if cancellable.cancelInFlight {
+            runtime.detach(cancellable.key, into: &cancelled)
+          }
+          keys.append(cancellable.key)
+          effect = cancellable.effect
+          continue
+        case .cancel:
+          let key = unsafeDowncast(box, to: Effect<Action>.CancelBox.self).key
           runtime.detach(key, into: &cancelled)
+        case .reconcile:
+          let reconciliation = unsafeDowncast(box, to: Effect<Action>.ReconcileBox.self)
+            .reconciliation
+          cancelled +=
+            runtime.detachChildren(
+              of: reconciliation.slot,
+              marker: reconciliation.marker,
+              removed: reconciliation.removed,
+              keeping: reconciliation.keeps
+            ).tasks
         }
-        keys.append(key)
-        effect = inner
-        continue
-      case .cancel(let key):
-        runtime.detach(key, into: &cancelled)
-      case .reconcile(let reconciliation):
-        cancelled +=
-          runtime.detachChildren(
-            of: reconciliation.slot,
-            marker: reconciliation.marker,
-            removed: reconciliation.removed,
-            keeping: reconciliation.keeps
-          ).tasks
       }
       guard let part = pending.popLast() else { return }
       (effect, keys) = (Effect(part), part.keys)
     }
+  }
+
+  /// Starts a run's work in a task of the group, registered under `keys`.
+  private mutating func startRun(_ run: Effect<Action>.RunBox, keys: SmallArray<CancellationKey>) {
+    let (group, send) = groupAndSend()
+    let (runtime, origin) = (runtime, origin)
+    let (body, environment, location, priority) =
+      (run.body, run.environment, run.location, run.priority)
+    let task = runtime.spawn(keys: keys, prefixes: &prefixes, origin: origin, group: group) {
+      token in
+      Task(priority: priority) {
+        await runtime.execute(
+          body,
+          in: environment,
+          location: location,
+          send: send,
+          origin: origin
+        )
+        runtime.finish(token)
+      }
+    }
+    tasks?.append(task)
   }
 
   /// Starts the synchronous effects at the head of a concatenation now, and the rest in a task
@@ -268,15 +280,16 @@ private struct Starting<Action: Sendable> {
 extension Effect {
   /// Whether starting the effect does all of its work immediately, without a task.
   var isSynchronous: Bool {
-    switch operation {
-    case .none, .send, .cancel, .reconcile:
+    guard let box else { return true }
+    switch box.kind {
+    case .send, .cancel, .reconcile:
       return true
     case .run:
       return false
-    case .merge(let effects), .concatenate(let effects):
-      return effects.allSatisfy(\.isSynchronous)
-    case .cancellable(_, _, let effect):
-      return effect.isSynchronous
+    case .merge, .concatenate:
+      return unsafeDowncast(box, to: PartsBox.self).effects.allSatisfy(\.isSynchronous)
+    case .cancellable:
+      return unsafeDowncast(box, to: CancellableBox.self).effect.isSynchronous
     }
   }
 }
