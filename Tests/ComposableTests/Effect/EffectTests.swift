@@ -17,12 +17,15 @@ struct EffectTests {
       case concatenateButtonTapped
       case countdownButtonTapped
       case mapButtonTapped
+      case mappedRunButtonTapped(priority: TaskPriority)
       case mergeButtonTapped
       case nestedMapButtonTapped
       case nestedSendButtonTapped
       case number(Int)
       case record(String)
+      case runButtonTapped(priority: TaskPriority)
       case sendButtonTapped
+      case started(priority: TaskPriority?)
     }
 
     @Dependency(\.continuousClock) var clock
@@ -50,6 +53,11 @@ struct EffectTests {
           await send(8)
         }
         .map(Action.number)
+      case .mappedRunButtonTapped(let priority):
+        return Effect<TaskPriority?>.run(priority: priority) { send in
+          await send(Task.basePriority)
+        }
+        .map { Action.started(priority: $0) }
       case .mergeButtonTapped:
         return .merge(
           .run { [clock] send in
@@ -82,8 +90,15 @@ struct EffectTests {
       case .record(let entry):
         state.log.append(entry)
         return .none
+      case .runButtonTapped(let priority):
+        return .run(priority: priority) { send in
+          await send(.started(priority: Task.basePriority))
+        }
       case .sendButtonTapped:
         return .send(.record("sent"))
+      case .started(let priority):
+        state.log.append("started at \(priority.map { "\($0.rawValue)" } ?? "no priority")")
+        return .none
       }
     }
   }
@@ -179,5 +194,21 @@ struct EffectTests {
     await store.send(.mapButtonTapped)
     await store.receive(.number(7)) { $0.log = ["7"] }
     await store.receive(.number(8)) { $0.log = ["7", "8"] }
+  }
+
+  // NB: The base priority, because a task that a higher-priority task awaits runs escalated.
+  @Test func runStartsItsTaskAtThePriorityItWasGivenAlsoWhenMapped() async {
+    let store = TestStore(initialState: Feature.State()) {
+      Feature()
+    }
+
+    await store.send(.runButtonTapped(priority: .low))
+    await store.receive(.started(priority: .low)) {
+      $0.log = ["started at \(TaskPriority.low.rawValue)"]
+    }
+    await store.send(.mappedRunButtonTapped(priority: .high))
+    await store.receive(.started(priority: .high)) {
+      $0.log.append("started at \(TaskPriority.high.rawValue)")
+    }
   }
 }
