@@ -37,12 +37,14 @@ public struct Effect<Action: Sendable>: Sendable {
   /// compiler handles it only through its type metadata: copying an operation out of its box,
   /// switching on it and destroying it each looked the metadata up, some 330 instructions a
   /// time, three times for each cancellable effect. Each class here stores its fields
-  /// directly, none of them of a type generic over the action but `SendBox`'s action, so a box
-  /// is read and released without a lookup, and it is the size of its own kind.
+  /// directly, and only `SendBox`'s action has a layout that depends on the action (its
+  /// metadata is the class's own argument), so a box is read and released without a lookup,
+  /// and it is the size of its own kind.
   @usableFromInline
   class Box: @unchecked Sendable {
-    // NB: `@unchecked` because the class is not final, which makes each subclass restate it.
-    // Every subclass is final and stores only constants of sendable types.
+    // NB: `@unchecked` because the compiler checks the sendability of final classes only, and
+    // each subclass restates it because it inherits an unchecked conformance. Every subclass is
+    // final and stores only constants of sendable types.
     @usableFromInline
     let kind: EffectKind
 
@@ -95,6 +97,7 @@ public struct Effect<Action: Sendable>: Sendable {
       super.init(kind: .run)
     }
 
+    /// The priority the work's task starts at; `nil` inherits the starting context's.
     var priority: TaskPriority? {
       priorityRawValue.map(TaskPriority.init(rawValue:))
     }
@@ -178,8 +181,10 @@ public struct Effect<Action: Sendable>: Sendable {
 }
 
 /// What an effect's box holds, and so which subclass of `Effect.Box` it is.
+///
+/// NB: Outside `Effect`, where it would be generic over the action like everything nested in it.
 @usableFromInline
-enum EffectKind: UInt8, Sendable {
+enum EffectKind: Sendable {
   case send
   case run
   case merge

@@ -4,9 +4,9 @@ import Dependencies
 /// dependencies and the reducer context in effect there.
 ///
 /// Captured by one call that is not generic, so that `Effect.run` can be inlined into the
-/// feature that calls it — where it is specialised and makes its run without looking up the
-/// run's generic metadata — while the capture, which reads task-locals of the internally imported
-/// `Dependencies`, stays in this module.
+/// feature that calls it — where it is specialised and makes its box without looking up the
+/// box's generic metadata — while the capture, which reads task-locals of the internally
+/// imported `Dependencies`, stays in this module.
 @usableFromInline
 struct EffectEnvironment: Sendable {
   let dependencies: DependencyValues

@@ -61,24 +61,20 @@ extension EffectRuntime {
   }
 
   /// Runs an effect's work with the dependencies and the navigation where it was created.
-  ///
-  /// NB: It takes the parts of an `Effect.RunBox` rather than the box, so that the task's closure
-  /// captures no value of a type generic over the action, whose metadata it would look up.
   fileprivate func execute<Action>(
-    _ body: @escaping @Sendable (Send<Action>) async throws -> Void,
-    in environment: EffectEnvironment,
-    location: CodeLocation,
+    _ run: Effect<Action>.RunBox,
     send: Send<Action>,
     origin: Action
   ) async {
+    let environment = run.environment
     await DependencyValues.$_current.withValue(environment.dependencies) {
       // NB: Most effects come from a store's root feature, and most tasks start with no context
       // bound; binding it anyway would cost an allocation per effect.
       if environment.context.isRoot, ReducerContext.current.isRoot {
-        await execute(body, send: send, origin: origin, location: location)
+        await execute(run.body, send: send, origin: origin, location: run.location)
       } else {
         await ReducerContext.$current.withValue(environment.context) {
-          await execute(body, send: send, origin: origin, location: location)
+          await execute(run.body, send: send, origin: origin, location: run.location)
         }
       }
     }
@@ -231,19 +227,12 @@ private struct Starting<Action: Sendable> {
   /// Starts a run's work in a task of the group, registered under `keys`.
   private mutating func startRun(_ run: Effect<Action>.RunBox, keys: SmallArray<CancellationKey>) {
     let (group, send) = groupAndSend()
-    let (runtime, origin) = (runtime, origin)
-    let (body, environment, location, priority) =
-      (run.body, run.environment, run.location, run.priority)
+    let (runtime, origin, priority) = (runtime, origin, run.priority)
     let task = runtime.spawn(keys: keys, prefixes: &prefixes, origin: origin, group: group) {
       token in
+      // NB: The task keeps the box, one reference, rather than copies of its fields.
       Task(priority: priority) {
-        await runtime.execute(
-          body,
-          in: environment,
-          location: location,
-          send: send,
-          origin: origin
-        )
+        await runtime.execute(run, send: send, origin: origin)
         runtime.finish(token)
       }
     }
