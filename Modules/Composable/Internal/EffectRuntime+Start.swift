@@ -173,9 +173,13 @@ private struct Starting<Action: Sendable> {
   /// type-erased. Unspecialised, an array of a generic element looks up its metadata on each
   /// use, some 700 instructions a node, three times for each effect that a merge starts under
   /// an identifier and a merge later cancels.
+  ///
+  /// The parts wait with the number of keys that enclose them rather than a copy of the keys:
+  /// the walk is depth first and only appends keys as it descends, so a part's keys are the
+  /// first of the walk's keys when the part comes off the stack.
   mutating func start(_ effect: Effect<Action>, keys: SmallArray<CancellationKey>) {
-    var (effect, keys) = (effect, keys)
-    var pending: [ErasedEffect] = []
+    var (effect, keys, keyCount) = (effect, keys, keys.count)
+    var pending: [PendingEffect] = []
     while true {
       if let box = effect.box {
         switch box.kind {
@@ -189,7 +193,7 @@ private struct Starting<Action: Sendable> {
           var index = effects.endIndex
           while index > effects.startIndex {
             index -= 1
-            pending.append(ErasedEffect(effects[index], keys: keys))
+            pending.append(PendingEffect(effects[index], keyCount: keyCount))
           }
         case .concatenate:
           startConcatenation(
@@ -202,6 +206,7 @@ private struct Starting<Action: Sendable> {
             runtime.detach(cancellable.key, into: &cancelled)
           }
           keys.append(cancellable.key)
+          keyCount += 1
           effect = cancellable.effect
           continue
         case .cancel:
@@ -220,7 +225,8 @@ private struct Starting<Action: Sendable> {
         }
       }
       guard let part = pending.popLast() else { return }
-      (effect, keys) = (Effect(part), part.keys)
+      keys.removeLast(keyCount - part.keyCount, of: keyCount)
+      (effect, keyCount) = (Effect(part), part.keyCount)
     }
   }
 
@@ -283,22 +289,23 @@ extension Effect {
   }
 }
 
-/// A part of an effect that a walk has yet to start, and the keys it starts under, with its
-/// action type erased so that the walk keeps them in an array of a concrete type.
-private struct ErasedEffect {
+/// A part of an effect that a walk has yet to start, with its action type erased so that the
+/// walk keeps them in an array of a concrete type, and the number of the walk's keys that
+/// enclose it.
+private struct PendingEffect {
   let box: AnyObject?
-  let keys: SmallArray<CancellationKey>
+  let keyCount: Int
 
-  init<Action>(_ effect: Effect<Action>, keys: SmallArray<CancellationKey>) {
+  init<Action>(_ effect: Effect<Action>, keyCount: Int) {
     self.box = effect.box
-    self.keys = keys
+    self.keyCount = keyCount
   }
 }
 
 extension Effect {
-  /// The effect `erased` was made from; the caller knows its action type.
-  fileprivate init(_ erased: ErasedEffect) {
-    if let box = erased.box {
+  /// The effect `pending` was made from; the caller knows its action type.
+  fileprivate init(_ pending: PendingEffect) {
+    if let box = pending.box {
       self.init(box: unsafeDowncast(box, to: Box.self))
     } else {
       self.init(box: nil)

@@ -240,25 +240,29 @@ package final class EffectRuntime: Sendable {
     makeTask: (_ token: Token) -> Task<Void, Never>
   ) -> Task<Void, Never> {
     let origin = recordsOrigins ? Origin(origin) : nil
-    let registered = Self.expand(keys, prefixes: &prefixes)
     let (task, isInCancelledGroup) = changeTables { tables in
       let token = tables.running.nextSlot
       let task = makeTask(token)
       let groupSlot = group?.add(task)
-      let entry = Entry(
-        task: task,
-        keys: registered,
-        origin: origin,
-        group: group,
-        groupSlot: groupSlot,
-        sequence: tables.nextSequence,
-        isTracked: group?.isTracked ?? true
-      )
-      tables.nextSequence += 1
-      tables.running.insert(entry)
+      // NB: Expanded under the lock so that the entry can take the keys, and the slots the
+      // entry, rather than copies: a key's copy goes through the witnesses of its type-erased
+      // identifier, where expanding mostly returns the keys as they are.
+      let registered = Self.expand(keys, prefixes: &prefixes)
       registered.visit { key in
         tables.register(token, under: key)
       }
+      tables.running.insert(
+        Entry(
+          task: task,
+          keys: consume registered,
+          origin: origin,
+          group: group,
+          groupSlot: groupSlot,
+          sequence: tables.nextSequence,
+          isTracked: group?.isTracked ?? true
+        )
+      )
+      tables.nextSequence += 1
       return (task, group != nil && groupSlot == nil)
     }
     if isInCancelledGroup { task.cancel() }

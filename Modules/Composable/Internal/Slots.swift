@@ -26,7 +26,7 @@ struct Slots<Element> {
 
   /// Puts `element` in the slot ``nextSlot`` named, and returns it.
   @discardableResult
-  mutating func insert(_ element: Element) -> Int {
+  mutating func insert(_ element: consuming Element) -> Int {
     count += 1
     if let slot = vacant.popLast() {
       elements[slot] = element

@@ -23,6 +23,33 @@ struct SmallArray<Element> {
     }
   }
 
+  var count: Int {
+    switch storage {
+    case .empty: 0
+    case .one: 1
+    case .many(let elements): elements.count
+    }
+  }
+
+  /// Removes the last `k` elements of the `count` the array holds.
+  ///
+  /// NB: The caller says how many elements there are, so that removing all of them is an
+  /// assignment, without reading the storage.
+  mutating func removeLast(_ k: Int, of count: Int) {
+    precondition(k <= count, "Removing more elements than a SmallArray holds")
+    guard k > 0 else { return }
+    guard k < count else {
+      storage = .empty
+      return
+    }
+    guard case .many(var elements) = storage else {
+      preconditionFailure("A SmallArray holds fewer elements than its caller counted")
+    }
+    storage = .empty
+    elements.removeLast(k)
+    storage = elements.count == 1 ? .one(elements[0]) : .many(elements)
+  }
+
   func contains(where predicate: (Element) -> Bool) -> Bool {
     storage.contains(where: predicate)
   }

@@ -207,6 +207,42 @@ extension CancellationTests {
     await store.finish()
   }
 
+  @Test func eachPartOfNestedMergesRunsUnderExactlyTheIdentifiersAroundIt() async {
+    // A under "outer", "inner" and "a"; B under "outer" and "inner"; C under "outer"; D under
+    // none. The walk starts them in that order, dropping one identifier between each.
+    struct Nested: Reducer {
+      @Dependency(\.continuousClock) var clock
+      func reduce(into state: inout Int, action: String) -> Effect<String> {
+        guard action == "start" else { return .cancel(id: action) }
+        let wait = Effect<String>.run { _ in try await clock.sleep(for: .seconds(60)) }
+        return .merge(
+          .merge(
+            .merge(wait.cancellable(id: "a"), wait).cancellable(id: "inner"),
+            wait
+          )
+          .cancellable(id: "outer"),
+          wait
+        )
+      }
+    }
+    let store = TestStore(initialState: 0) {
+      Nested()
+    } withDependencies: {
+      $0.continuousClock = TestClock()
+    }
+
+    await store.send("start")
+    #expect(store.effectRuntime.runningCount == 4)
+    #expect(store.effectRuntime.cancellationKeyCount == 3)
+    await store.send("a")
+    #expect(store.effectRuntime.cancellationKeyCount == 2)
+    await store.send("inner")
+    #expect(store.effectRuntime.cancellationKeyCount == 1)
+    await store.send("outer")
+    #expect(store.effectRuntime.cancellationKeyCount == 0)
+    await store.skipInFlightEffects()
+  }
+
   @Test func distinctEmptyIDTypesHashApart() {
     struct First: Hashable, Sendable {}
     struct Second: Hashable, Sendable {}
