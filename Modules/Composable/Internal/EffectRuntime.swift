@@ -34,8 +34,9 @@ package final class EffectRuntime: Sendable {
     var keys: SmallArray<CancellationKey>
     /// The action that started the task, when the runtime records origins.
     ///
-    /// NB: Boxed so that an entry carries one pointer rather than an existential: entries are
-    /// copied in and out of their slots for every effect, and most runtimes record nothing.
+    /// NB: Boxed so that an entry carries one pointer rather than an existential: an entry is
+    /// written into its slot and swapped out of it for every effect, and most runtimes record
+    /// nothing.
     var origin: Origin?
     var group: EffectGroup?
     /// The task's slot in `group`; `nil` when the group was cancelled before the task joined.

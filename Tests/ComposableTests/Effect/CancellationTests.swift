@@ -209,7 +209,9 @@ extension CancellationTests {
 
   @Test func eachPartOfNestedMergesRunsUnderExactlyTheIdentifiersAroundIt() async {
     // A under "outer", "inner" and "a"; B under "outer" and "inner"; C under "outer"; D under
-    // none. The walk starts them in that order, dropping one identifier between each.
+    // "d" alone. The walk starts them in that order, dropping one identifier before B and
+    // before C, and the last one before D. Cancelling an identifier detaches its tasks from
+    // every other identifier too, so a task under one too many takes that one away early.
     struct Nested: Reducer {
       @Dependency(\.continuousClock) var clock
       func reduce(into state: inout Int, action: String) -> Effect<String> {
@@ -221,7 +223,7 @@ extension CancellationTests {
             wait
           )
           .cancellable(id: "outer"),
-          wait
+          wait.cancellable(id: "d")
         )
       }
     }
@@ -233,14 +235,16 @@ extension CancellationTests {
 
     await store.send("start")
     #expect(store.effectRuntime.runningCount == 4)
-    #expect(store.effectRuntime.cancellationKeyCount == 3)
+    #expect(store.effectRuntime.cancellationKeyCount == 4)
     await store.send("a")
-    #expect(store.effectRuntime.cancellationKeyCount == 2)
+    #expect(store.effectRuntime.cancellationKeyCount == 3)
     await store.send("inner")
-    #expect(store.effectRuntime.cancellationKeyCount == 1)
+    #expect(store.effectRuntime.cancellationKeyCount == 2)
     await store.send("outer")
+    #expect(store.effectRuntime.cancellationKeyCount == 1)
+    await store.send("d")
     #expect(store.effectRuntime.cancellationKeyCount == 0)
-    await store.skipInFlightEffects()
+    await store.finish()
   }
 
   @Test func distinctEmptyIDTypesHashApart() {
