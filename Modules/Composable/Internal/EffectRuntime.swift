@@ -276,20 +276,30 @@ package final class EffectRuntime: Sendable {
     _ keys: SmallArray<CancellationKey>,
     prefixes cache: inout PrefixCache
   ) -> SmallArray<CancellationKey> {
-    guard keys.contains(where: { !$0.isNavigation && !$0.path.components.isEmpty }) else {
-      return keys
-    }
-    var expanded = SmallArray<CancellationKey>()
+    guard keys.contains(where: isExpanded) else { return keys }
+    // NB: Built in an array of the final size, then stored whole: appending to the small array
+    // one key at a time would allocate twice and copy each key once more.
+    var count = 0
     keys.visit { key in
-      if key.isNavigation || key.path.components.isEmpty {
+      count += Self.isExpanded(key) ? key.path.components.count + 1 : 1
+    }
+    var expanded: [CancellationKey] = []
+    expanded.reserveCapacity(count)
+    keys.visit { key in
+      guard Self.isExpanded(key) else {
         expanded.append(key)
-      } else {
-        for path in cache.prefixes(of: key.path) {
-          expanded.append(CancellationKey(id: key.id, path: path))
-        }
+        return
+      }
+      for path in cache.prefixes(of: key.path) {
+        expanded.append(CancellationKey(id: key.id, path: path))
       }
     }
-    return expanded
+    return SmallArray(expanded)
+  }
+
+  /// Whether a task is registered under `key` at every path above the key's own too.
+  private static func isExpanded(_ key: CancellationKey) -> Bool {
+    !key.isNavigation && !key.path.components.isEmpty
   }
 
   /// The paths above a key's path, remembered for the last path asked about: the effects one

@@ -8,6 +8,14 @@ struct SmallArray<Element> {
 
   init() {}
 
+  init(_ elements: [Element]) {
+    switch elements.count {
+    case 0: storage = .empty
+    case 1: storage = .one(elements[0])
+    default: storage = .many(elements)
+    }
+  }
+
   mutating func append(_ element: Element) {
     switch storage {
     case .empty:
