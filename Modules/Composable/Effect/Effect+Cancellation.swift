@@ -99,7 +99,7 @@ package struct CancellationKey: Hashable, Sendable, CustomStringConvertible {
   /// The child whose work the key covers, when it is a navigated child's key.
   var navigatedChild: HashableIdentity? {
     guard isNavigation else { return nil }
-    return (id.base as? NavigatedChild)?.child
+    return id.value(as: NavigatedChild.self)?.child
   }
 
   @usableFromInline

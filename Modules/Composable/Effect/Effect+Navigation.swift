@@ -64,8 +64,9 @@ extension Effect {
 package struct NavigatedScope: Sendable {
   /// The path of the feature the slot belongs to.
   private let parent: NavigationIDPath
-  /// The stack or presentation the child is in.
-  private let navigationSlot: NavigationSlot
+  /// The stack or presentation the child is in: the identity of its ``NavigationSlot``, which
+  /// the navigation operator builds once.
+  private let navigationSlot: HashableIdentity
   /// The child within the slot.
   private let child: Child
 
@@ -76,14 +77,14 @@ package struct NavigatedScope: Sendable {
   }
 
   /// The scope of the element `id` of the stack `slot` of the feature at `parent`.
-  package init(parent: NavigationIDPath, slot: NavigationSlot, element id: StackElementID) {
+  package init(parent: NavigationIDPath, slot: HashableIdentity, element id: StackElementID) {
     self.parent = parent
     self.navigationSlot = slot
     self.child = .element(id)
   }
 
   /// The scope of `child` in `slot` of the feature at `parent`.
-  package init(parent: NavigationIDPath, slot: NavigationSlot, child: HashableIdentity) {
+  package init(parent: NavigationIDPath, slot: HashableIdentity, child: HashableIdentity) {
     self.parent = parent
     self.navigationSlot = slot
     self.child = .identity(child)
@@ -91,12 +92,12 @@ package struct NavigatedScope: Sendable {
 
   /// The child's own navigation path.
   package var path: NavigationIDPath {
-    parent.appending(slot: HashableIdentity(navigationSlot), child: childIdentity)
+    parent.appending(slot: navigationSlot, child: childIdentity)
   }
 
   /// The slot: the parent's path and the stack or presentation the child is in.
   package var slot: NavigationIDPath {
-    parent.appending(identity: HashableIdentity(navigationSlot))
+    parent.appending(identity: navigationSlot)
   }
 
   /// The key all of the child's work is registered under.

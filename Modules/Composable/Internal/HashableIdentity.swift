@@ -1,36 +1,75 @@
-/// A type-erased hashable value that is cheap to hash and compare: the hash is computed once,
-/// and equality looks at the values only when their types and hashes already match.
+/// A type-erased hashable value that is cheap to hash, compare and copy: the hash is computed
+/// once, equality looks at the values only when their types and hashes already match, and a
+/// copy is plain memory and at most one retain.
 ///
 /// Cancellation keys and navigation paths are dictionary keys on every effect start and
 /// cancellation; `AnyHashable` would re-derive conformances on each comparison. The hash mixes
 /// in the value's type, so identifiers whose values all hash alike (empty structs, single-case
 /// enums) still spread over the table; equality is exact-type, so `1` and `Int8(1)` differ.
-package struct HashableIdentity: Hashable, @unchecked Sendable, CustomStringConvertible {
-  // NB: The initializer takes only `Sendable` values, so the box holds nothing that could race.
-  package let base: any Hashable
-  private let type: ObjectIdentifier
+///
+/// NB: The value is never held in an existential (`any Hashable`). A struct that holds one is
+/// copied and destroyed through the value's witnesses, and so is everything that holds such a
+/// struct (cancellation keys, the inline arrays of keys, registry entries), several times for
+/// every effect. A value of a trivial type of at most 16 bytes (enum cases, integers, UUIDs,
+/// stack element IDs: nearly every identifier) is kept as its bytes; any other value in a box
+/// of its own.
+package struct HashableIdentity: Hashable, Sendable, CustomStringConvertible {
+  private let bytes: Bytes
+  private let box: (any IdentityBox)?
+  private let valueType: any (Hashable & Sendable).Type
   private let hash: Int
 
+  private typealias Bytes = (UInt64, UInt64)
+
   package init<Value: Hashable & Sendable>(_ value: Value) {
-    self.base = value
-    self.type = ObjectIdentifier(Value.self)
+    if _isPOD(Value.self), MemoryLayout<Value>.size <= MemoryLayout<Bytes>.size,
+      MemoryLayout<Value>.alignment <= MemoryLayout<Bytes>.alignment
+    {
+      var bytes: Bytes = (0, 0)
+      withUnsafeMutableBytes(of: &bytes) { $0.storeBytes(of: value, as: Value.self) }
+      self.bytes = bytes
+      self.box = nil
+    } else {
+      self.bytes = (0, 0)
+      self.box = ValueBox(value)
+    }
+    self.valueType = Value.self
     var hasher = Hasher()
-    hasher.combine(type)
+    hasher.combine(ObjectIdentifier(Value.self))
     hasher.combine(value)
     self.hash = hasher.finalize()
   }
 
-  package static func == (lhs: Self, rhs: Self) -> Bool {
-    guard lhs.type == rhs.type, lhs.hash == rhs.hash else { return false }
-    // NB: Both values are opened and the right one is reinterpreted as the left one's type
-    // rather than cast: `type` says both were made from the same concrete type (an existential
-    // cannot be one, as none conforms to `Hashable`), so the cast could only succeed, and a
-    // dynamic cast costs more than the comparison. It runs on every registry lookup that finds
-    // its key.
-    func isEqual<Left: Hashable, Right: Hashable>(_ left: Left, _ right: Right) -> Bool {
-      left == unsafeBitCast(right, to: Left.self)
+  /// The value, when it is of type `Value`.
+  package func value<Value: Hashable & Sendable>(as _: Value.Type) -> Value? {
+    guard holds(Value.self) else { return nil }
+    guard let box else { return Self.load(bytes, as: Value.self) }
+    return unsafeDowncast(box, to: ValueBox<Value>.self).value
+  }
+
+  /// The value, type-erased.
+  package var base: any Hashable & Sendable {
+    func open<Value: Hashable & Sendable>(_: Value.Type) -> any Hashable & Sendable {
+      // NB: `valueType` is the value's type, so the value is there.
+      value(as: Value.self).unsafelyUnwrapped
     }
-    return isEqual(lhs.base, rhs.base)
+    return open(valueType)
+  }
+
+  package static func == (lhs: Self, rhs: Self) -> Bool {
+    guard lhs.hash == rhs.hash, lhs.valueType == rhs.valueType else { return false }
+    // NB: Both were made from the same type, so both hold their values alike. A trivial value
+    // is its bytes, so equal bytes are an equal value, and a lookup that finds its key stops
+    // there. Values whose bytes differ (padding, or a type whose `==` equates distinct bytes)
+    // are compared with the type's `==`, reached through the type.
+    if let left = lhs.box, let right = rhs.box {
+      return left.isEqual(to: right)
+    }
+    if lhs.bytes == rhs.bytes { return true }
+    func isEqual<Value: Hashable>(_: Value.Type) -> Bool {
+      load(lhs.bytes, as: Value.self) == load(rhs.bytes, as: Value.self)
+    }
+    return isEqual(lhs.valueType)
   }
 
   package func hash(into hasher: inout Hasher) {
@@ -39,10 +78,33 @@ package struct HashableIdentity: Hashable, @unchecked Sendable, CustomStringConv
 
   /// Whether the value is of type `Value`.
   package func holds<Value>(_: Value.Type) -> Bool {
-    type == ObjectIdentifier(Value.self)
+    valueType == Value.self
   }
 
   package var description: String {
     "\(base)"
+  }
+
+  private static func load<Value>(_ bytes: Bytes, as _: Value.Type) -> Value {
+    withUnsafeBytes(of: bytes) { $0.load(as: Value.self) }
+  }
+}
+
+/// A value that is not trivial, on the heap, so that an identity holding it copies with one
+/// retain.
+private protocol IdentityBox: AnyObject, Sendable {
+  /// Whether `other`, which holds a value of the same type, holds an equal value.
+  func isEqual(to other: any IdentityBox) -> Bool
+}
+
+private final class ValueBox<Value: Hashable & Sendable>: IdentityBox {
+  let value: Value
+
+  init(_ value: Value) {
+    self.value = value
+  }
+
+  func isEqual(to other: any IdentityBox) -> Bool {
+    value == unsafeDowncast(other, to: Self.self).value
   }
 }

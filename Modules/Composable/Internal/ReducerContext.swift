@@ -12,16 +12,30 @@ package struct ReducerContext: Sendable {
   /// the effects of children that have gone from the state; `nil` inside an effect.
   package var runtime: EffectRuntime?
   /// The navigated feature that is running, or `nil` for the root feature of a store.
-  private var scope: NavigatedScope?
-  /// The feature ``DismissEffect`` dismisses: the nearest one run by `forEach` or a
-  /// presentation `ifLet`.
-  private var dismissal = Dismissal.nothing
+  ///
+  /// NB: A reference, so that the context copies as two retains. It is copied into and out of
+  /// its task-local several times for every action a navigated child receives, and a scope held
+  /// inline went through the scope's witnesses on each copy, which cost more than the one
+  /// allocation per child action that the reference costs.
+  private var feature: RunningFeature?
+
+  private final class RunningFeature: Sendable {
+    let scope: NavigatedScope
+    /// The feature ``DismissEffect`` dismisses: the nearest one run by `forEach` or a
+    /// presentation `ifLet`.
+    let dismissal: Dismissal
+
+    init(scope: NavigatedScope, dismissal: Dismissal) {
+      self.scope = scope
+      self.dismissal = dismissal
+    }
+  }
 
   private enum Dismissal: Sendable {
     case nothing
-    /// The feature that is running, kept apart so that entering a child copies its scope once.
+    /// The feature itself.
     case runningFeature
-    case ancestor(NavigatedScope)
+    case ancestor(RunningFeature)
   }
 
   /// The context of a store's root feature.
@@ -34,35 +48,41 @@ package struct ReducerContext: Sendable {
 
   /// The navigation scope of the running reducer, which scopes its cancellation identifiers.
   package var navigationIDPath: NavigationIDPath {
-    scope?.path ?? NavigationIDPath()
+    feature?.scope.path ?? NavigationIDPath()
   }
 
   /// The scope that ``DismissEffect`` dismisses, or `nil` at the root of a store.
   package var dismissScope: NavigationIDPath? {
-    switch dismissal {
-    case .nothing: nil
-    case .runningFeature: scope?.path
-    case .ancestor(let feature): feature.path
+    guard let feature else { return nil }
+    switch feature.dismissal {
+    case .nothing: return nil
+    case .runningFeature: return feature.scope.path
+    case .ancestor(let ancestor): return ancestor.scope.path
     }
   }
 
   /// Whether this is the context outside any store: no runtime, no navigated feature.
   var isRoot: Bool {
-    guard runtime == nil, scope == nil, case .nothing = dismissal else { return false }
-    return true
+    runtime == nil && feature == nil
   }
 
   /// The context of a navigated child: its own scope and, when its parent can dismiss it, the
   /// scope `dismiss()` ends.
   func entering(_ child: NavigatedScope, isDismissable: Bool) -> Self {
     var context = self
-    if isDismissable {
-      context.dismissal = .runningFeature
-    } else if case .runningFeature = dismissal, let scope {
-      context.dismissal = .ancestor(scope)
-    }
-    context.scope = child
+    context.feature = RunningFeature(
+      scope: child,
+      dismissal: isDismissable ? .runningFeature : inheritedDismissal
+    )
     return context
+  }
+
+  /// What a child its parent cannot dismiss dismisses: what this feature dismisses, naming
+  /// this feature when that is the one.
+  private var inheritedDismissal: Dismissal {
+    guard let feature else { return .nothing }
+    if case .runningFeature = feature.dismissal { return .ancestor(feature) }
+    return feature.dismissal
   }
 
   /// What an effect created here keeps: the navigation, not the store's runtime.

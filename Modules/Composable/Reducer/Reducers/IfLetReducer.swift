@@ -100,6 +100,24 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let toChildState: WritableKeyPath<Parent.State, Child.State?>
   let toChildAction: AnyCasePath<Parent.Action, Child.Action>
   let location: CodeLocation
+  /// The identity of the slot the operator's children are in, built once: a key path is not
+  /// trivial, so each identity of it would be an allocation.
+  let navigationSlot: HashableIdentity
+
+  init(
+    parent: Parent,
+    child: Child,
+    toChildState: WritableKeyPath<Parent.State, Child.State?>,
+    toChildAction: AnyCasePath<Parent.Action, Child.Action>,
+    location: CodeLocation
+  ) {
+    self.parent = parent
+    self.child = child
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+    self.location = location
+    self.navigationSlot = HashableIdentity(NavigationSlot(.ifLet, toChildState))
+  }
 
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let runningChild = endChildrenEndedElsewhere(state)
@@ -134,7 +152,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
   /// The navigation slot of the optional child.
   private var slot: NavigationIDPath {
-    ReducerContext.current.navigationIDPath.appending(NavigationSlot(.ifLet, toChildState))
+    ReducerContext.current.navigationIDPath.appending(identity: navigationSlot)
   }
 
   /// Ends the effects of a child that another reducer set to `nil` or replaced since this
@@ -160,7 +178,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let context = ReducerContext.current
     let scope = NavigatedScope(
       parent: context.navigationIDPath,
-      slot: NavigationSlot(.ifLet, toChildState),
+      slot: navigationSlot,
       child: HashableIdentity(identity)
     )
     // NB: Force-unwrapping the key path's value mutates the child in place; copying it out

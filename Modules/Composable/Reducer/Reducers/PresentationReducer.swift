@@ -188,6 +188,24 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   let toPresentationState: WritableKeyPath<Parent.State, PresentationState<Destination.State>>
   let toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>
   let location: CodeLocation
+  /// The identity of the slot the operator's children are in, built once: a key path is not
+  /// trivial, so each identity of it would be an allocation.
+  let navigationSlot: HashableIdentity
+
+  init(
+    parent: Parent,
+    destination: Destination,
+    toPresentationState: WritableKeyPath<Parent.State, PresentationState<Destination.State>>,
+    toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>,
+    location: CodeLocation
+  ) {
+    self.parent = parent
+    self.destination = destination
+    self.toPresentationState = toPresentationState
+    self.toPresentationAction = toPresentationAction
+    self.location = location
+    self.navigationSlot = HashableIdentity(NavigationSlot(.presentation, toPresentationState))
+  }
 
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     endPresentationsEndedElsewhere(state)
@@ -235,9 +253,7 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   /// The navigation slot of this presentation: the parent's path and the key path of its
   /// `PresentationState`, so that two presentations of one feature never share effects.
   private var slot: NavigationIDPath {
-    ReducerContext.current.navigationIDPath.appending(
-      NavigationSlot(.presentation, toPresentationState)
-    )
+    ReducerContext.current.navigationIDPath.appending(identity: navigationSlot)
   }
 
   /// Ends the effects of a presentation that another reducer dismissed or replaced since this
@@ -258,7 +274,7 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     let context = ReducerContext.current
     let scope = NavigatedScope(
       parent: context.navigationIDPath,
-      slot: NavigationSlot(.presentation, toPresentationState),
+      slot: navigationSlot,
       child: HashableIdentity(identity)
     )
     // NB: `\.$destination` is a computed key path: writing through it works on a copy of the

@@ -116,6 +116,24 @@ where Element.State: Sendable {
   let toStackState: WritableKeyPath<Parent.State, StackState<Element.State>>
   let toStackAction: AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>
   let location: CodeLocation
+  /// The identity of the slot the operator's children are in, built once: a key path is not
+  /// trivial, so each identity of it would be an allocation.
+  let navigationSlot: HashableIdentity
+
+  init(
+    parent: Parent,
+    element: Element,
+    toStackState: WritableKeyPath<Parent.State, StackState<Element.State>>,
+    toStackAction: AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>,
+    location: CodeLocation
+  ) {
+    self.parent = parent
+    self.element = element
+    self.toStackState = toStackState
+    self.toStackAction = toStackAction
+    self.location = location
+    self.navigationSlot = HashableIdentity(NavigationSlot(.stack, toStackState))
+  }
 
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     // NB: Read once and passed down: reading a task-local copies the whole context.
@@ -166,7 +184,7 @@ where Element.State: Sendable {
       elementEffects,
       parentEffects,
       .endChildren(of: slot(in: context), reconciledAt: version, removed: removed) { child in
-        guard let id = child.base as? StackElementID else { return true }
+        guard let id = child.value(as: StackElementID.self) else { return true }
         return remainingIDs.contains(id) || newIDs <= id
       }
     )
@@ -174,9 +192,7 @@ where Element.State: Sendable {
 
   /// The navigation slot of the stack; each element's scope is the slot plus its ID.
   private func slot(in context: ReducerContext) -> NavigationIDPath {
-    context.navigationIDPath.appending(
-      NavigationSlot(.stack, toStackState)
-    )
+    context.navigationIDPath.appending(identity: navigationSlot)
   }
 
   /// Ends the effects of elements that left the stack since this operator last looked,
@@ -196,7 +212,7 @@ where Element.State: Sendable {
         marker: stack.version,
         removed: stack.removals.removedChildren
       ) { child in
-        guard let id = child.base as? StackElementID else { return true }
+        guard let id = child.value(as: StackElementID.self) else { return true }
         return stack.contains(id: id)
       }
     }
@@ -234,7 +250,7 @@ where Element.State: Sendable {
   ) -> Bool {
     let scope = NavigatedScope(
       parent: context.navigationIDPath,
-      slot: NavigationSlot(.stack, toStackState),
+      slot: navigationSlot,
       element: id
     )
     // NB: The effect comes out through a variable rather than as the closures' result, and the
