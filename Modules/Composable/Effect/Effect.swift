@@ -33,8 +33,8 @@ public struct Effect<Action: Sendable>: Sendable {
   /// and downcast to.
   ///
   /// NB: A class for each kind rather than one class holding an enum of the operations. Such
-  /// an enum is generic over the action and holds identifiers, which are existentials, so the
-  /// compiler handles it only through its type metadata: copying an operation out of its box,
+  /// an enum is generic over the action, and it held identifiers, then existentials, so the
+  /// compiler handled it only through its type metadata: copying an operation out of its box,
   /// switching on it and destroying it each looked the metadata up, some 330 instructions a
   /// time, three times for each cancellable effect. Each class here stores its fields
   /// directly, and only `SendBox`'s action has a layout that depends on the action (its

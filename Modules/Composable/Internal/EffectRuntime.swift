@@ -246,8 +246,7 @@ package final class EffectRuntime: Sendable {
       let task = makeTask(token)
       let groupSlot = group?.add(task)
       // NB: Expanded under the lock so that the entry can take the keys, and the slots the
-      // entry, rather than copies: a key's copy goes through the witnesses of its type-erased
-      // identifier, where expanding mostly returns the keys as they are.
+      // entry, rather than copies of them; expanding mostly returns the keys as they are.
       let registered = Self.expand(keys, prefixes: &prefixes)
       registered.visit { key in
         tables.register(token, under: key)

@@ -61,9 +61,11 @@ package struct HashableIdentity: Hashable, Sendable, CustomStringConvertible {
     // NB: Both were made from the same type, so both hold their values alike. A trivial value
     // is its bytes, so equal bytes are an equal value, and a lookup that finds its key stops
     // there. Values whose bytes differ (padding, or a type whose `==` equates distinct bytes)
-    // are compared with the type's `==`, reached through the type.
+    // are compared with the type's `==`, reached through the type. An identity equals its own
+    // copy either way, the same box as the same bytes, even when its value does not equal
+    // itself (a NaN).
     if let left = lhs.box, let right = rhs.box {
-      return left.isEqual(to: right)
+      return left === right || left.isEqual(to: right)
     }
     if lhs.bytes == rhs.bytes { return true }
     func isEqual<Value: Hashable>(_: Value.Type) -> Bool {

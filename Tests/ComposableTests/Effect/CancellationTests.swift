@@ -284,6 +284,17 @@ extension CancellationTests {
     #expect(HashableIdentity(Clash(value: "a")) == HashableIdentity(Clash(value: "a")))
     #expect(HashableIdentity(Letter(ascii: 65)) == HashableIdentity(Letter(ascii: 97)))
     #expect(HashableIdentity(Letter(ascii: 65)) != HashableIdentity(Letter(ascii: 66)))
+    #expect(HashableIdentity(0.0) == HashableIdentity(-0.0))
+    // An identity equals its own copy, however its value compares with itself.
+    struct Reading: Hashable, Sendable {
+      var name: String
+      var value: Double
+    }
+    let nan = HashableIdentity(Double.nan)
+    let boxedNaN = HashableIdentity(Reading(name: "level", value: .nan))
+    #expect(nan == nan)
+    #expect(boxedNaN == boxedNaN)
+    #expect(HashableIdentity(Reading(name: "level", value: .nan)) != boxedNaN)
 
     #expect(
       HashableIdentity(Pair(first: 1, second: 2)).value(as: Pair.self) == Pair(first: 1, second: 2))
@@ -292,6 +303,7 @@ extension CancellationTests {
         == Triple(first: 1, second: 2, third: 3)
     )
     #expect(HashableIdentity(7).value(as: Int8.self) == nil)
+    #expect(HashableIdentity("search").value(as: Substring.self) == nil)
     #expect(HashableIdentity("search").description == "search")
     #expect(HashableIdentity(7).description == "7")
   }

@@ -48,6 +48,17 @@ struct DismissEffectTests {
     #expect(calls.count == 0)
     #expect(!store.isDismissed)
   }
+
+  @Test func aChildThatCannotBeDismissedDismissesTheScreenItIsOn() async {
+    let store = TestStore(initialState: EditorStack.State()) {
+      EditorStack()
+    }
+
+    await store.send(\.path[id: 0].editor.closeButtonTapped)
+    await store.receive(\.path.popFrom, 0) { $0.path = StackState() }
+    await store.finish()
+    #expect(!store.isDismissed)
+  }
 }
 
 @MainActor
@@ -130,5 +141,38 @@ private struct OuterHost: Reducer {
       }
     }
     .ifLet(\.$host, action: \.host) { OverridingDismiss(insideHost, DismissHost()) }
+  }
+}
+
+/// A stack of screens whose editor, an optional child run by `ifLet`, closes the screen it is
+/// on: `ifLet` cannot dismiss its child, so the child's `dismiss()` reaches the nearest feature
+/// that can be dismissed, the stack element.
+private struct EditorStack: Reducer {
+  struct Screen: Reducer {
+    struct State: Equatable, Sendable {
+      var editor: Counter.State? = Counter.State()
+    }
+
+    @CasePathable
+    enum Action: Equatable, Sendable {
+      case editor(Counter.Action)
+    }
+
+    var body: some ReducerOf<Self> {
+      EmptyReducer().ifLet(\.editor, action: \.editor) { Counter() }
+    }
+  }
+
+  struct State: Equatable {
+    var path = StackState([Screen.State()])
+  }
+
+  @CasePathable
+  enum Action: Equatable {
+    case path(StackAction<Screen.State, Screen.Action>)
+  }
+
+  var body: some ReducerOf<Self> {
+    EmptyReducer().forEach(\.path, action: \.path) { Screen() }
   }
 }
