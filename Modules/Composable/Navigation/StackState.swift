@@ -235,10 +235,15 @@ public struct StackState<Element> {
   /// Runs `body` on the element with the given ID, in place.
   ///
   /// - Returns: Whether there is such an element; `body` runs only if there is.
+  ///
+  /// NB: Inlinable so that the stack operator's element closure, compiled for the feature's
+  /// types, runs it specialised: as generic code it looked up the metadata of the ordered
+  /// dictionary, its keys' array and the storage on every element action.
+  @inlinable
   @discardableResult
   package mutating func modify(id: StackElementID, _ body: (inout Element) -> Void) -> Bool {
     guard storage.elements.index(forKey: id) != nil else { return false }
-    makeUnique()
+    if !isKnownUniquelyReferenced(&storage) { copyStorage() }
     // NB: Not `values[index]`: the `values` accessor swaps the whole dictionary out for an empty
     // one while it yields, which in generic code costs several times a second lookup of the ID.
     storage.elements.updateValue(forKey: id, default: Self.unreachableDefault(), with: body)
@@ -259,12 +264,19 @@ public struct StackState<Element> {
     }
   }
 
-  private static func unreachableDefault() -> Element {
+  @usableFromInline
+  static func unreachableDefault() -> Element {
     preconditionFailure("The element was looked up before.")
   }
 
   private mutating func makeUnique() {
     guard !isKnownUniquelyReferenced(&storage) else { return }
+    copyStorage()
+  }
+
+  /// Gives this stack storage of its own, before a write to storage another copy shares.
+  @usableFromInline
+  mutating func copyStorage() {
     storage = Storage(storage.elements, version: storage.version, removals: storage.removals)
   }
 }

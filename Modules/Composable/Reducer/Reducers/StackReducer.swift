@@ -43,6 +43,7 @@ extension Reducer {
   ///   - line: The line of the call.
   ///   - column: The column of the call.
   /// - Returns: A reducer that runs the stack and then `self`.
+  @inlinable
   public func forEach<
     ElementState: Sendable, ElementAction, Element: Reducer<ElementState, ElementAction>
   >(
@@ -86,6 +87,7 @@ extension Reducer {
   ///   - column: The column of the call.
   /// - Returns: A reducer that runs the stack and then `self`.
   @_documentation(visibility: internal)
+  @inlinable
   public func forEach<
     ElementState: Sendable, ElementAction, Element: Reducer<ElementState, ElementAction>
   >(
@@ -109,17 +111,52 @@ extension Reducer {
   }
 }
 
+/// What a stack action asks of the stack, without its payload.
+@usableFromInline
+enum StackActionKind {
+  case element(StackElementID)
+  case popFrom(StackElementID)
+  case push(StackElementID)
+}
+
+@usableFromInline
 struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer
 where Element.State: Sendable {
   let parent: Parent
-  let element: Element
-  let toStackState: WritableKeyPath<Parent.State, StackState<Element.State>>
+  @usableFromInline let element: Element
+  @usableFromInline let toStackState: WritableKeyPath<Parent.State, StackState<Element.State>>
+  @usableFromInline
   let toStackAction: AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>
   let location: CodeLocation
   /// The identity of the slot the operator's children are in, built once: a key path is not
   /// trivial, so each identity of it would be an allocation.
   let navigationSlot: HashableIdentity
+  /// What the action asks of the stack, if it is a stack action.
+  let kind: (Self, Parent.Action) -> StackActionKind?
+  /// Runs the element reducer for the element action in the action on the element with the
+  /// ID, setting the effect; returns whether the element is on the stack.
+  let reduceElementAction: ReduceElementAction
 
+  /// The element reducer, the stack, the stack's actions, the state, the element's ID, the
+  /// action, and the element's effect to set.
+  @usableFromInline
+  typealias ReduceElementAction = (
+    Element,
+    WritableKeyPath<Parent.State, StackState<Element.State>>,
+    AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>,
+    inout Parent.State,
+    StackElementID,
+    Parent.Action,
+    inout Effect<Element.Action>
+  ) -> Bool
+
+  // NB: The two closures above are made here, where `forEach` is written, for the feature's
+  // concrete types. Compiled once for any types, extracting the stack action and modifying the
+  // element looked up the metadata of the optional action, the action, its payload's tuple,
+  // the ordered dictionary, its keys' array and the stack's storage: a fifth of an element
+  // action's cost. They take the operator rather than capture its parts, so that making them
+  // allocates nothing.
+  @inlinable
   init(
     parent: Parent,
     element: Element,
@@ -127,33 +164,70 @@ where Element.State: Sendable {
     toStackAction: AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>,
     location: CodeLocation
   ) {
+    self.init(
+      parent: parent,
+      element: element,
+      toStackState: toStackState,
+      toStackAction: toStackAction,
+      location: location,
+      kind: { reducer, action in
+        switch reducer.toStackAction.extract(from: action) {
+        case .element(let id, _): .element(id)
+        case .popFrom(let id): .popFrom(id)
+        case .push(let id, _): .push(id)
+        case nil: nil
+        }
+      },
+      reduceElementAction: { element, toStackState, toStackAction, state, id, action, effect in
+        guard case .element(_, let elementAction) = toStackAction.extract(from: action) else {
+          return false
+        }
+        return state[keyPath: toStackState].modify(id: id) {
+          effect = element.reduce(into: &$0, action: elementAction)
+        }
+      }
+    )
+  }
+
+  @usableFromInline
+  init(
+    parent: Parent,
+    element: Element,
+    toStackState: WritableKeyPath<Parent.State, StackState<Element.State>>,
+    toStackAction: AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>,
+    location: CodeLocation,
+    kind: @escaping (Self, Parent.Action) -> StackActionKind?,
+    reduceElementAction: @escaping ReduceElementAction
+  ) {
     self.parent = parent
     self.element = element
     self.toStackState = toStackState
     self.toStackAction = toStackAction
     self.location = location
     self.navigationSlot = HashableIdentity(NavigationSlot(.stack, toStackState))
+    self.kind = kind
+    self.reduceElementAction = reduceElementAction
   }
 
+  @usableFromInline
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     // NB: Read once and passed down: reading a task-local copies the whole context.
     let context = ReducerContext.current
     let endedBeforehand = endElementsRemovedElsewhere(&state, in: context)
     let versionBefore = version(of: &state[keyPath: toStackState])
-    let stackAction = toStackAction.extract(from: action)
+    let stackAction = kind(self, action)
     var elementEffects = Effect<Parent.Action>.none
 
     switch stackAction {
-    case .element(let id, let elementAction):
-      if !reduceElement(
-        id, action: elementAction, state: &state, effects: &elementEffects, in: context),
+    case .element(let id):
+      if !reduceElement(id, action: action, state: &state, effects: &elementEffects, in: context),
         !endedBeforehand.contains(where: { $0 == HashableIdentity(id) })
       {
         reportMissingElement(id, action: action)
       }
 
-    case .push(let id, let elementState):
-      push(elementState, id: id, onto: &state[keyPath: toStackState], action: action)
+    case .push(let id):
+      push(id, from: action, state: &state)
 
     case .popFrom, nil:
       break
@@ -243,7 +317,7 @@ where Element.State: Sendable {
   /// effects; returns whether the element is on the stack.
   private func reduceElement(
     _ id: StackElementID,
-    action elementAction: Element.Action,
+    action: Parent.Action,
     state: inout Parent.State,
     effects: inout Effect<Parent.Action>,
     in context: ReducerContext
@@ -253,17 +327,17 @@ where Element.State: Sendable {
       slot: navigationSlot,
       element: id
     )
-    // NB: The effect comes out through a variable rather than as the closures' result, and the
-    // closures capture the operator's parts rather than the operator: either way this generic
+    // NB: The effect comes out through a variable rather than as the closure's result, and the
+    // closure captures the operator's parts rather than the operator: either way this generic
     // code would look up metadata (of `Effect<Element.Action>?`, of the operator) every time.
     var effect = Effect<Element.Action>.none
-    let (element, toStackState) = (element, toStackState)
+    let (reduceElementAction, element, toStackState, toStackAction) = (
+      reduceElementAction, element, toStackState, toStackAction
+    )
     let isOnStack = ReducerContext.$current.withValue(
       context.entering(scope, isDismissable: true)
     ) {
-      state[keyPath: toStackState].modify(id: id) {
-        effect = element.reduce(into: &$0, action: elementAction)
-      }
+      reduceElementAction(element, toStackState, toStackAction, &state, id, action, &effect)
     }
     guard !effect.isNone else { return isOnStack }
     effects = effect.navigated(
@@ -272,6 +346,15 @@ where Element.State: Sendable {
       dismiss: { [toStackAction] in toStackAction.embed(.popFrom(id: id)) }
     )
     return true
+  }
+
+  /// Pushes the element of a push action.
+  ///
+  /// NB: Apart from ``reduce(into:action:)``, which would otherwise make room for the optional
+  /// stack action, and look up its metadata, on every action.
+  private func push(_ id: StackElementID, from action: Parent.Action, state: inout Parent.State) {
+    guard case .push(_, let elementState) = toStackAction.extract(from: action) else { return }
+    push(elementState, id: id, onto: &state[keyPath: toStackState], action: action)
   }
 
   /// Pushes an element with an ID made outside the reducer: reported when the ID is in use
