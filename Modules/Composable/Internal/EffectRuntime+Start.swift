@@ -190,8 +190,13 @@ private struct Starting<Action: Sendable> {
         case .merge:
           let effects = unsafeDowncast(box, to: Effect<Action>.PartsBox.self).effects
           // NB: Reserved at once: a merge of many effects (one per row, one per identifier)
-          // would otherwise grow the stack, allocating and copying, a dozen times.
-          pending.reserveCapacity(pending.count + effects.count)
+          // would otherwise grow the stack, allocating and copying, about log n times. At least
+          // doubled, as appending would, so that merges nested in merges still grow it
+          // geometrically.
+          let needed = pending.count + effects.count
+          if pending.capacity < needed {
+            pending.reserveCapacity(Swift.max(needed, 2 * pending.capacity))
+          }
           // NB: Last first, so that the parts come off the stack in order.
           var index = effects.endIndex
           while index > effects.startIndex {
@@ -206,17 +211,15 @@ private struct Starting<Action: Sendable> {
         case .cancellable:
           let cancellable = unsafeDowncast(box, to: Effect<Action>.CancellableBox.self)
           if cancellable.cancelInFlight {
-            detach(cancellable.key, partsLeft: pending.count)
+            runtime.detach(cancellable.key, into: &cancelled)
           }
           keys.append(cancellable.key)
           keyCount += 1
           effect = cancellable.effect
           continue
         case .cancel:
-          detach(
-            unsafeDowncast(box, to: Effect<Action>.CancelBox.self).key,
-            partsLeft: pending.count
-          )
+          let key = unsafeDowncast(box, to: Effect<Action>.CancelBox.self).key
+          runtime.detach(key, into: &cancelled)
         case .reconcile:
           let reconciliation = unsafeDowncast(box, to: Effect<Action>.ReconcileBox.self)
             .reconciliation
@@ -233,16 +236,6 @@ private struct Starting<Action: Sendable> {
       keys.removeLast(keyCount - part.keyCount, of: keyCount)
       (effect, keyCount) = (Effect(part), part.keyCount)
     }
-  }
-
-  /// Takes the tasks registered under `key` out of the tables, to be cancelled once the walk is
-  /// done.
-  private mutating func detach(_ key: CancellationKey, partsLeft: Int) {
-    // NB: Room for a task from each part still to walk: cancellations mostly come as a merge,
-    // one per identifier, and growing the array a doubling at a time allocates and copies it
-    // about log n times.
-    if cancelled.isEmpty { cancelled.reserveCapacity(partsLeft + 1) }
-    runtime.detach(key, into: &cancelled)
   }
 
   /// Starts a run's work in a task of the group, registered under `keys`.

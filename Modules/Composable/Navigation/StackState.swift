@@ -243,9 +243,9 @@ public struct StackState<Element> {
   @discardableResult
   package mutating func modify(id: StackElementID, _ body: (inout Element) -> Void) -> Bool {
     guard storage.elements.index(forKey: id) != nil else { return false }
-    if !isKnownUniquelyReferenced(&storage) { copyStorage() }
+    makeUnique()
     // NB: Not `values[index]`: the `values` accessor swaps the whole dictionary out for an empty
-    // one while it yields, which in generic code costs several times a second lookup of the ID.
+    // one while it yields, which costs several times a second lookup of the ID.
     storage.elements.updateValue(forKey: id, default: Self.unreachableDefault(), with: body)
     return true
   }
@@ -269,12 +269,16 @@ public struct StackState<Element> {
     preconditionFailure("The element was looked up before.")
   }
 
-  private mutating func makeUnique() {
+  /// Gives this stack storage of its own, when another copy shares it, before a write.
+  @inlinable
+  mutating func makeUnique() {
     guard !isKnownUniquelyReferenced(&storage) else { return }
     copyStorage()
   }
 
-  /// Gives this stack storage of its own, before a write to storage another copy shares.
+  /// Replaces the storage with a copy of its own.
+  ///
+  /// NB: Apart from ``makeUnique()``, so that the inlined check does not bring the copy with it.
   @usableFromInline
   mutating func copyStorage() {
     storage = Storage(storage.elements, version: storage.version, removals: storage.removals)

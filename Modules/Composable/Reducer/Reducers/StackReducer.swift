@@ -123,16 +123,17 @@ enum StackActionKind {
 struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer
 where Element.State: Sendable {
   let parent: Parent
-  @usableFromInline let element: Element
-  @usableFromInline let toStackState: WritableKeyPath<Parent.State, StackState<Element.State>>
-  @usableFromInline
+  let element: Element
+  let toStackState: WritableKeyPath<Parent.State, StackState<Element.State>>
   let toStackAction: AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>
   let location: CodeLocation
   /// The identity of the slot the operator's children are in, built once: a key path is not
   /// trivial, so each identity of it would be an allocation.
   let navigationSlot: HashableIdentity
   /// What the action asks of the stack, if it is a stack action.
-  let kind: (Self, Parent.Action) -> StackActionKind?
+  let kind:
+    (AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>, Parent.Action) ->
+      StackActionKind?
   /// Runs the element reducer for the element action in the action on the element with the
   /// ID, setting the effect; returns whether the element is on the stack.
   let reduceElementAction: ReduceElementAction
@@ -154,8 +155,8 @@ where Element.State: Sendable {
   // concrete types. Compiled once for any types, extracting the stack action and modifying the
   // element looked up the metadata of the optional action, the action, its payload's tuple,
   // the ordered dictionary, its keys' array and the stack's storage: a fifth of an element
-  // action's cost. They take the operator rather than capture its parts, so that making them
-  // allocates nothing.
+  // action's cost. They are given the operator's parts rather than capturing them, so that
+  // making them allocates nothing.
   @inlinable
   init(
     parent: Parent,
@@ -170,8 +171,8 @@ where Element.State: Sendable {
       toStackState: toStackState,
       toStackAction: toStackAction,
       location: location,
-      kind: { reducer, action in
-        switch reducer.toStackAction.extract(from: action) {
+      kind: { toStackAction, action in
+        switch toStackAction.extract(from: action) {
         case .element(let id, _): .element(id)
         case .popFrom(let id): .popFrom(id)
         case .push(let id, _): .push(id)
@@ -196,7 +197,10 @@ where Element.State: Sendable {
     toStackState: WritableKeyPath<Parent.State, StackState<Element.State>>,
     toStackAction: AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>,
     location: CodeLocation,
-    kind: @escaping (Self, Parent.Action) -> StackActionKind?,
+    kind:
+      @escaping (
+        AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>, Parent.Action
+      ) -> StackActionKind?,
     reduceElementAction: @escaping ReduceElementAction
   ) {
     self.parent = parent
@@ -215,7 +219,7 @@ where Element.State: Sendable {
     let context = ReducerContext.current
     let endedBeforehand = endElementsRemovedElsewhere(&state, in: context)
     let versionBefore = version(of: &state[keyPath: toStackState])
-    let stackAction = kind(self, action)
+    let stackAction = kind(toStackAction, action)
     var elementEffects = Effect<Parent.Action>.none
 
     switch stackAction {

@@ -293,6 +293,27 @@ struct StackReducerTests {
     }
   }
 
+  @Test func anElementActionRunsTheElementFirstAndWritesTheElementInPlace() {
+    // NB: Built once, as a store builds its feature, and run without a store, so that nothing
+    // else holds the stack's storage.
+    let reducer = CombineReducers { Tally() }
+    var state = Tally.State(stack: StackState([1, 2]))
+    let top = state.stack.ids[1]
+    let storage = state.stack.storageIdentity
+
+    _ = reducer.reduce(into: &state, action: .stack(.element(id: top, action: .increment)))
+    #expect(state.stack[id: top] == 3)
+    #expect(state.valuesSeenByParent == [3])
+    #expect(state.stack.storageIdentity == storage)
+
+    let copy = state.stack
+    _ = reducer.reduce(into: &state, action: .stack(.element(id: top, action: .increment)))
+    #expect(state.stack[id: top] == 4)
+    #expect(state.valuesSeenByParent == [3, 4])
+    #expect(copy[id: top] == 3)
+    #expect(state.stack.storageIdentity != copy.storageIdentity)
+  }
+
   private func startTimer(in store: TestStore<Navigator.State, Navigator.Action>) async {
     await store.send(.pushCounterButtonTapped) { $0.path.append(.counter(Counter.State())) }
     await store.send(\.path[id: 0].counter.startTimerButtonTapped)
@@ -300,5 +321,39 @@ struct StackReducerTests {
     await store.receive(\.path[id: 0].counter.timerTick) {
       $0.path[id: 0, case: \.counter]?.count = 1
     }
+  }
+}
+
+/// A stack of counters whose parent records the value of each element it sees an action for.
+private struct Tally: Reducer {
+  struct State: Equatable {
+    var stack: StackState<Int>
+    var valuesSeenByParent: [Int] = []
+  }
+
+  @CasePathable
+  enum Action: Sendable {
+    case stack(StackAction<Int, Incrementer.Action>)
+  }
+
+  struct Incrementer: Reducer {
+    enum Action: Sendable {
+      case increment
+    }
+
+    func reduce(into state: inout Int, action: Action) -> Effect<Action> {
+      state += 1
+      return .none
+    }
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      if case .stack(.element(let id, _)) = action, let value = state.stack[id: id] {
+        state.valuesSeenByParent.append(value)
+      }
+      return .none
+    }
+    .forEach(\.stack, action: \.stack) { Incrementer() }
   }
 }
