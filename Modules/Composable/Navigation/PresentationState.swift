@@ -94,6 +94,7 @@ public struct PresentationState<State> {
   ///
   /// - Returns: Whether something is presented; `body` runs only if it is.
   @discardableResult
+  @usableFromInline
   package mutating func modify(_ body: (inout State) -> Void) -> Bool {
     guard let storage = uniqueStorage(), storage.value != nil else { return false }
     // NB: Checked non-nil above; unwrapping in place avoids copying the presented state.

@@ -34,6 +34,7 @@ extension Reducer {
   ///   - line: The line of the call.
   ///   - column: The column of the call.
   /// - Returns: A reducer that runs the child and then `self`.
+  @inlinable
   public func ifLet<WrappedState, WrappedAction, Wrapped: Reducer<WrappedState, WrappedAction>>(
     _ toWrappedState: WritableKeyPath<State, WrappedState?>,
     action toWrappedAction: CaseKeyPath<Action, WrappedAction>,
@@ -75,6 +76,7 @@ extension Reducer {
   ///   - column: The column of the call.
   /// - Returns: A reducer that runs the child and then `self`.
   @_documentation(visibility: internal)
+  @inlinable
   public func ifLet<WrappedState, WrappedAction, Wrapped: Reducer<WrappedState, WrappedAction>>(
     _ toWrappedState: WritableKeyPath<State, WrappedState?>,
     action toWrappedAction: KeyPath<Action.AllCasePaths, AnyCasePath<Action, WrappedAction>>,
@@ -94,6 +96,7 @@ extension Reducer {
   }
 }
 
+@usableFromInline
 struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let parent: Parent
   let child: Child
@@ -103,7 +106,30 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   /// The identity of the slot the operator's children are in, built once: a key path is not
   /// trivial, so each identity of it would be an allocation.
   let navigationSlot: HashableIdentity
+  /// Whether the action is a child action.
+  let isChildAction: (AnyCasePath<Parent.Action, Child.Action>, Parent.Action) -> Bool
+  /// Runs the child reducer for the child action in the action on the child state, which is
+  /// there, setting the effect.
+  let reduceChildAction: ReduceChildAction
 
+  /// The child reducer, the child state, the child's actions, the state, the action, and the
+  /// child's effect to set.
+  @usableFromInline
+  typealias ReduceChildAction = (
+    Child,
+    WritableKeyPath<Parent.State, Child.State?>,
+    AnyCasePath<Parent.Action, Child.Action>,
+    inout Parent.State,
+    Parent.Action,
+    inout Effect<Child.Action>
+  ) -> Void
+
+  // NB: The two closures above are made here, where `ifLet` is written, for the feature's
+  // concrete types. Compiled once for any types, extracting the child action looked up the
+  // metadata of `Optional<Child.Action>` on every action through the operator, the child's or
+  // not. They are given the operator's parts rather than capturing them, so that making them
+  // allocates nothing.
+  @inlinable
   init(
     parent: Parent,
     child: Child,
@@ -111,23 +137,52 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     toChildAction: AnyCasePath<Parent.Action, Child.Action>,
     location: CodeLocation
   ) {
+    self.init(
+      parent: parent,
+      child: child,
+      toChildState: toChildState,
+      toChildAction: toChildAction,
+      location: location,
+      isChildAction: { toChildAction, action in toChildAction.extract(from: action) != nil },
+      reduceChildAction: { child, toChildState, toChildAction, state, action, effect in
+        guard let childAction = toChildAction.extract(from: action) else { return }
+        // NB: Force-unwrapping the key path's value mutates the child in place; copying it out
+        // would make every write copy-on-write the child's storage. The caller checked it is
+        // there.
+        effect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
+      }
+    )
+  }
+
+  @usableFromInline
+  init(
+    parent: Parent,
+    child: Child,
+    toChildState: WritableKeyPath<Parent.State, Child.State?>,
+    toChildAction: AnyCasePath<Parent.Action, Child.Action>,
+    location: CodeLocation,
+    isChildAction: @escaping (AnyCasePath<Parent.Action, Child.Action>, Parent.Action) -> Bool,
+    reduceChildAction: @escaping ReduceChildAction
+  ) {
     self.parent = parent
     self.child = child
     self.toChildState = toChildState
     self.toChildAction = toChildAction
     self.location = location
     self.navigationSlot = HashableIdentity(NavigationSlot(.ifLet, toChildState))
+    self.isChildAction = isChildAction
+    self.reduceChildAction = reduceChildAction
   }
 
+  @usableFromInline
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     let runningChild = endChildrenEndedElsewhere(state)
     var identityBefore: PresentationIdentity?
     var childEffects = Effect<Parent.Action>.none
-    if let childAction = toChildAction.extract(from: action) {
-      if let childState = state[keyPath: toChildState] {
-        let identity = runningChild ?? PresentationIdentity(of: childState)
+    if isChildAction(toChildAction, action) {
+      if let identity = runningChild ?? childIdentity(in: state) {
         identityBefore = identity
-        childEffects = reduceChild(identity, action: childAction, state: &state)
+        childEffects = reduceChild(identity, action: action, state: &state)
       } else {
         reportNilChild(action)
       }
@@ -137,10 +192,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
     let parentEffects = parent.reduce(into: &state, action: action)
 
-    guard
-      let identityBefore,
-      state[keyPath: toChildState].map(PresentationIdentity.init(of:)) != identityBefore
-    else {
+    guard let identityBefore, childIdentity(in: state) != identityBefore else {
       return childEffects.merge(with: parentEffects)
     }
     return .merge(
@@ -148,6 +200,14 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       parentEffects,
       .end(child: HashableIdentity(identityBefore), in: slot)
     )
+  }
+
+  /// The identity of the child there is, worked out by reflection; `nil` when there is none.
+  ///
+  /// NB: Apart from ``reduce(into:action:)``, which would otherwise make room for the optional
+  /// child state, and look up its metadata, on every action.
+  private func childIdentity(in state: Parent.State) -> PresentationIdentity? {
+    state[keyPath: toChildState].map(PresentationIdentity.init(of:))
   }
 
   /// The navigation slot of the optional child.
@@ -164,7 +224,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     }
     let slot = self.slot
     guard runtime.hasChildren(in: slot) else { return nil }
-    let current = state[keyPath: toChildState].map(PresentationIdentity.init(of:))
+    let current = childIdentity(in: state)
     let currentComponent = current.map(HashableIdentity.init)
     _ = runtime.reconcile(slot, marker: nil) { $0 == currentComponent }
     return current
@@ -172,7 +232,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
   private func reduceChild(
     _ identity: PresentationIdentity,
-    action childAction: Child.Action,
+    action: Parent.Action,
     state: inout Parent.State
   ) -> Effect<Parent.Action> {
     let context = ReducerContext.current
@@ -181,15 +241,15 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       slot: navigationSlot,
       child: HashableIdentity(identity)
     )
-    // NB: Force-unwrapping the key path's value mutates the child in place; copying it out
-    // would make every write copy-on-write the child's storage. The caller checked it is there.
     // NB: As in `forEach`: the effect comes out through a variable, and the closure captures
     // the child's parts rather than the operator, so that this generic code looks up no
     // metadata it can do without.
     var effect = Effect<Child.Action>.none
-    let (child, toChildState) = (child, toChildState)
+    let (reduceChildAction, child, toChildState, toChildAction) = (
+      reduceChildAction, child, toChildState, toChildAction
+    )
     ReducerContext.$current.withValue(context.entering(scope, isDismissable: false)) {
-      effect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
+      reduceChildAction(child, toChildState, toChildAction, &state, action, &effect)
     }
     guard !effect.isNone else { return .none }
     return effect.navigated(

@@ -39,6 +39,7 @@ extension Reducer {
   ///   - line: The line of the call.
   ///   - column: The column of the call.
   /// - Returns: A reducer that runs the presented feature and then `self`.
+  @inlinable
   public func ifLet<
     DestinationState, DestinationAction, Destination: Reducer<DestinationState, DestinationAction>
   >(
@@ -83,6 +84,7 @@ extension Reducer {
   ///   - column: The column of the call.
   /// - Returns: A reducer that runs the presented feature and then `self`.
   @_documentation(visibility: internal)
+  @inlinable
   public func ifLet<
     DestinationState, DestinationAction, Destination: Reducer<DestinationState, DestinationAction>
   >(
@@ -120,6 +122,7 @@ extension Reducer {
   ///   - line: The line of the call.
   ///   - column: The column of the call.
   /// - Returns: A reducer that dismisses the presentation and then runs `self`.
+  @inlinable
   public func ifLet<DestinationState, DestinationAction: Sendable>(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
     action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
@@ -160,6 +163,7 @@ extension Reducer {
   ///   - column: The column of the call.
   /// - Returns: A reducer that dismisses the presentation and then runs `self`.
   @_documentation(visibility: internal)
+  @inlinable
   public func ifLet<DestinationState, DestinationAction: Sendable>(
     _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
     action toPresentationAction: KeyPath<
@@ -182,6 +186,14 @@ extension Reducer {
   }
 }
 
+/// What a presentation action asks of the presentation, without its payload.
+@usableFromInline
+enum PresentationActionKind {
+  case dismiss
+  case presented
+}
+
+@usableFromInline
 struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   let parent: Parent
   let destination: Destination
@@ -191,7 +203,31 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   /// The identity of the slot the operator's children are in, built once: a key path is not
   /// trivial, so each identity of it would be an allocation.
   let navigationSlot: HashableIdentity
+  /// What the action asks of the presentation, if it is a presentation action.
+  let kind:
+    (AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>, Parent.Action) ->
+      PresentationActionKind?
+  /// Runs the destination reducer for the presented action in the action on the presented
+  /// state, setting the effect.
+  let reduceDestinationAction: ReduceDestinationAction
 
+  /// The destination reducer, the presentation's actions, the presentation, the action, and
+  /// the destination's effect to set.
+  @usableFromInline
+  typealias ReduceDestinationAction = (
+    Destination,
+    AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>,
+    inout PresentationState<Destination.State>,
+    Parent.Action,
+    inout Effect<Destination.Action>
+  ) -> Void
+
+  // NB: The two closures above are made here, where `ifLet` is written, for the feature's
+  // concrete types. Compiled once for any types, extracting the presentation action looked up
+  // the metadata of the optional action, the action, and the tuple matched on, on every action
+  // through the operator, the destination's or not. They are given the operator's parts rather
+  // than capturing them, so that making them allocates nothing.
+  @inlinable
   init(
     parent: Parent,
     destination: Destination,
@@ -199,42 +235,72 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>,
     location: CodeLocation
   ) {
+    self.init(
+      parent: parent,
+      destination: destination,
+      toPresentationState: toPresentationState,
+      toPresentationAction: toPresentationAction,
+      location: location,
+      kind: { toPresentationAction, action in
+        switch toPresentationAction.extract(from: action) {
+        case .dismiss: .dismiss
+        case .presented: .presented
+        case nil: nil
+        }
+      },
+      reduceDestinationAction: { destination, toPresentationAction, presentation, action, effect in
+        guard case .presented(let destinationAction) = toPresentationAction.extract(from: action)
+        else { return }
+        presentation.modify {
+          effect = destination.reduce(into: &$0, action: destinationAction)
+        }
+      }
+    )
+  }
+
+  @usableFromInline
+  init(
+    parent: Parent,
+    destination: Destination,
+    toPresentationState: WritableKeyPath<Parent.State, PresentationState<Destination.State>>,
+    toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>,
+    location: CodeLocation,
+    kind:
+      @escaping (
+        AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>, Parent.Action
+      ) -> PresentationActionKind?,
+    reduceDestinationAction: @escaping ReduceDestinationAction
+  ) {
     self.parent = parent
     self.destination = destination
     self.toPresentationState = toPresentationState
     self.toPresentationAction = toPresentationAction
     self.location = location
     self.navigationSlot = HashableIdentity(NavigationSlot(.presentation, toPresentationState))
+    self.kind = kind
+    self.reduceDestinationAction = reduceDestinationAction
   }
 
+  @usableFromInline
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     endPresentationsEndedElsewhere(state)
-    let presentationAction = toPresentationAction.extract(from: action)
+    let presentationAction = kind(toPresentationAction, action)
     let identityBefore = state[keyPath: toPresentationState].identity
     var destinationEffects = Effect<Parent.Action>.none
 
     switch (presentationAction, identityBefore) {
     case (.some, nil):
       reportNothingPresented(action)
-    case (.presented(let destinationAction), let identity?):
-      destinationEffects = reduceDestination(identity, action: destinationAction, state: &state)
+    case (.presented, let identity?):
+      destinationEffects = reduceDestination(identity, action: action, state: &state)
     case (.dismiss, _), (nil, _):
       break
     }
 
     let parentEffects = parent.reduce(into: &state, action: action)
 
-    if let presentationAction, let identityBefore,
-      state[keyPath: toPresentationState].identity == identityBefore
-    {
-      switch presentationAction {
-      case .dismiss:
-        state[keyPath: toPresentationState].wrappedValue = nil
-      case .presented(let destinationAction):
-        if identityBefore.isEphemeralAction(destinationAction) {
-          state[keyPath: toPresentationState].wrappedValue = nil
-        }
-      }
+    if let presentationAction, let identityBefore {
+      dismiss(identityBefore, for: presentationAction, action: action, state: &state)
     }
 
     guard
@@ -266,9 +332,43 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     _ = runtime.reconcile(slot, marker: nil) { $0 == current }
   }
 
+  /// Dismisses the presentation `identity`, if the parent left it presented, for a dismiss
+  /// action or for an action of a presented alert or dialog.
+  ///
+  /// NB: Apart from ``reduce(into:action:)``, which would otherwise make room for the optional
+  /// presented state, and look up its metadata, on every action.
+  private func dismiss(
+    _ identity: PresentationIdentity,
+    for kind: PresentationActionKind,
+    action: Parent.Action,
+    state: inout Parent.State
+  ) {
+    guard state[keyPath: toPresentationState].identity == identity else { return }
+    switch kind {
+    case .dismiss:
+      state[keyPath: toPresentationState].wrappedValue = nil
+    case .presented:
+      if identity.ephemeralActionType != nil, isEphemeral(action, presented: identity) {
+        state[keyPath: toPresentationState].wrappedValue = nil
+      }
+    }
+  }
+
+  /// Whether the action is one of the presented alert's or dialog's own actions.
+  ///
+  /// NB: Apart from ``reduce(into:action:)``, which would otherwise make room for the optional
+  /// presentation action, and look up its metadata, on every action.
+  private func isEphemeral(_ action: Parent.Action, presented identity: PresentationIdentity)
+    -> Bool
+  {
+    guard case .presented(let destinationAction) = toPresentationAction.extract(from: action)
+    else { return false }
+    return identity.isEphemeralAction(destinationAction)
+  }
+
   private func reduceDestination(
     _ identity: PresentationIdentity,
-    action destinationAction: Destination.Action,
+    action: Parent.Action,
     state: inout Parent.State
   ) -> Effect<Parent.Action> {
     let context = ReducerContext.current
@@ -282,15 +382,15 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     // leaves it the only owner of its box, so the destination mutates in place.
     var presentation = state[keyPath: toPresentationState]
     state[keyPath: toPresentationState] = PresentationState(wrappedValue: nil)
-    // NB: As in `forEach`: the effect comes out through a variable, and the closures capture
-    // the destination's reducer rather than the operator, so that this generic code looks up
-    // no metadata it can do without.
+    // NB: As in `forEach`: the effect comes out through a variable, and the closure captures
+    // the operator's parts rather than the operator, so that this generic code looks up no
+    // metadata it can do without.
     var effect = Effect<Destination.Action>.none
-    let destination = destination
+    let (reduceDestinationAction, destination, toPresentationAction) = (
+      reduceDestinationAction, destination, toPresentationAction
+    )
     ReducerContext.$current.withValue(context.entering(scope, isDismissable: true)) {
-      presentation.modify {
-        effect = destination.reduce(into: &$0, action: destinationAction)
-      }
+      reduceDestinationAction(destination, toPresentationAction, &presentation, action, &effect)
     }
     state[keyPath: toPresentationState] = presentation
     guard !effect.isNone else { return .none }
