@@ -156,3 +156,36 @@ public struct Worker: Reducer {
     }
   }
 }
+
+/// A screen with a sheet and an optional child, as the app's detail screen has its alert and
+/// its editor: what every action of such a screen passes through.
+public struct SheetHost: Reducer {
+  public struct State: Sendable {
+    public var count = 0
+    @PresentationState public var sheet: DetailFeature.State?
+    public var optional: TimerFeature.State?
+
+    public init(sheet: DetailFeature.State?, optional: TimerFeature.State?) {
+      self.sheet = sheet
+      self.optional = optional
+    }
+  }
+
+  @CasePathable
+  public enum Action: Sendable {
+    case optional(TimerFeature.Action)
+    case sheet(PresentationAction<DetailFeature.Action>)
+    case tick
+  }
+
+  public init() {}
+
+  public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      if case .tick = action { state.count += 1 }
+      return .none
+    }
+    .ifLet(\.$sheet, action: \.sheet) { DetailFeature() }
+    .ifLet(\.optional, action: \.optional) { TimerFeature() }
+  }
+}

@@ -19,6 +19,9 @@ struct InstructionCounts: ParsableCommand {
     case elementSend = "element-send"
     /// The floor of `element-send`: its element reducer run on the top of a plain array.
     case elementReduce = "element-reduce"
+    /// An action sent through a store to a screen with a sheet and an optional child; `size`
+    /// picks the action: 1, the screen's own; 2, the sheet's; 3, the optional child's.
+    case sheetSend = "sheet-send"
     /// `size` effects started by one action and cancelled by ID by another.
     case startCancel = "start-cancel"
     /// The floor of `start-cancel`: `size` raw tasks started and cancelled.
@@ -32,7 +35,9 @@ struct InstructionCounts: ParsableCommand {
   @Argument(help: "The workload: \(Workload.allCases.map(\.rawValue).joined(separator: ", ")).")
   var workload: Workload
 
-  @Argument(help: "The stack's depth, or the number of effects or tasks in a round.")
+  @Argument(
+    help: "The stack's depth, the number of effects or tasks in a round, or the sheet's action."
+  )
   var size: Int
 
   @Argument(help: "How many sends or rounds to run.")
@@ -47,6 +52,7 @@ struct InstructionCounts: ParsableCommand {
       switch workload {
       case .elementSend: elementSend(depth: size, count: count)
       case .elementReduce: elementReduce(depth: size, count: count)
+      case .sheetSend: sheetSend(action: size, count: count)
       case .startCancel: await startCancel(effects: size, rounds: count)
       case .taskStartCancel: await taskStartCancel(tasks: size, rounds: count)
       case .popWithEffects: await popWithEffects(effects: size, rounds: count)
@@ -81,6 +87,27 @@ private func elementReduce(depth: Int, count: Int) {
   }
   guard case .detail(let top) = elements[depth - 1] else { preconditionFailure() }
   precondition(top.standup.title == lastTitle(afterSends: count))
+}
+
+@MainActor
+private func sheetSend(action: Int, count: Int) {
+  let store = Store(
+    initialState: SheetHost.State(sheet: makeDetail(seed: 0), optional: TimerFeature.State())
+  ) { SheetHost() }
+  switch action {
+  case 1:
+    for _ in 0..<count { store.send(.tick) }
+    precondition(store.state.count == count)
+  case 2:
+    let titles = elementTitles
+    for iteration in 0..<count {
+      store.send(.sheet(.presented(.titleChanged(titles[iteration & 1]))))
+    }
+    precondition(store.state.sheet?.standup.title == lastTitle(afterSends: count))
+  default:
+    for _ in 0..<count { store.send(.optional(.tick)) }
+    precondition(store.state.optional?.secondsElapsed == count)
+  }
 }
 
 @MainActor

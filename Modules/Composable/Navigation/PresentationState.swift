@@ -93,6 +93,10 @@ public struct PresentationState<State> {
   /// Runs `body` on the presented value in place.
   ///
   /// - Returns: Whether something is presented; `body` runs only if it is.
+  ///
+  /// NB: Not inlinable, unlike `StackState.modify(id:_:)`: a write works out the presentation's
+  /// identity again by reflection, which costs far more than the metadata lookups of generic
+  /// code.
   @discardableResult
   @usableFromInline
   package mutating func modify(_ body: (inout State) -> Void) -> Bool {

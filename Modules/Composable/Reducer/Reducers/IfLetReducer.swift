@@ -242,7 +242,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       child: HashableIdentity(identity)
     )
     // NB: As in `forEach`: the effect comes out through a variable, and the closure captures
-    // the child's parts rather than the operator, so that this generic code looks up no
+    // the operator's parts rather than the operator, so that this generic code looks up no
     // metadata it can do without.
     var effect = Effect<Child.Action>.none
     let (reduceChildAction, child, toChildState, toChildAction) = (

@@ -348,6 +348,8 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     case .dismiss:
       state[keyPath: toPresentationState].wrappedValue = nil
     case .presented:
+      // NB: `isEphemeralAction` checks the type too; checked first here, it spares a normal
+      // destination's actions a second extraction.
       if identity.ephemeralActionType != nil, isEphemeral(action, presented: identity) {
         state[keyPath: toPresentationState].wrappedValue = nil
       }
