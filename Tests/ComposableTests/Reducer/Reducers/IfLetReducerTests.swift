@@ -137,6 +137,38 @@ struct IfLetReducerTests {
     await store.expectNothingLeftRunning()
   }
 
+  @Test func replacingTheChildWithAnotherEndsTheFirstsEffects() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Replacer.State()) {
+      Replacer()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+
+    await store.send(.showButtonTapped(id: 1)) { $0.child = Ticker.State(id: 1) }
+    await store.send(.child(.startButtonTapped))
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.child.tick) { $0.child?.ticks = 1 }
+    await store.send(.showButtonTapped(id: 2)) { $0.child = Ticker.State(id: 2) }
+    await clock.advance(by: .seconds(5))
+    await store.expectNothingLeftRunning()
+  }
+
+  @Test func aChildRemovedBeforeTheOperatorRunsHasItsEffectsEnded() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Replacer.State()) {
+      Replacer()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+
+    await store.send(.showButtonTapped(id: 1)) { $0.child = Ticker.State(id: 1) }
+    await store.send(.child(.startButtonTapped))
+    await store.send(.clearedElsewhere) { $0.child = nil }
+    await clock.advance(by: .seconds(5))
+    await store.expectNothingLeftRunning()
+  }
+
   @Test func theParentStillRunsForAChildActionWhileStateIsNil() async {
     let store = TestStore(initialState: OptionalAuditor.State()) { OptionalAuditor() }
 
@@ -162,5 +194,61 @@ private struct OptionalAuditor: Reducer {
       return .none
     }
     .ifLet(\.child, action: \.child) { Counter() }
+  }
+}
+
+/// A child with an identity and a timer.
+private struct Ticker: Reducer {
+  struct State: Equatable, Identifiable {
+    let id: Int
+    var ticks = 0
+  }
+
+  @CasePathable
+  enum Action: Equatable {
+    case startButtonTapped
+    case tick
+  }
+
+  @Dependency(\.continuousClock) var clock
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .startButtonTapped:
+      return .run { send in
+        for await _ in clock.timer(interval: .seconds(1)) {
+          await send(.tick)
+        }
+      }
+    case .tick:
+      state.ticks += 1
+      return .none
+    }
+  }
+}
+
+/// Shows one ticker at a time, and clears it from a reducer that runs before the `ifLet`.
+private struct Replacer: Reducer {
+  struct State: Equatable {
+    var child: Ticker.State?
+  }
+
+  @CasePathable
+  enum Action: Equatable {
+    case child(Ticker.Action)
+    case clearedElsewhere
+    case showButtonTapped(id: Int)
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      if case .clearedElsewhere = action { state.child = nil }
+      return .none
+    }
+    Reduce { state, action in
+      if case .showButtonTapped(let id) = action { state.child = Ticker.State(id: id) }
+      return .none
+    }
+    .ifLet(\.child, action: \.child) { Ticker() }
   }
 }
