@@ -70,10 +70,10 @@ extension EffectRuntime {
     await DependencyValues.$_current.withValue(environment.dependencies) {
       // NB: Most effects come from a store's root feature, and most tasks start with no context
       // bound; binding it anyway would cost an allocation per effect.
-      if environment.context.isRoot, ReducerContext.current.isRoot {
+      if environment.context.isRoot, ReducerContext.ofTask.isRoot {
         await execute(run.body, send: send, origin: origin, location: run.location)
       } else {
-        await ReducerContext.$current.withValue(environment.context) {
+        await ReducerContext.$ofTask.withValue(environment.context) {
           await execute(run.body, send: send, origin: origin, location: run.location)
         }
       }

@@ -1,8 +1,8 @@
 /// Where the running reducer is: the effects of its store, and its place among navigated
 /// features.
 ///
-/// The store binds it for each action and navigation operators narrow it for their children.
-/// It is a task-local of its own rather than a dependency because it changes on every action a
+/// The store sets it for each action and navigation operators narrow it for their children.
+/// It is a context of its own rather than a dependency because it changes on every action a
 /// stack element or a presentation receives: a change to `DependencyValues` copies its
 /// storage, which cost more than a small feature's reducer. Effects capture it beside their
 /// dependencies, so that cancellation identifiers and `dismiss()` mean the same inside an
@@ -13,10 +13,11 @@ package struct ReducerContext: Sendable {
   package var runtime: EffectRuntime?
   /// The navigated feature that is running, or `nil` for the root feature of a store.
   ///
-  /// NB: A reference, so that the context copies as two retains. It is copied into and out of
-  /// its task-local several times for every action a navigated child receives, and a scope held
-  /// inline went through the scope's witnesses on each copy, which cost more than the one
-  /// allocation per child action that the reference costs.
+  /// NB: A reference, so that the context copies as two retains: each read of the current
+  /// context copies it, and so does each effect that keeps it. A scope held inline went through
+  /// the scope's witnesses on each copy, which cost more than the one allocation per child
+  /// action that the reference costs (measured when the context was also copied into and out of
+  /// a task-local for each child action).
   private var feature: RunningFeature?
 
   private final class RunningFeature: Sendable {
@@ -43,8 +44,29 @@ package struct ReducerContext: Sendable {
     self.runtime = runtime
   }
 
-  /// The context outside any store.
-  @TaskLocal package static var current = ReducerContext(runtime: nil)
+  /// The context of the running reducer: the one its store or navigation operator set on this
+  /// thread while the reducer runs or, outside any reducer, the one the task carries (an
+  /// effect's).
+  package static var current: ReducerContext {
+    guard let running = reducing.value else { return ofTask }
+    return running.assumingMemoryBound(to: ReducerContext.self).pointee
+  }
+
+  /// The context an effect's task runs with, the one it captured where it was created; the
+  /// context outside any store elsewhere.
+  @TaskLocal static var ofTask = ReducerContext(runtime: nil)
+
+  /// Where the context of the reducer running on a thread is.
+  ///
+  /// NB: Not a task-local: a reducer runs synchronously, so its context belongs to its thread
+  /// for exactly as long as it runs. Binding a task-local costs the runtime an allocation and a
+  /// look at the task's status records on every push, and a stack element's action took three.
+  private static let reducing = ThreadLocalPointer()
+
+  /// Runs `reduction`, synchronously, with this as the current context.
+  func run(_ reduction: () -> Void) {
+    withUnsafePointer(to: self) { Self.reducing.withValue($0, reduction) }
+  }
 
   /// The navigation scope of the running reducer, which scopes its cancellation identifiers.
   package var navigationIDPath: NavigationIDPath {

@@ -113,7 +113,10 @@ public struct _BodyReducer<Base: Reducer>: Reducer {
 /// Where a ``_BodyReducer`` keeps the body it built: by reference, so that a recursive feature
 /// does not contain itself by value, and without its type.
 final class BodyCache<State, Action: Sendable> {
-  private var body: (any Reducer<State, Action>)?
+  // NB: Unchecked: the body is read on every action of every feature, and checking that no
+  // other access overlaps cost more than the read. Nothing can overlap: the only write is the
+  // first build, and building a body only makes reducers, it never runs one.
+  @exclusivity(unchecked) private var body: (any Reducer<State, Action>)?
 
   func body(orBuild build: () -> any Reducer<State, Action>) -> any Reducer<State, Action> {
     if let body { return body }

@@ -116,9 +116,9 @@ package final class RootStore<State, Action: Sendable> {
     didReduce?(action, state)
     guard !effect.isNone else { return }
     var group = actionGroup ?? batchGroup
-    // NB: Effects start outside the reducer's task-locals. A new task copies every task-local
+    // NB: Effects start outside the reducer's dependencies. A new task copies every task-local
     // bound where it is created, and its work restores the dependencies it captured anyway, so
-    // copying the store's two would cost two allocations per effect for nothing.
+    // copying the store's would cost an allocation per effect for nothing.
     runtime.start(
       effect,
       origin: action,
@@ -166,10 +166,28 @@ package final class RootStore<State, Action: Sendable> {
 
   /// Runs the reducer with the store's runtime, navigation and dependencies in effect.
   private func reduce(_ action: Action) -> Effect<Action> {
+    Self.reduce(
+      &state,
+      action: action,
+      with: reducer,
+      runtime: runtime,
+      dependencies: dependencies
+    )
+  }
+
+  /// NB: Not isolated, so that its closures are not either: an isolated closure handed to code
+  /// that is not checks that it runs on the main actor each time it is called.
+  nonisolated private static func reduce(
+    _ state: inout State,
+    action: Action,
+    with reducer: any Reducer<State, Action>,
+    runtime: EffectRuntime,
+    dependencies: DependencyValues
+  ) -> Effect<Action> {
     // NB: Assigned rather than returned from the closures, so that they are not generic over
     // their result.
     var effect = Effect<Action>.none
-    ReducerContext.$current.withValue(ReducerContext(runtime: runtime)) {
+    ReducerContext(runtime: runtime).run {
       DependencyValues.$_current.withValue(dependencies) {
         effect = reducer.reduce(into: &state, action: action)
       }

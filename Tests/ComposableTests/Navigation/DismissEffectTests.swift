@@ -59,6 +59,18 @@ struct DismissEffectTests {
     await store.finish()
     #expect(!store.isDismissed)
   }
+
+  @Test func anEffectOnTheMainActorStillDismissesItsElementAfterTheActionsItSends() async {
+    let store = TestStore(initialState: RelayStack.State()) {
+      RelayStack()
+    }
+
+    await store.send(\.path[id: 1].startButtonTapped)
+    await store.receive(\.path[id: 1].pinged) { $0.path[id: 1]?.pings = 1 }
+    await store.receive(\.path.popFrom, 1) { $0.path.pop(from: 1) }
+    await store.finish()
+    #expect(!store.isDismissed)
+  }
 }
 
 @MainActor
@@ -174,5 +186,50 @@ private struct EditorStack: Reducer {
 
   var body: some ReducerOf<Self> {
     EmptyReducer().forEach(\.path, action: \.path) { Screen() }
+  }
+}
+
+/// A stack of two relays, each of which sends itself an action and then dismisses itself, from
+/// an effect on the main actor: the store reduces the action on the thread the effect runs on,
+/// in the middle of the effect, and the effect must come out of it in its element's scope.
+private struct RelayStack: Reducer {
+  struct Relay: Reducer {
+    struct State: Equatable, Sendable {
+      var pings = 0
+    }
+
+    @CasePathable
+    enum Action: Equatable, Sendable {
+      case pinged
+      case startButtonTapped
+    }
+
+    @Dependency(\.dismiss) var dismiss
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .pinged:
+        state.pings += 1
+        return .none
+      case .startButtonTapped:
+        return .run { @MainActor send in
+          send(.pinged)
+          await dismiss()
+        }
+      }
+    }
+  }
+
+  struct State: Equatable {
+    var path = StackState([Relay.State(), Relay.State()])
+  }
+
+  @CasePathable
+  enum Action: Equatable {
+    case path(StackAction<Relay.State, Relay.Action>)
+  }
+
+  var body: some ReducerOf<Self> {
+    EmptyReducer().forEach(\.path, action: \.path) { Relay() }
   }
 }

@@ -248,7 +248,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let (reduceChildAction, child, toChildState, toChildAction) = (
       reduceChildAction, child, toChildState, toChildAction
     )
-    ReducerContext.$current.withValue(context.entering(scope, isDismissable: false)) {
+    context.entering(scope, isDismissable: false).run {
       reduceChildAction(child, toChildState, toChildAction, &state, action, &effect)
     }
     guard !effect.isNone else { return .none }

@@ -391,7 +391,7 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     let (reduceDestinationAction, destination, toPresentationAction) = (
       reduceDestinationAction, destination, toPresentationAction
     )
-    ReducerContext.$current.withValue(context.entering(scope, isDismissable: true)) {
+    context.entering(scope, isDismissable: true).run {
       reduceDestinationAction(destination, toPresentationAction, &presentation, action, &effect)
     }
     state[keyPath: toPresentationState] = presentation

@@ -215,7 +215,7 @@ where Element.State: Sendable {
 
   @usableFromInline
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    // NB: Read once and passed down: reading a task-local copies the whole context.
+    // NB: Read once and passed down: each read copies the context.
     let context = ReducerContext.current
     let endedBeforehand = endElementsRemovedElsewhere(&state, in: context)
     let versionBefore = version(of: &state[keyPath: toStackState])
@@ -338,10 +338,10 @@ where Element.State: Sendable {
     let (reduceElementAction, element, toStackState, toStackAction) = (
       reduceElementAction, element, toStackState, toStackAction
     )
-    let isOnStack = ReducerContext.$current.withValue(
-      context.entering(scope, isDismissable: true)
-    ) {
-      reduceElementAction(element, toStackState, toStackAction, &state, id, action, &effect)
+    var isOnStack = false
+    context.entering(scope, isDismissable: true).run {
+      isOnStack = reduceElementAction(
+        element, toStackState, toStackAction, &state, id, action, &effect)
     }
     guard !effect.isNone else { return isOnStack }
     effects = effect.navigated(

@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A pointer that each thread sets and reads for itself: a POSIX thread-specific value.
+///
+/// For state that lives exactly as long as a synchronous call on one thread, such as the
+/// context of a running reducer, where binding a task-local would cost far more than the call:
+/// the runtime allocates the binding and checks the task's status records for a task group on
+/// every push. Nothing is inherited: a task started inside the call sees `nil`.
+package struct ThreadLocalPointer: Sendable {
+  private let key: pthread_key_t
+
+  /// Makes a new thread-specific slot, `nil` on every thread. Slots are never freed: make one
+  /// per purpose, once.
+  package init() {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key, nil)
+    precondition(status == 0, "pthread_key_create failed with \(status)")
+    self.key = key
+  }
+
+  /// The pointer this thread set last, or `nil`.
+  package var value: UnsafeRawPointer? {
+    pthread_getspecific(key).map(UnsafeRawPointer.init)
+  }
+
+  /// Sets this thread's pointer to `pointer` while `body` runs, then puts back the one before.
+  ///
+  /// `pointer` must stay valid until `body` returns.
+  package func withValue(_ pointer: UnsafeRawPointer, _ body: () -> Void) {
+    let previous = pthread_getspecific(key)
+    pthread_setspecific(key, pointer)
+    defer { pthread_setspecific(key, previous) }
+    body()
+  }
+}
