@@ -38,6 +38,20 @@ struct StackStateTests {
     #expect(stack.isEmpty)
   }
 
+  @Test(arguments: [3, 40])
+  func modifyingAnElementWritesOnlyThatOne(count: Int) {
+    let letters = (0..<count).map { "\($0)" }
+    var stack = makeStack(letters)
+    for id in [count - 1, count / 2, 0] {
+      #expect(stack.modify(id: StackElementID(integerLiteral: id)) { $0 += "!" })
+    }
+    #expect(!stack.modify(id: StackElementID(integerLiteral: count)) { $0 += "?" })
+    var expected = letters
+    for index in [count - 1, count / 2, 0] { expected[index] += "!" }
+    #expect(Array(stack) == expected)
+    #expect(Array(stack.ids) == (0..<count).map { StackElementID(integerLiteral: $0) })
+  }
+
   @Test func removingByPredicateKeepsTheOtherIDs() {
     var stack = makeStack(["a", "b", "c", "d"])
     stack.removeAll { $0 == "b" || $0 == "d" }
