@@ -47,6 +47,9 @@ package struct ReducerContext: Sendable {
   /// The context of the running reducer: the one its store or navigation operator set on this
   /// thread while the reducer runs or, outside any reducer, the one the task carries (an
   /// effect's).
+  ///
+  /// NB: A job that runs on the same thread while a reducer runs (in a run loop the reducer
+  /// spins, which nothing here does) would see the reducer's context.
   package static var current: ReducerContext {
     guard let running = reducing.value else { return ofTask }
     return running.assumingMemoryBound(to: ReducerContext.self).pointee
@@ -54,7 +57,7 @@ package struct ReducerContext: Sendable {
 
   /// The context an effect's task runs with, the one it captured where it was created; the
   /// context outside any store elsewhere.
-  @TaskLocal static var ofTask = ReducerContext(runtime: nil)
+  @TaskLocal package static var ofTask = ReducerContext(runtime: nil)
 
   /// Where the context of the reducer running on a thread is.
   ///

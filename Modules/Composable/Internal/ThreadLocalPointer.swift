@@ -4,6 +4,8 @@
   import Musl
 #elseif canImport(Darwin)
   import Darwin
+#else
+  #error("ThreadLocalPointer needs POSIX threads.")
 #endif
 
 /// A pointer that each thread sets and reads for itself: a POSIX thread-specific value.
@@ -34,7 +36,9 @@ package struct ThreadLocalPointer: Sendable {
   /// `pointer` must stay valid until `body` returns.
   package func withValue(_ pointer: UnsafeRawPointer, _ body: () -> Void) {
     let previous = pthread_getspecific(key)
-    pthread_setspecific(key, pointer)
+    // NB: Setting a key that exists fails only when the thread's table cannot grow.
+    let status = pthread_setspecific(key, pointer)
+    precondition(status == 0, "pthread_setspecific failed with \(status)")
     defer { pthread_setspecific(key, previous) }
     body()
   }

@@ -170,7 +170,7 @@ public struct StackState<Element> {
   ///
   /// - Parameter id: The ID of the lowest element to remove.
   public mutating func pop(from id: StackElementID) {
-    guard let index = index(of: id) else { return }
+    guard let index = index(id: id) else { return }
     removeSubrange(index...)
   }
 
@@ -180,7 +180,7 @@ public struct StackState<Element> {
   ///
   /// - Parameter id: The ID of the element to keep on top.
   public mutating func pop(to id: StackElementID) {
-    guard let index = storage.elements.index(forKey: id) else { return }
+    guard let index = index(id: id) else { return }
     removeSubrange((index + 1)...)
   }
 
@@ -242,7 +242,7 @@ public struct StackState<Element> {
   @inlinable
   @discardableResult
   package mutating func modify(id: StackElementID, _ body: (inout Element) -> Void) -> Bool {
-    guard let index = index(of: id) else { return false }
+    guard let index = index(id: id) else { return false }
     makeUnique()
     body(&storage.elements.values[index])
     return true
@@ -252,7 +252,7 @@ public struct StackState<Element> {
   /// element action comes from the screen on top, the one the user sees, and comparing one ID
   /// costs far less than hashing it to look it up.
   @inlinable
-  func index(of id: StackElementID) -> Int? {
+  func index(id: StackElementID) -> Int? {
     let ids = storage.elements.keys
     if let top = ids.last, top == id { return ids.count - 1 }
     return storage.elements.index(forKey: id)

@@ -54,7 +54,17 @@ package final class RootStore<State, Action: Sendable> {
   /// effects of those actions join the same group.
   private lazy var makeSend: (EffectGroup) -> Send<Action> = { [weak self] group in
     Send { [weak self] action in
-      self?.send(action, group: group)
+      // NB: The action is reduced inside the effect's task, whose context is the feature's that
+      // made the effect. The reducers have theirs from the thread, but a task one of them starts
+      // by hand would inherit the effect's: it gets the store's root context instead, as it did
+      // when the reducers' context was a task-local.
+      guard !ReducerContext.ofTask.isRoot else {
+        self?.send(action, group: group)
+        return
+      }
+      ReducerContext.$ofTask.withValue(ReducerContext(runtime: nil)) {
+        self?.send(action, group: group)
+      }
     }
   }
 

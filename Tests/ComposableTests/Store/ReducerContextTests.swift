@@ -1,0 +1,103 @@
+import CasePaths
+import Composable
+import ConcurrencyExtras
+import Testing
+
+@MainActor
+struct ReducerContextTests {
+  @Test func aParentReducingAnActionFromItsElementsEffectIsInItsOwnContext() async {
+    let seen = LockIsolated<[Seen]>([])
+    // NB: A store, not a test store: a test store reduces an effect's actions in the test's
+    // task, when the test receives them, where a store reduces them in the effect's.
+    let store = Store(initialState: EchoStack.State()) {
+      EchoStack { entry in seen.withValue { $0.append(entry) } }
+    }
+    guard let id = store.state.path.ids.first else {
+      Issue.record("The stack is empty.")
+      return
+    }
+
+    await store.send(.path(.element(id: id, action: .startButtonTapped))).finish()
+    // NB: Both reducers ran inside the element's effect. The parent's context, the one a task
+    // it started by hand would inherit too, is the store's root; the element's is its own.
+    #expect(
+      seen.value == [
+        Seen(reducer: .element, currentDepth: 2, taskDepth: 0),
+        Seen(reducer: .parent, currentDepth: 0, taskDepth: 0),
+      ]
+    )
+  }
+}
+
+/// Where a reducer ran: how deep its navigation path was, as it reads it and as a task it
+/// started would inherit it.
+private struct Seen: Equatable, Sendable {
+  enum Reducer: Equatable, Sendable { case element, parent }
+  let reducer: Reducer
+  let currentDepth: Int
+  let taskDepth: Int
+
+  init(reducer: Reducer, currentDepth: Int, taskDepth: Int) {
+    self.reducer = reducer
+    self.currentDepth = currentDepth
+    self.taskDepth = taskDepth
+  }
+
+  init(_ reducer: Reducer) {
+    self.init(
+      reducer: reducer,
+      currentDepth: ReducerContext.current.navigationIDPath.components.count,
+      taskDepth: ReducerContext.ofTask.navigationIDPath.components.count
+    )
+  }
+}
+
+/// A stack of one element whose effect, on the main actor, sends the element an action that
+/// both the element and the parent record.
+private struct EchoStack: Reducer {
+  struct Echo: Reducer {
+    struct State: Equatable, Sendable {}
+
+    @CasePathable
+    enum Action: Equatable, Sendable {
+      case pinged
+      case startButtonTapped
+    }
+
+    let record: @Sendable (Seen) -> Void
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .pinged:
+        record(Seen(.element))
+        return .none
+      case .startButtonTapped:
+        return .run { @MainActor send in send(.pinged) }
+      }
+    }
+  }
+
+  struct State: Equatable {
+    var path = StackState([Echo.State()])
+  }
+
+  @CasePathable
+  enum Action: Equatable {
+    case path(StackAction<Echo.State, Echo.Action>)
+  }
+
+  let record: @Sendable (Seen) -> Void
+
+  init(record: @escaping @Sendable (Seen) -> Void) {
+    self.record = record
+  }
+
+  var body: some ReducerOf<Self> {
+    EmptyReducer()
+      .forEach(\.path, action: \.path) { Echo(record: record) }
+    Reduce { _, action in
+      if case .path(.element(_, .pinged)) = action { record(Seen(.parent)) }
+      return .none
+    }
+  }
+}
