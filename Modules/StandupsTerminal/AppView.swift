@@ -107,7 +107,9 @@ public enum AppView {
   ) -> [Command] {
     if view.isShowingHelp {
       view.isShowingHelp = false
-      return []
+      // NB: Any key closes the help. A paste is not a key: it closes the help and goes on to
+      // the field below, rather than being lost.
+      guard case .paste = key else { return [] }
     }
     let screen = topScreen(state)
     if key == .control("c") {

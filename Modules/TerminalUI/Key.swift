@@ -50,4 +50,9 @@ public enum Key: Hashable, Sendable {
   /// Ctrl-H, Ctrl-I, Ctrl-J and Ctrl-M send the same bytes as Backspace, Tab and Enter, so
   /// they arrive as those keys instead.
   case control(Character)
+  /// Text the user pasted, whole, when the terminal marks pastes (see
+  /// ``TerminalCommand/enableBracketedPaste``). A screen with a text field should insert it
+  /// (``LineEditor`` does), and any other should ignore it, so that pasted text never presses
+  /// a screen's keys.
+  case paste(String)
 }

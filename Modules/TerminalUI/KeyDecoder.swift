@@ -25,19 +25,37 @@
 /// Other complete sequences (function keys, mouse reports) are dropped, and so are invalid
 /// UTF-8 and unused control bytes: no input makes the decoder fail. ESC followed by a byte that
 /// cannot start a sequence is ``Key/escape`` followed by that byte's key (Alt-x).
+///
+/// Text between the bracketed-paste markers `ESC [ 200 ~` and `ESC [ 201 ~` is one
+/// ``Key/paste(_:)``, whatever it contains, however many reads it takes; invalid UTF-8 in it
+/// becomes U+FFFD, and a paste keeps its first ``pasteLimit`` bytes.
+///
+/// A read that ends inside a paste's start marker (`ESC [ 2`, `ESC [ 20`, `ESC [ 200`) keeps
+/// waiting when the escape timeout fires: no hand types that fast, and taking the marker for
+/// Escape and characters would press the pasted text's keys.
 public struct KeyDecoder: Sendable {
-  /// Bytes of an incomplete escape sequence or UTF-8 character at the end of the last read.
+  /// The most of a paste that is kept, in bytes; the rest is dropped, so that a huge paste, or
+  /// a start marker whose end never comes, cannot take the memory.
+  public static let pasteLimit = 64 * 1024
+
+  /// Bytes of an incomplete escape sequence or UTF-8 character at the end of the last read,
+  /// or, inside a paste, of what may be the start of its end marker.
   private var pending: [UInt8] = []
+  /// The bytes of a paste whose end marker has not arrived yet; `nil` outside a paste.
+  private var paste: [UInt8]?
 
   /// Creates a decoder with nothing pending.
   public init() {}
 
-  /// Whether the last read ended with an ESC that may start an escape sequence.
+  /// Whether the last read ended, outside a paste, with an ESC that may start an escape
+  /// sequence.
   ///
   /// While `true`, the caller should start its timeout and call ``escapeTimedOut()`` when it
   /// fires, unless more bytes arrive first.
   public var isWaitingForMoreOfAnEscapeSequence: Bool {
-    pending.first == Byte.escape
+    // NB: Inside a paste no byte is a key press, so there is no Escape key to tell apart from a
+    // sequence: an ESC is text or the start of the end marker, which the next read settles.
+    paste == nil && pending.first == Byte.escape
   }
 
   /// Decodes the bytes of one read, with whatever an earlier read left incomplete.
@@ -48,11 +66,19 @@ public struct KeyDecoder: Sendable {
     pending.append(contentsOf: bytes)
     var keys: [Key] = []
     var index = 0
-    while index < pending.count, case .token(let key, let length) = token(at: index) {
-      if let key {
-        keys.append(key)
+    decoding: while index < pending.count {
+      switch paste == nil ? token(at: index) : pastedBytes(at: index) {
+      case .token(let key, let length):
+        if let key {
+          keys.append(key)
+        }
+        index += length
+      case .pasteStart(let length):
+        paste = []
+        index += length
+      case .incomplete:
+        break decoding
       }
-      index += length
     }
     pending.removeFirst(index)
     return keys
@@ -66,9 +92,14 @@ public struct KeyDecoder: Sendable {
   ///
   /// - Returns: ``Key/escape`` and the keys of the bytes that followed it, or nothing.
   public mutating func escapeTimedOut() -> [Key] {
-    guard isWaitingForMoreOfAnEscapeSequence else { return [] }
+    guard isWaitingForMoreOfAnEscapeSequence, !isStartOfPasteMarker else { return [] }
     pending.removeFirst()
     return [.escape] + decode([])
+  }
+
+  /// Whether what is pending is the start of a paste's start marker, past its `ESC [`.
+  private var isStartOfPasteMarker: Bool {
+    pending.count > 2 && Byte.pasteStart.starts(with: pending)
   }
 
   /// What the bytes from an index decode to.
@@ -86,6 +117,34 @@ public struct KeyDecoder: Sendable {
     }
   }
 
+  /// Inside a paste: the bytes up to the end marker join the paste, and the marker completes
+  /// it. A tail that may be the start of the marker waits for the next read.
+  private mutating func pastedBytes(at index: Int) -> Token {
+    let marker = Byte.pasteEnd
+    var end = index
+    while end < pending.count {
+      let available = min(marker.count, pending.count - end)
+      guard pending[end..<end + available].elementsEqual(marker.prefix(available)) else {
+        end += 1
+        continue
+      }
+      guard available == marker.count else { break }
+      keepInPaste(pending[index..<end])
+      let text = String(decoding: paste ?? [], as: UTF8.self)
+      paste = nil
+      return .token(.paste(text), length: end + marker.count - index)
+    }
+    guard end > index else { return .incomplete }
+    keepInPaste(pending[index..<end])
+    return .token(nil, length: end - index)
+  }
+
+  /// Adds bytes to the paste, up to ``pasteLimit``.
+  private mutating func keepInPaste(_ bytes: ArraySlice<UInt8>) {
+    guard let kept = paste?.count else { return }
+    paste?.append(contentsOf: bytes.prefix(Self.pasteLimit - kept))
+  }
+
   private func escapeSequence(at index: Int) -> Token {
     guard index + 1 < pending.count else { return .incomplete }
     switch pending[index + 1] {
@@ -100,7 +159,11 @@ public struct KeyDecoder: Sendable {
         // which is then decoded on its own.
         return .token(nil, length: end - index)
       }
-      let key = Self.csiKey(parameters: pending[index + 2..<end], final: pending[end])
+      let parameters = pending[index + 2..<end]
+      if pending[end] == UInt8(ascii: "~"), parameters.elementsEqual(Byte.pasteStartParameter) {
+        return .pasteStart(length: end + 1 - index)
+      }
+      let key = Self.csiKey(parameters: parameters, final: pending[end])
       return .token(key, length: end + 1 - index)
     case UInt8(ascii: "O"):
       guard index + 2 < pending.count else { return .incomplete }
@@ -192,6 +255,8 @@ public struct KeyDecoder: Sendable {
 private enum Token {
   /// A key (or `nil` for bytes that are dropped), and how many bytes it took.
   case token(Key?, length: Int)
+  /// The start marker of a paste, and how many bytes it took.
+  case pasteStart(length: Int)
   /// The bytes so far are the start of something longer: wait for the next read.
   case incomplete
 }
@@ -201,4 +266,10 @@ private enum Byte {
   static let digit = UInt8(ascii: "0")...UInt8(ascii: "9")
   static let csiParameterOrIntermediate: ClosedRange<UInt8> = 0x20...0x3F
   static let final: ClosedRange<UInt8> = 0x40...0x7E
+  /// The parameter of the CSI `~` sequence that starts a paste.
+  static let pasteStartParameter = Array("200".utf8)
+  /// The sequence that starts a paste.
+  static let pasteStart = Array("\u{1B}[200~".utf8)
+  /// The sequence that ends a paste.
+  static let pasteEnd = Array("\u{1B}[201~".utf8)
 }

@@ -1,6 +1,6 @@
 /// A single line of text being typed, with a cursor: the editing that every text field of a
 /// terminal app needs (insert, delete either side, move by character or to either end, delete
-/// the word before the cursor (Ctrl-W) or everything before it (Ctrl-U)).
+/// the word before the cursor (Ctrl-W) or everything before it (Ctrl-U)), and pasting.
 ///
 /// The text can live elsewhere (a feature's state, say): ``apply(_:to:)`` edits a given string
 /// and returns the new one, and the editor only remembers where the cursor is. The cursor counts
@@ -24,7 +24,7 @@ public struct LineEditor: Equatable, Sendable {
   /// Whether `key` is one this editor acts on.
   public static func handles(_ key: Key) -> Bool {
     switch key {
-    case .character, .backspace, .delete, .left, .right, .home, .end, .control("u"),
+    case .character, .paste, .backspace, .delete, .left, .right, .home, .end, .control("u"),
       .control("w"):
       return true
     default:
@@ -40,14 +40,20 @@ public struct LineEditor: Equatable, Sendable {
   ///     changed under the editor.
   /// - Returns: The edited text when `key` changed it, or `nil` when it did not (a cursor
   ///   movement, an edit with nothing to edit, or a key the editor does not handle).
+  ///
+  /// A paste goes in as one line: line breaks at its end are dropped, the others and tabs
+  /// become spaces, and other control characters are dropped.
   public mutating func apply(_ key: Key, to text: String) -> String? {
     var characters = Array(text)
     cursor = min(max(cursor, 0), characters.count)
     switch key {
     case .character(let character):
       guard !character.isNewline else { return nil }
-      characters.insert(character, at: cursor)
-      cursor += 1
+      return insert([character], into: characters)
+    case .paste(let text):
+      let pasted = Self.oneLine(text)
+      guard !pasted.isEmpty else { return nil }
+      return insert(pasted, into: characters)
     case .backspace:
       guard cursor > 0 else { return nil }
       characters.remove(at: cursor - 1)
@@ -82,6 +88,32 @@ public struct LineEditor: Equatable, Sendable {
       return nil
     }
     return String(characters)
+  }
+
+  /// Inserts `inserted` at the cursor and puts the cursor after it.
+  ///
+  /// NB: Counted again rather than advanced by the count inserted: a combining mark or a joiner
+  /// at either end merges with its neighbour into one character.
+  private mutating func insert(_ inserted: [Character], into characters: [Character]) -> String {
+    let before = String(characters[..<cursor]) + String(inserted)
+    let after = String(characters[cursor...])
+    cursor = before.count
+    return before + after
+  }
+
+  /// Pasted text as it goes into a line: line breaks at its end are dropped (a copied line
+  /// brings its own), the others and tabs become spaces, and other control characters (an
+  /// escape, say) are dropped, so that the line holds only what can be shown.
+  private static func oneLine(_ text: String) -> [Character] {
+    var text = Substring(text)
+    while text.last?.isNewline == true { text.removeLast() }
+    return text.compactMap { character in
+      if character.isNewline || character == "\t" { return " " }
+      let isControl = character.unicodeScalars.contains {
+        $0.properties.generalCategory == .control
+      }
+      return isControl ? nil : character
+    }
   }
 
   /// The part of `text` to show in `width` columns so that the cursor is visible, and the

@@ -26,6 +26,12 @@ public enum TerminalCommand: Hashable, Sendable {
   case resetStyle
   /// Rings the bell, for a key that does nothing where the user expected something.
   case bell
+  /// Asks the terminal to mark the text the user pastes (bracketed paste), so that a paste
+  /// arrives as one ``Key/paste(_:)`` rather than as keystrokes a screen would take for its
+  /// commands.
+  case enableBracketedPaste
+  /// Stops marking pasted text, for the shell the app hands the terminal back to.
+  case disableBracketedPaste
 
   /// The bytes to write to the terminal (ANSI/xterm sequences).
   public var sequence: String {
@@ -38,6 +44,8 @@ public enum TerminalCommand: Hashable, Sendable {
     case .moveCursor(let point): "\u{1B}[\(max(point.row, 0) + 1);\(max(point.column, 0) + 1)H"
     case .resetStyle: "\u{1B}[0m"
     case .bell: "\u{07}"
+    case .enableBracketedPaste: "\u{1B}[?2004h"
+    case .disableBracketedPaste: "\u{1B}[?2004l"
     }
   }
 }

@@ -141,6 +141,35 @@ struct KeyMapTests {
     }
   }
 
+  @Test func aPasteRunsNoCommandAndGoesIntoATextFieldWhole() async {
+    await withSerialEffects {
+      let driver = Driver(standups: [.mock, .engineeringMock])
+      await driver.start()
+      // NB: Typed, these would delete the selected standup: "d", then Enter to confirm.
+      driver.press(.paste("d\r"))
+      #expect(driver.state.list.alert == nil)
+      #expect(driver.state.list.standups.count == 2)
+      #expect(driver.state.destination == nil)
+
+      // NB: Nor does a paste press an alert's buttons, whose letters it holds.
+      driver.press(.character("d"))
+      #expect(driver.state.list.alert != nil)
+      driver.press(.paste("Delete\r"))
+      #expect(driver.state.list.alert != nil)
+      #expect(driver.state.list.standups.count == 2)
+      driver.press(.escape)
+
+      driver.press(.character("a"))
+      driver.type("Weekly ")
+      driver.press(.paste("team\nsync\u{1B}[A"))
+      #expect(driver.state.destination?[case: \.add]?.standup.title == "Weekly team sync[A")
+      // NB: The help closes on any key; a paste over it still reaches the field.
+      driver.press(.control("k"), .paste("!"))
+      #expect(driver.state.destination?[case: \.add]?.standup.title == "Weekly team sync[A!")
+      #expect(!driver.app.view.isShowingHelp)
+    }
+  }
+
   @Test func escapePopsExactlyOneScreen() async {
     await withSerialEffects {
       let driver = Driver(standups: [.mock])

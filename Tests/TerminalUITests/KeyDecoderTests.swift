@@ -156,7 +156,8 @@ struct KeyDecoderTests {
 
   @Test func unknownCompleteSequencesAreDropped() {
     var decoder = KeyDecoder()
-    let functionKeys = "\u{1B}[15~\u{1B}OP\u{1B}[2~\u{1B}[200~"
+    // NB: The last is a paste's end marker without its start.
+    let functionKeys = "\u{1B}[15~\u{1B}OP\u{1B}[2~\u{1B}[201~"
     let mouseReport = "\u{1B}[<0;10;5M"
     let otherFinal = "\u{1B}[1;5x"
     #expect(
@@ -195,6 +196,72 @@ struct KeyDecoderTests {
       let keys = decoder.decode(bytes[..<split]) + decoder.decode(bytes[split...])
       #expect(keys == text.unicodeScalars.map { .character(Character($0)) }, "split at \(split)")
     }
+  }
+
+  @Test func aPasteIsOneKeyWhateverItHolds() {
+    var decoder = KeyDecoder()
+    let pasted = "d\r\u{1B}[A\u{1B}q\u{1B}[200~é\t"
+    let keys = decoder.decode("a\u{1B}[200~\(pasted)\u{1B}[201~k".utf8)
+    #expect(keys == [.character("a"), .paste(pasted), .character("k")])
+    #expect(!decoder.isWaitingForMoreOfAnEscapeSequence)
+    #expect(decoder.decode("\u{1B}[200~\u{1B}[201~".utf8) == [.paste("")])
+  }
+
+  @Test func aPasteSplitAcrossReadsAtEveryPointDecodesTheSame() {
+    let bytes = Array("\u{1B}[200~ab\u{1B}[20x中\u{1B}[201~\u{1B}[A".utf8)
+    let expected: [Key] = [.paste("ab\u{1B}[20x中"), .up]
+    for split in 1..<bytes.count {
+      var decoder = KeyDecoder()
+      let keys = decoder.decode(bytes[..<split]) + decoder.decode(bytes[split...])
+      #expect(keys == expected, "split at \(split)")
+    }
+    var decoder = KeyDecoder()
+    #expect(bytes.flatMap { decoder.decode([$0]) } == expected)
+  }
+
+  @Test func anUnfinishedPasteWaitsForItsEndWithoutAnEscapeTimeout() {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode("\u{1B}[200~abc\u{1B}".utf8) == [])
+    #expect(!decoder.isWaitingForMoreOfAnEscapeSequence)
+    #expect(decoder.escapeTimedOut() == [])
+    #expect(decoder.decode("[201".utf8) == [])
+    #expect(decoder.decode("~q".utf8) == [.paste("abc"), .character("q")])
+  }
+
+  @Test func aStartMarkerCutByTheEscapeTimeoutKeepsWaiting() {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode("\u{1B}[20".utf8) == [])
+    #expect(decoder.isWaitingForMoreOfAnEscapeSequence)
+    #expect(decoder.escapeTimedOut() == [])
+    #expect(decoder.decode("0~d\r\u{1B}[201~".utf8) == [.paste("d\r")])
+
+    #expect(decoder.decode("\u{1B}[".utf8) == [])
+    #expect(decoder.escapeTimedOut() == [.escape, .character("[")])
+  }
+
+  @Test func anEscapeRightAfterAPasteWaitsForTheTimeout() {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode("\u{1B}[200~x\u{1B}[201~\u{1B}".utf8) == [.paste("x")])
+    #expect(decoder.isWaitingForMoreOfAnEscapeSequence)
+    #expect(decoder.escapeTimedOut() == [.escape])
+  }
+
+  @Test func aPasteKeepsItsFirstBytesUpToTheLimit() {
+    var decoder = KeyDecoder()
+    let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 1000)
+    var keys = decoder.decode("\u{1B}[200~".utf8)
+    for _ in 0..<(KeyDecoder.pasteLimit / chunk.count + 2) {
+      keys += decoder.decode(chunk)
+    }
+    keys += decoder.decode("\u{1B}[201~b".utf8)
+    #expect(
+      keys == [.paste(String(repeating: "a", count: KeyDecoder.pasteLimit)), .character("b")])
+  }
+
+  @Test func invalidUTF8InAPasteIsReplaced() {
+    var decoder = KeyDecoder()
+    let bytes = Array("\u{1B}[200~a".utf8) + [0xFF] + Array("b\u{1B}[201~".utf8)
+    #expect(decoder.decode(bytes) == [.paste("a\u{FFFD}b")])
   }
 
   @Test func aByteAtATimeDecodesTheSame() {

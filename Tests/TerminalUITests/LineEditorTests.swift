@@ -9,6 +9,27 @@ struct LineEditorTests {
     #expect(editor.apply(.character("\n"), to: "Design") == nil)
   }
 
+  @Test func pastingInsertsOneLineAtTheCursor() {
+    var editor = LineEditor(cursor: 5)
+    #expect(
+      editor.apply(.paste("team\r\nweekly\tsync\u{1B}\u{7}"), to: "Blob  notes")
+        == "Blob team weekly sync notes")
+    #expect(editor.cursor == 21)
+    #expect(editor.apply(.paste("\u{1B}\u{0}"), to: "Blob") == nil)
+    #expect(editor.cursor == 4)
+    #expect(LineEditor.handles(.paste("a")))
+  }
+
+  @Test func aPastedLineLosesItsLineBreakAndACombiningMarkJoinsItsNeighbour() {
+    var editor = LineEditor(cursor: 4)
+    #expect(editor.apply(.paste("Blob\n"), to: "Hi, !") == "Hi, Blob!")
+    #expect(editor.cursor == 8)
+    editor.cursor = 1
+    #expect(editor.apply(.paste("\u{301}"), to: "eb") == "e\u{301}b")
+    #expect(editor.cursor == 1)
+    #expect(editor.apply(.character("x"), to: "e\u{301}b") == "e\u{301}xb")
+  }
+
   @Test func deletingEitherSide() {
     var editor = LineEditor(cursor: 2)
     #expect(editor.apply(.backspace, to: "abc") == "ac")

@@ -14,6 +14,8 @@ struct TerminalCommandTests {
       (.moveCursor(to: Point(column: -3, row: -1)), "\u{1B}[1;1H"),
       (.resetStyle, "\u{1B}[0m"),
       (.bell, "\u{07}"),
+      (.enableBracketedPaste, "\u{1B}[?2004h"),
+      (.disableBracketedPaste, "\u{1B}[?2004l"),
     ] as [(TerminalCommand, String)])
   func sequences(command: TerminalCommand, sequence: String) {
     #expect(command.sequence == sequence)

@@ -22,11 +22,31 @@ struct PseudoTerminalTests {
     terminal.type("q")
     #expect(terminal.waitForExit() == 0)
     #expect(
-      terminal.output.hasSuffix("\u{1B}[?25h\u{1B}[?1049l"),
-      "the app shows the cursor and leaves the alternate screen last")
+      terminal.output.hasSuffix("\u{1B}[?2004l\u{1B}[?25h\u{1B}[?1049l"),
+      "the app stops marking pastes, shows the cursor and leaves the alternate screen last")
 
     let file = try StandupsFile.decode(Data(contentsOf: folder.dataFile))
     #expect(file.standups.map(\.title) == ["Retro"])
+  }
+
+  @Test func aPasteGoesIntoTheFieldAndPressesNoKey() throws {
+    let folder = try TemporaryFolder()
+    let terminal = try PseudoTerminal(environment: folder.environment)
+    #expect(terminal.read(untilItShows: "No standups yet."))
+    #expect(terminal.output.contains("\u{1B}[?2004h"), "the app asks the terminal to mark pastes")
+    terminal.type("s")
+    #expect(terminal.read(untilItShows: "Engineering"))
+    // NB: Typed, the pasted keys would delete the selected standup: "d", then Enter to confirm.
+    terminal.type("\u{1B}[200~d\r\u{1B}[201~a")
+    #expect(terminal.read(untilItShows: "New standup"))
+    terminal.type("\u{1B}[200~Weekly\nsync\u{1B}[201~\r")
+    #expect(terminal.read(untilItShows: "Weekly sync"))
+    terminal.type("q")
+    #expect(terminal.waitForExit() == 0)
+
+    let titles = try StandupsFile.decode(Data(contentsOf: folder.dataFile)).standups.map(\.title)
+    let samples = [Standup.mock, .engineeringMock, .productMock].map(\.title)
+    #expect(titles.sorted() == (samples + ["Weekly sync"]).sorted())
   }
 
   @Test func aResizeRedrawsTheWholeScreenAtTheNewSize() throws {
@@ -104,7 +124,7 @@ struct PseudoTerminalTests {
 
     terminal.send(signal)
     #expect(terminal.waitForExit() == 0)
-    #expect(terminal.output.hasSuffix("\u{1B}[?25h\u{1B}[?1049l"))
+    #expect(terminal.output.hasSuffix("\u{1B}[?2004l\u{1B}[?25h\u{1B}[?1049l"))
     let file = try StandupsFile.decode(Data(contentsOf: folder.dataFile))
     let engineering = file.standups[id: Standup.engineeringMock.id]
     #expect(engineering?.meetings.map(\.transcript) == ["Blob: the build is green"])

@@ -56,7 +56,7 @@ final class LiveTerminal {
   func run() async throws {
     write(
       TerminalCommand.enterAlternateScreen.sequence + TerminalCommand.hideCursor.sequence
-        + TerminalCommand.clearScreen.sequence)
+        + TerminalCommand.enableBracketedPaste.sequence + TerminalCommand.clearScreen.sequence)
     defer { restoreTerminal() }
     listenForSignals()
     readInput()
@@ -174,8 +174,8 @@ final class LiveTerminal {
   private func restoreTerminal() {
     escapeTimeout?.cancel()
     write(
-      TerminalCommand.resetStyle.sequence + TerminalCommand.showCursor.sequence
-        + TerminalCommand.leaveAlternateScreen.sequence)
+      TerminalCommand.resetStyle.sequence + TerminalCommand.disableBracketedPaste.sequence
+        + TerminalCommand.showCursor.sequence + TerminalCommand.leaveAlternateScreen.sequence)
     rawMode.restore()
   }
 
