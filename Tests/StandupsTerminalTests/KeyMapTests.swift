@@ -101,11 +101,14 @@ struct KeyMapTests {
       driver.press(.enter, .character("s"))
       await driver.settle(until: { driver.app.transcript.isListening }, "the meeting to listen")
       driver.type("snqed? ")
+      // NB: Typed, these would pick the next speaker, end the meeting and add the line.
+      driver.press(.paste("\u{E}q\u{5}\n"))
       let record = driver.state.path.last?[case: \.record]
       #expect(record?.speakerIndex == 0)
       #expect(record?.alert == nil)
       #expect(driver.state.path.count == 2)
       #expect(driver.app.isQuitRequested == false)
+      #expect(driver.state.path.ids.last.map { driver.app.view[screen: $0].draft } == "snqed? q")
 
       driver.press(.control("n"))
       #expect(driver.state.path.last?[case: \.record]?.speakerIndex == 1)
