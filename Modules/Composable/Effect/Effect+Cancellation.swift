@@ -83,7 +83,7 @@ package struct CancellationKey: Hashable, Sendable, CustomStringConvertible {
   /// The key of the identifier `id` in the navigation scope of the running reducer.
   @usableFromInline
   static func inCurrentScope(id: some Hashable & Sendable) -> Self {
-    Self(id: id, path: ReducerContext.current.navigationIDPath)
+    Self(id: id, path: ReducerContext.currentNavigationIDPath)
   }
 
   /// The key of all the work of the child `child` of the navigation slot `slot`.

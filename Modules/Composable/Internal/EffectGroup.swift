@@ -26,12 +26,13 @@ package final class EffectGroup: Sendable {
   }
 
   /// Adds a task that has just been started, and returns its slot for
-  /// ``remove(slot:wasCancelled:)``; `nil` when the group has been cancelled already, in which
-  /// case the caller cancels the task.
-  func add(_ task: Task<Void, Never>) -> Int? {
+  /// ``remove(slot:wasCancelled:)`` — `nil` when the group has been cancelled already, in which
+  /// case the caller cancels the task — and whether a test store expects it to finish (see
+  /// `EffectRuntime.untrackRunningEffects()`).
+  func add(_ task: Task<Void, Never>) -> (slot: Int?, isTracked: Bool) {
     state.withLock { state in
-      guard !state.isCancelled else { return nil }
-      return state.tasks.insert(task)
+      guard !state.isCancelled else { return (nil, state.isTracked) }
+      return (state.tasks.insert(task), state.isTracked)
     }
   }
 
@@ -57,12 +58,6 @@ package final class EffectGroup: Sendable {
       return state.tasks.elements.compactMap(\.self)
     }
     for task in tasks { task.cancel() }
-  }
-
-  /// Whether a test store expects the group's effects to finish (see
-  /// `EffectRuntime.untrackRunningEffects()`).
-  var isTracked: Bool {
-    state.withLock { $0.isTracked }
   }
 
   /// Stops expecting the group's effects, now and to come, to finish.

@@ -218,8 +218,10 @@ private struct Starting<Action: Sendable> {
           effect = cancellable.effect
           continue
         case .cancel:
-          let key = unsafeDowncast(box, to: Effect<Action>.CancelBox.self).key
-          runtime.detach(key, into: &cancelled)
+          runtime.detach(
+            unsafeDowncast(box, to: Effect<Action>.CancelBox.self).key,
+            into: &cancelled
+          )
         case .reconcile:
           let reconciliation = unsafeDowncast(box, to: Effect<Action>.ReconcileBox.self)
             .reconciliation

@@ -244,7 +244,7 @@ package final class EffectRuntime: Sendable {
     let (task, isInCancelledGroup) = changeTables { tables in
       let token = tables.running.nextSlot
       let task = makeTask(token)
-      let groupSlot = group?.add(task)
+      let (groupSlot, isTracked) = group?.add(task) ?? (nil, true)
       // NB: Expanded under the lock so that the entry can take the keys, and the slots the
       // entry, rather than copies of them; expanding mostly returns the keys as they are.
       let registered = Self.expand(keys, prefixes: &prefixes)
@@ -259,7 +259,7 @@ package final class EffectRuntime: Sendable {
           group: group,
           groupSlot: groupSlot,
           sequence: tables.nextSequence,
-          isTracked: group?.isTracked ?? true
+          isTracked: isTracked
         )
       )
       tables.nextSequence += 1

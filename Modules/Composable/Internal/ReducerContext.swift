@@ -55,6 +55,15 @@ package struct ReducerContext: Sendable {
     return running.assumingMemoryBound(to: ReducerContext.self).pointee
   }
 
+  /// The navigation scope of the running reducer (``navigationIDPath`` of ``current``).
+  ///
+  /// NB: Read in place, without copying the whole context out of its thread's slot and
+  /// releasing it again: every cancellation identifier an effect is made with reads it.
+  package static var currentNavigationIDPath: NavigationIDPath {
+    guard let running = reducing.value else { return ofTask.navigationIDPath }
+    return running.assumingMemoryBound(to: ReducerContext.self).pointee.navigationIDPath
+  }
+
   /// The context an effect's task runs with, the one it captured where it was created; the
   /// context outside any store elsewhere.
   @TaskLocal package static var ofTask = ReducerContext(runtime: nil)

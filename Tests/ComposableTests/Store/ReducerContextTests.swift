@@ -19,27 +19,32 @@ struct ReducerContextTests {
 
     await store.send(.path(.element(id: id, action: .startButtonTapped))).finish()
     // NB: Both reducers ran inside the element's effect. The parent's context, the one a task
-    // it started by hand would inherit too, is the store's root; the element's is its own.
+    // it started by hand would inherit too, is the store's root; the element's is its own. The
+    // effect itself, outside any reducer, is in the element's context, the one its task carries.
     #expect(
       seen.value == [
-        Seen(reducer: .element, currentDepth: 2, taskDepth: 0),
-        Seen(reducer: .parent, currentDepth: 0, taskDepth: 0),
+        Seen(reducer: .elementEffect, currentDepth: 2, scopeDepth: 2, taskDepth: 2),
+        Seen(reducer: .element, currentDepth: 2, scopeDepth: 2, taskDepth: 0),
+        Seen(reducer: .parent, currentDepth: 0, scopeDepth: 0, taskDepth: 0),
       ]
     )
   }
 }
 
-/// Where a reducer ran: how deep its navigation path was, as it reads it and as a task it
-/// started would inherit it.
+/// Where a reducer (or an effect) ran: how deep its navigation path was, as it reads its
+/// context, as it reads the scope of its cancellation identifiers, and as a task it started
+/// would inherit it.
 private struct Seen: Equatable, Sendable {
-  enum Reducer: Equatable, Sendable { case element, parent }
+  enum Reducer: Equatable, Sendable { case element, elementEffect, parent }
   let reducer: Reducer
   let currentDepth: Int
+  let scopeDepth: Int
   let taskDepth: Int
 
-  init(reducer: Reducer, currentDepth: Int, taskDepth: Int) {
+  init(reducer: Reducer, currentDepth: Int, scopeDepth: Int, taskDepth: Int) {
     self.reducer = reducer
     self.currentDepth = currentDepth
+    self.scopeDepth = scopeDepth
     self.taskDepth = taskDepth
   }
 
@@ -47,6 +52,7 @@ private struct Seen: Equatable, Sendable {
     self.init(
       reducer: reducer,
       currentDepth: ReducerContext.current.navigationIDPath.components.count,
+      scopeDepth: ReducerContext.currentNavigationIDPath.components.count,
       taskDepth: ReducerContext.ofTask.navigationIDPath.components.count
     )
   }
@@ -72,7 +78,10 @@ private struct EchoStack: Reducer {
         record(Seen(.element))
         return .none
       case .startButtonTapped:
-        return .run { @MainActor send in send(.pinged) }
+        return .run { @MainActor [record] send in
+          record(Seen(.elementEffect))
+          send(.pinged)
+        }
       }
     }
   }

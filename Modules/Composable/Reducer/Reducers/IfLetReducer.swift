@@ -212,7 +212,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
   /// The navigation slot of the optional child.
   private var slot: NavigationIDPath {
-    ReducerContext.current.navigationIDPath.appending(identity: navigationSlot)
+    ReducerContext.currentNavigationIDPath.appending(identity: navigationSlot)
   }
 
   /// Ends the effects of a child that another reducer set to `nil` or replaced since this

@@ -319,7 +319,7 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   /// The navigation slot of this presentation: the parent's path and the key path of its
   /// `PresentationState`, so that two presentations of one feature never share effects.
   private var slot: NavigationIDPath {
-    ReducerContext.current.navigationIDPath.appending(identity: navigationSlot)
+    ReducerContext.currentNavigationIDPath.appending(identity: navigationSlot)
   }
 
   /// Ends the effects of a presentation that another reducer dismissed or replaced since this
