@@ -208,13 +208,17 @@ package final class EffectRuntime: Sendable {
   /// concatenation, the effects of the actions they send), to finish, without cancelling them:
   /// what a test store's `skipInFlightEffects` does.
   package func untrackRunningEffects() {
-    let groups = tables.withLock { tables in
+    // NB: The groups are untracked under the tables' lock, under which `spawn` asks a group
+    // whether it is tracked, so that a task a group starts meanwhile (the next step of a
+    // concatenation, on another thread) cannot register as tracked in a group that is not.
+    tables.withLock { tables in
       for token in tables.running.elements.indices {
         tables.running.modify(token) { $0.isTracked = false }
       }
-      return tables.running.elements.compactMap(\.group)
+      for entry in tables.running.elements {
+        entry.group?.untrack()
+      }
     }
-    for group in groups { group.untrack() }
   }
 
   /// Waits until every task running now has finished.

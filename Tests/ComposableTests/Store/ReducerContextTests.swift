@@ -23,34 +23,34 @@ struct ReducerContextTests {
     // effect itself, outside any reducer, is in the element's context, the one its task carries.
     #expect(
       seen.value == [
-        Seen(reducer: .elementEffect, currentDepth: 2, scopeDepth: 2, taskDepth: 2),
-        Seen(reducer: .element, currentDepth: 2, scopeDepth: 2, taskDepth: 0),
-        Seen(reducer: .parent, currentDepth: 0, scopeDepth: 0, taskDepth: 0),
+        Seen(place: .elementEffect, currentDepth: 2, scopeDepth: 2, taskDepth: 2),
+        Seen(place: .element, currentDepth: 2, scopeDepth: 2, taskDepth: 0),
+        Seen(place: .parent, currentDepth: 0, scopeDepth: 0, taskDepth: 0),
       ]
     )
   }
 }
 
-/// Where a reducer (or an effect) ran: how deep its navigation path was, as it reads its
-/// context, as it reads the scope of its cancellation identifiers, and as a task it started
-/// would inherit it.
+/// Where a reducer or an effect ran: how deep its navigation path was, as it reads its context,
+/// as it reads the scope of its cancellation identifiers, and as a task it started would
+/// inherit it.
 private struct Seen: Equatable, Sendable {
-  enum Reducer: Equatable, Sendable { case element, elementEffect, parent }
-  let reducer: Reducer
+  enum Place: Equatable, Sendable { case element, elementEffect, parent }
+  let place: Place
   let currentDepth: Int
   let scopeDepth: Int
   let taskDepth: Int
 
-  init(reducer: Reducer, currentDepth: Int, scopeDepth: Int, taskDepth: Int) {
-    self.reducer = reducer
+  init(place: Place, currentDepth: Int, scopeDepth: Int, taskDepth: Int) {
+    self.place = place
     self.currentDepth = currentDepth
     self.scopeDepth = scopeDepth
     self.taskDepth = taskDepth
   }
 
-  init(_ reducer: Reducer) {
+  init(_ place: Place) {
     self.init(
-      reducer: reducer,
+      place: place,
       currentDepth: ReducerContext.current.navigationIDPath.components.count,
       scopeDepth: ReducerContext.currentNavigationIDPath.components.count,
       taskDepth: ReducerContext.ofTask.navigationIDPath.components.count
@@ -58,8 +58,8 @@ private struct Seen: Equatable, Sendable {
   }
 }
 
-/// A stack of one element whose effect, on the main actor, sends the element an action that
-/// both the element and the parent record.
+/// A stack of one element whose effect, on the main actor, records where it runs and sends the
+/// element an action that both the element and the parent record.
 private struct EchoStack: Reducer {
   struct Echo: Reducer {
     struct State: Equatable, Sendable {}
