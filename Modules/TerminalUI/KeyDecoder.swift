@@ -119,24 +119,27 @@ public struct KeyDecoder: Sendable {
 
   /// Inside a paste: the bytes up to the end marker join the paste, and the marker completes
   /// it. A tail that may be the start of the marker waits for the next read.
+  ///
+  /// NB: Only an ESC can start the marker, so the search jumps from one ESC to the next.
   private mutating func pastedBytes(at index: Int) -> Token {
-    let marker = Byte.pasteEnd
-    var end = index
-    while end < pending.count {
-      let available = min(marker.count, pending.count - end)
-      guard pending[end..<end + available].elementsEqual(marker.prefix(available)) else {
-        end += 1
-        continue
+    var searchStart = index
+    while let escape = pending[searchStart...].firstIndex(of: Byte.escape) {
+      let rest = pending[escape...]
+      if rest.starts(with: Byte.pasteEnd) {
+        keepInPaste(pending[index..<escape])
+        let text = String(decoding: paste ?? [], as: UTF8.self)
+        paste = nil
+        return .token(.paste(text), length: escape + Byte.pasteEnd.count - index)
       }
-      guard available == marker.count else { break }
-      keepInPaste(pending[index..<end])
-      let text = String(decoding: paste ?? [], as: UTF8.self)
-      paste = nil
-      return .token(.paste(text), length: end + marker.count - index)
+      if Byte.pasteEnd.starts(with: rest) {
+        guard escape > index else { return .incomplete }
+        keepInPaste(pending[index..<escape])
+        return .token(nil, length: escape - index)
+      }
+      searchStart = escape + 1
     }
-    guard end > index else { return .incomplete }
-    keepInPaste(pending[index..<end])
-    return .token(nil, length: end - index)
+    keepInPaste(pending[index...])
+    return .token(nil, length: pending.count - index)
   }
 
   /// Adds bytes to the paste, up to ``pasteLimit``.
@@ -159,11 +162,10 @@ public struct KeyDecoder: Sendable {
         // which is then decoded on its own.
         return .token(nil, length: end - index)
       }
-      let parameters = pending[index + 2..<end]
-      if pending[end] == UInt8(ascii: "~"), parameters.elementsEqual(Byte.pasteStartParameter) {
+      if pending[index...end].elementsEqual(Byte.pasteStart) {
         return .pasteStart(length: end + 1 - index)
       }
-      let key = Self.csiKey(parameters: parameters, final: pending[end])
+      let key = Self.csiKey(parameters: pending[index + 2..<end], final: pending[end])
       return .token(key, length: end + 1 - index)
     case UInt8(ascii: "O"):
       guard index + 2 < pending.count else { return .incomplete }
@@ -266,8 +268,6 @@ private enum Byte {
   static let digit = UInt8(ascii: "0")...UInt8(ascii: "9")
   static let csiParameterOrIntermediate: ClosedRange<UInt8> = 0x20...0x3F
   static let final: ClosedRange<UInt8> = 0x40...0x7E
-  /// The parameter of the CSI `~` sequence that starts a paste.
-  static let pasteStartParameter = Array("200".utf8)
   /// The sequence that starts a paste.
   static let pasteStart = Array("\u{1B}[200~".utf8)
   /// The sequence that ends a paste.
