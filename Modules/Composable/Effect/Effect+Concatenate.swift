@@ -23,18 +23,18 @@ extension Effect {
   /// - Returns: An effect that finishes after the last one.
   @inlinable
   public static func concatenate(_ effects: some Sequence<Self>) -> Self {
-    var flattened: [Self] = []
+    var flattened: [AnyObject] = []
     for effect in effects {
       guard let box = effect.box else { continue }
       if box.kind == .concatenate {
-        flattened.append(contentsOf: unsafeDowncast(box, to: PartsBox.self).effects)
+        flattened.append(contentsOf: unsafeDowncast(box, to: PartsBox.self).parts)
       } else {
-        flattened.append(effect)
+        flattened.append(box)
       }
     }
     switch flattened.count {
     case 0: return .none
-    case 1: return flattened[0]
+    case 1: return Self(part: flattened[0])
     default: return Self(box: PartsBox(concatenating: flattened))
     }
   }

@@ -42,11 +42,14 @@ extension Effect {
         )
       )
     case .merge, .concatenate:
-      let parts = unsafeDowncast(box, to: PartsBox.self).effects
-      var mapped: [Effect<NewAction>] = []
+      let parts = unsafeDowncast(box, to: PartsBox.self).parts
+      var mapped: [AnyObject] = []
       mapped.reserveCapacity(parts.count)
       for part in parts {
-        mapped.append(part.map(transform, wrapBody: wrapBody))
+        // NB: Mapping keeps every kind of effect but `.none`, which no part is.
+        if let box = Effect(part: part).map(transform, wrapBody: wrapBody).box {
+          mapped.append(box)
+        }
       }
       return Effect<NewAction>(
         box: box.kind == .merge

@@ -20,19 +20,19 @@ extension Effect {
   /// - Returns: An effect that finishes when all of them have finished.
   @inlinable
   public static func merge(_ effects: some Sequence<Self>) -> Self {
-    var flattened: [Self] = []
+    var flattened: [AnyObject] = []
     flattened.reserveCapacity(effects.underestimatedCount)
     for effect in effects {
       guard let box = effect.box else { continue }
       if box.kind == .merge {
-        flattened.append(contentsOf: unsafeDowncast(box, to: PartsBox.self).effects)
+        flattened.append(contentsOf: unsafeDowncast(box, to: PartsBox.self).parts)
       } else {
-        flattened.append(effect)
+        flattened.append(box)
       }
     }
     switch flattened.count {
     case 0: return .none
-    case 1: return flattened[0]
+    case 1: return Self(part: flattened[0])
     default: return Self(box: PartsBox(merging: flattened))
     }
   }

@@ -44,7 +44,7 @@ public struct Effect<Action: Sendable>: Sendable {
   class Box: @unchecked Sendable {
     // NB: `@unchecked` because the compiler checks the sendability of final classes only, and
     // each subclass restates it because it inherits an unchecked conformance. Every subclass is
-    // final and stores only constants of sendable types.
+    // final and stores only constants of sendable types, or (`PartsBox`) other boxes.
     @usableFromInline
     let kind: EffectKind
 
@@ -104,20 +104,25 @@ public struct Effect<Action: Sendable>: Sendable {
   }
 
   /// A merge or a concatenation, by ``kind``.
+  ///
+  /// NB: The parts are kept as their boxes, none of them `nil`, in an array of a type that does
+  /// not depend on the action. The interpreter runs unspecialised, and reading an array of
+  /// effects there called the generic subscript, which looked up the action's metadata and
+  /// copied each part through the effect's value witnesses.
   @usableFromInline
   final class PartsBox: Box, @unchecked Sendable {
     @usableFromInline
-    let effects: [Effect]
+    let parts: [AnyObject]
 
     @inlinable
-    init(merging effects: [Effect]) {
-      self.effects = effects
+    init(merging parts: [AnyObject]) {
+      self.parts = parts
       super.init(kind: .merge)
     }
 
     @inlinable
-    init(concatenating effects: [Effect]) {
-      self.effects = effects
+    init(concatenating parts: [AnyObject]) {
+      self.parts = parts
       super.init(kind: .concatenate)
     }
   }
@@ -170,6 +175,12 @@ public struct Effect<Action: Sendable>: Sendable {
   @inlinable
   init(box: Box?) {
     self.box = box
+  }
+
+  /// The effect whose box is `part`, one of a ``PartsBox``'s parts.
+  @inlinable
+  init(part: AnyObject) {
+    self.box = unsafeDowncast(part, to: Box.self)
   }
 
   /// Whether the effect does nothing; operators check it before building closures to lift an

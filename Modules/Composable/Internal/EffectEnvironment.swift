@@ -10,7 +10,7 @@ import Dependencies
 @usableFromInline
 struct EffectEnvironment: Sendable {
   let dependencies: DependencyValues
-  let context: ReducerContext
+  let context: ReducerContext.Escaped
 
   /// The environment of the running reducer, without its store's runtime: an effect outlives
   /// the reduction, and the task that runs it is given the runtime it runs on.

@@ -9,7 +9,7 @@ import Synchronization
 package final class EffectGroup: Sendable {
   private struct State {
     /// The running tasks, each in the slot ``add(_:)`` gave it.
-    var tasks = Slots<Task<Void, Never>?>(placeholder: nil)
+    var tasks = Slots<Task<Void, Never>?>()
     var isCancelled = false
     var isTracked = true
     /// Whether some task of the group finished without being cancelled.

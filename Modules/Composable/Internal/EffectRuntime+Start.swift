@@ -73,7 +73,7 @@ extension EffectRuntime {
       if environment.context.isRoot, ReducerContext.ofTask.isRoot {
         await execute(run.body, send: send, origin: origin, location: run.location)
       } else {
-        await ReducerContext.$ofTask.withValue(environment.context) {
+        await ReducerContext.$ofTask.withValue(ReducerContext(environment.context)) {
           await execute(run.body, send: send, origin: origin, location: run.location)
         }
       }
@@ -169,17 +169,19 @@ private struct Starting<Action: Sendable> {
 
   /// Starts the parts of `effect` in order, under `keys`.
   ///
-  /// NB: The walk is a loop rather than a recursion, and the parts it has yet to start are kept
-  /// type-erased. Unspecialised, an array of a generic element looks up its metadata on each
-  /// use, some 700 instructions a node, three times for each effect that a merge starts under
-  /// an identifier and a merge later cancels.
+  /// NB: The walk is a loop rather than a recursion, and a merge is walked in place: the walk
+  /// keeps a cursor into each merge it is inside, with the merge's parts, whose type does not
+  /// depend on the action. Unspecialised, an array of a generic element looks up its metadata
+  /// on each use, some 700 instructions a node, three times for each effect that a merge starts
+  /// under an identifier and a merge later cancels; and a stack of every part waiting had to be
+  /// allocated as large as the merge.
   ///
-  /// The parts wait with the number of keys that enclose them rather than a copy of the keys:
+  /// A cursor keeps the number of keys that enclose its merge rather than a copy of the keys:
   /// the walk is depth first and only appends keys as it descends, so a part's keys are the
-  /// first of the walk's keys when the part comes off the stack.
+  /// first of the walk's keys when the part's turn comes.
   mutating func start(_ effect: Effect<Action>, keys: SmallArray<CancellationKey>) {
     var (effect, keys, keyCount) = (effect, keys, keys.count)
-    var pending: [PendingEffect] = []
+    var merges: [MergeCursor] = []
     while true {
       if let box = effect.box {
         switch box.kind {
@@ -188,24 +190,15 @@ private struct Starting<Action: Sendable> {
         case .run:
           startRun(unsafeDowncast(box, to: Effect<Action>.RunBox.self), keys: keys)
         case .merge:
-          let effects = unsafeDowncast(box, to: Effect<Action>.PartsBox.self).effects
-          // NB: Reserved at once: a merge of many effects (one per row, one per identifier)
-          // would otherwise grow the stack, allocating and copying, about log n times. At least
-          // doubled, as appending would, so that merges nested in merges still grow it
-          // geometrically.
-          let needed = pending.count + effects.count
-          if pending.capacity < needed {
-            pending.reserveCapacity(Swift.max(needed, 2 * pending.capacity))
-          }
-          // NB: Last first, so that the parts come off the stack in order.
-          var index = effects.endIndex
-          while index > effects.startIndex {
-            index -= 1
-            pending.append(PendingEffect(effects[index], keyCount: keyCount))
-          }
+          merges.append(
+            MergeCursor(
+              parts: unsafeDowncast(box, to: Effect<Action>.PartsBox.self).parts,
+              keyCount: keyCount
+            )
+          )
         case .concatenate:
           startConcatenation(
-            unsafeDowncast(box, to: Effect<Action>.PartsBox.self).effects,
+            unsafeDowncast(box, to: Effect<Action>.PartsBox.self).parts,
             keys: keys
           )
         case .cancellable:
@@ -234,10 +227,24 @@ private struct Starting<Action: Sendable> {
             ).tasks
         }
       }
-      guard let part = pending.popLast() else { return }
-      keys.removeLast(keyCount - part.keyCount, of: keyCount)
-      (effect, keyCount) = (Effect(part), part.keyCount)
+      guard let (part, partKeyCount) = Self.nextPart(of: &merges) else { return }
+      keys.removeLast(keyCount - partKeyCount, of: keyCount)
+      (effect, keyCount) = (Effect(part: part), partKeyCount)
     }
+  }
+
+  /// The next part of the innermost merge that has parts left, and the number of keys that
+  /// enclose it; drops the merges it finishes.
+  private static func nextPart(
+    of merges: inout [MergeCursor]
+  ) -> (part: AnyObject, keyCount: Int)? {
+    while let innermost = merges.indices.last {
+      if let part = merges[innermost].next() {
+        return (part, merges[innermost].keyCount)
+      }
+      merges.removeLast()
+    }
+    return nil
   }
 
   /// Starts a run's work in a task of the group, registered under `keys`.
@@ -257,18 +264,16 @@ private struct Starting<Action: Sendable> {
 
   /// Starts the synchronous effects at the head of a concatenation now, and the rest in a task
   /// that starts each after the one before has finished.
-  private mutating func startConcatenation(
-    _ effects: [Effect<Action>],
-    keys: SmallArray<CancellationKey>
-  ) {
-    var remaining = effects[...]
-    while let first = remaining.first, first.isSynchronous {
+  private mutating func startConcatenation(_ parts: [AnyObject], keys: SmallArray<CancellationKey>)
+  {
+    var remaining = parts[...]
+    while let first = remaining.first.map(Effect<Action>.init(part:)), first.isSynchronous {
       start(first, keys: keys)
       remaining.removeFirst()
     }
     guard !remaining.isEmpty else { return }
     let (group, send) = groupAndSend()
-    let (runtime, origin, rest) = (runtime, origin, Array(remaining))
+    let (runtime, origin, rest) = (runtime, origin, remaining.map(Effect<Action>.init(part:)))
     let task = runtime.spawn(keys: keys, prefixes: &prefixes, origin: origin, group: group) {
       token in
       Task {
@@ -292,33 +297,31 @@ extension Effect {
     case .run:
       return false
     case .merge, .concatenate:
-      return unsafeDowncast(box, to: PartsBox.self).effects.allSatisfy(\.isSynchronous)
+      return unsafeDowncast(box, to: PartsBox.self).parts.allSatisfy {
+        Effect(part: $0).isSynchronous
+      }
     case .cancellable:
       return unsafeDowncast(box, to: CancellableBox.self).effect.isSynchronous
     }
   }
 }
 
-/// A part of an effect that a walk has yet to start, with its action type erased so that the
-/// walk keeps them in an array of a concrete type, and the number of the walk's keys that
-/// enclose it.
-private struct PendingEffect {
-  let box: AnyObject?
+/// A walk's place in a merge: the merge's parts, the next to start, and the number of the
+/// walk's keys that enclose the merge.
+private struct MergeCursor {
+  let parts: [AnyObject]
   let keyCount: Int
+  private var nextIndex = 0
 
-  init<Action>(_ effect: Effect<Action>, keyCount: Int) {
-    self.box = effect.box
+  init(parts: [AnyObject], keyCount: Int) {
+    self.parts = parts
     self.keyCount = keyCount
   }
-}
 
-extension Effect {
-  /// The effect `pending` was made from; the caller knows its action type.
-  fileprivate init(_ pending: PendingEffect) {
-    if let box = pending.box {
-      self.init(box: unsafeDowncast(box, to: Box.self))
-    } else {
-      self.init(box: nil)
-    }
+  /// The next part, or `nil` when every part has been taken.
+  mutating func next() -> AnyObject? {
+    guard nextIndex < parts.count else { return nil }
+    defer { nextIndex += 1 }
+    return parts[nextIndex]
   }
 }

@@ -19,7 +19,7 @@ package final class EffectRuntime: Sendable {
 
   struct Tables {
     /// The running tasks, each at its token; ``Entry/vacant`` where a task has finished.
-    var running = Slots(placeholder: Entry.vacant)
+    var running = Slots<Entry>()
     var nextSequence: UInt64 = 0
     var tokensByKey: [CancellationKey: SmallSet<Token>] = [:]
     /// The children with running work in each navigation slot.
@@ -27,7 +27,7 @@ package final class EffectRuntime: Sendable {
     var examinedEntryCount = 0
   }
 
-  struct Entry {
+  struct Entry: SlotElement {
     /// The task; `nil` in a vacant slot.
     var task: Task<Void, Never>?
     /// The keys the task is registered under; emptied when it is cancelled.
@@ -302,7 +302,7 @@ package final class EffectRuntime: Sendable {
 
   /// Whether a task is registered under `key` at every path above the key's own too.
   private static func isExpanded(_ key: CancellationKey) -> Bool {
-    !key.isNavigation && !key.path.components.isEmpty
+    !key.isNavigation && !key.path.isRoot
   }
 
   /// The paths above a key's path, remembered for the last path asked about: the effects one
@@ -420,6 +420,9 @@ extension EffectRuntime.Tables {
     examinedEntryCount += 1
     var keys = SmallArray<CancellationKey>()
     running.modify(token) { swap(&keys, &$0.keys) }
+    // NB: The task is registered under `detachedKey`, so when that is its only key there is
+    // nothing else to unregister, and nothing to compare.
+    guard keys.count > 1 else { return task }
     keys.visit { key in
       // NB: Comparing keys costs less than looking up one that is gone.
       if key != detachedKey { unregister(token, from: key) }

@@ -34,10 +34,13 @@ package struct HashableIdentity: Hashable, Sendable, CustomStringConvertible {
       self.box = ValueBox(value)
     }
     self.valueType = Value.self
+    // NB: The type is mixed in by its address after hashing rather than fed to the hasher: a
+    // second `combine` costs about as much as the rest of making an identity of a small value,
+    // and the value's hash is already random, so the addresses of two types keep their values
+    // that hash alike apart just as well.
     var hasher = Hasher()
-    hasher.combine(ObjectIdentifier(Value.self))
     hasher.combine(value)
-    self.hash = hasher.finalize()
+    self.hash = hasher.finalize() ^ Int(bitPattern: ObjectIdentifier(Value.self))
   }
 
   /// The value, when it is of type `Value`.

@@ -6,14 +6,29 @@
 /// path, so the same identifier used in two places names two different groups of effects, and
 /// the effect runtime can find the live children of one slot without looking at any other.
 package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
-  package private(set) var components: [HashableIdentity]
+  /// The components, or `nil` at the root.
+  ///
+  /// NB: `nil` rather than an empty array, so that copying a root path (the path of every
+  /// identifier a store's root feature uses) retains nothing: a copy of the empty array retains
+  /// its shared storage, and a cancellation key is copied several times for each effect.
+  private var storage: [HashableIdentity]?
   /// The hash of the whole path, kept up to date as components are appended, because paths
   /// are hashed on every effect start and cancellation.
   private var hash: Int
 
   package init() {
-    self.components = []
+    self.storage = nil
     self.hash = 0
+  }
+
+  /// The components, from the root down.
+  package var components: [HashableIdentity] {
+    storage ?? []
+  }
+
+  /// Whether this is the root, with no component.
+  package var isRoot: Bool {
+    storage == nil
   }
 
   package func appending(_ component: some Hashable & Sendable) -> Self {
@@ -22,7 +37,7 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
 
   package func appending(identity: HashableIdentity) -> Self {
     var path = self
-    path.components.append(identity)
+    path.storage = (storage ?? []) + CollectionOfOne(identity)
     path.hash = Self.hash(hash, identity)
     return path
   }
@@ -32,10 +47,12 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
   /// Built with one allocation, where two appends would make two; it happens on every action a
   /// navigated child receives.
   package func appending(slot: HashableIdentity, child: HashableIdentity) -> Self {
+    var components = storage ?? []
+    components.reserveCapacity(components.count + 2)
+    components.append(slot)
+    components.append(child)
     var path = self
-    path.components.reserveCapacity(components.count + 2)
-    path.components.append(slot)
-    path.components.append(child)
+    path.storage = components
     path.hash = Self.hash(Self.hash(hash, slot), child)
     return path
   }
@@ -61,7 +78,7 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
   }
 
   package static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.hash == rhs.hash && lhs.components == rhs.components
+    lhs.hash == rhs.hash && lhs.storage == rhs.storage
   }
 
   package func hash(into hasher: inout Hasher) {

@@ -20,7 +20,7 @@ package struct ReducerContext: Sendable {
   /// a task-local for each child action).
   private var feature: RunningFeature?
 
-  private final class RunningFeature: Sendable {
+  fileprivate final class RunningFeature: Sendable {
     let scope: NavigatedScope
     /// The feature ``DismissEffect`` dismisses: the nearest one run by `forEach` or a
     /// presentation `ifLet`.
@@ -32,7 +32,7 @@ package struct ReducerContext: Sendable {
     }
   }
 
-  private enum Dismissal: Sendable {
+  fileprivate enum Dismissal: Sendable {
     case nothing
     /// The feature itself.
     case runningFeature
@@ -120,9 +120,28 @@ package struct ReducerContext: Sendable {
   }
 
   /// What an effect created here keeps: the navigation, not the store's runtime.
-  var escaping: Self {
-    var context = self
-    context.runtime = nil
-    return context
+  var escaping: Escaped {
+    Escaped(feature: feature)
+  }
+
+  /// The context an effect restores in its task: the one it was created in, without its store's
+  /// runtime (an effect outlives the reduction, and its task is given the runtime it runs on).
+  ///
+  /// NB: One reference, where a context is two: an effect's box keeps it, and the box of every
+  /// `Effect.run` has to stay within the allocator's smallest, fastest size classes (see
+  /// `Effect.RunBox`).
+  struct Escaped: Sendable {
+    fileprivate let feature: RunningFeature?
+
+    /// Whether it is the context outside any store, which a task has unless it binds another.
+    var isRoot: Bool {
+      feature == nil
+    }
+  }
+
+  /// The context an effect kept where it was created.
+  init(_ escaped: Escaped) {
+    self.runtime = nil
+    self.feature = escaped.feature
   }
 }

@@ -4,20 +4,15 @@
 /// The runtime finds a running task by its number when the task starts, when it is cancelled
 /// and when it finishes, and a send's group does the same for the tasks it gains and loses; an
 /// array index costs nothing next to hashing the number into a dictionary each time. A vacant
-/// slot holds a placeholder rather than `nil`, so that reading or changing one field of a large
-/// element does not copy the whole element out of the array and back, as an optional would.
-struct Slots<Element> {
-  /// Every slot, in order; a vacant one holds the placeholder.
+/// slot holds the element type's ``SlotElement/vacant`` rather than `nil`, so that reading or
+/// changing one field of a large element does not copy the whole element out of the array and
+/// back, as an optional would.
+struct Slots<Element: SlotElement> {
+  /// Every slot, in order; a vacant one holds ``SlotElement/vacant``.
   private(set) var elements: [Element] = []
   private var vacant: [Int] = []
-  private let placeholder: Element
   /// The number of occupied slots.
   private(set) var count = 0
-
-  /// Creates empty slots, whose vacant ones will hold `placeholder`.
-  init(placeholder: Element) {
-    self.placeholder = placeholder
-  }
 
   /// The slot the next ``insert(_:)`` uses.
   var nextSlot: Int {
@@ -44,8 +39,16 @@ struct Slots<Element> {
   /// Takes the element out of `slot`, which must be occupied, and frees the slot.
   @discardableResult
   mutating func remove(at slot: Int) -> Element {
-    var element = placeholder
-    swap(&element, &elements[slot])
+    // NB: Moved out and replaced in place: swapping with a vacant element copied a large element
+    // three times, and a vacant element copied from a stored placeholder went through the
+    // element's value witnesses, which retain and release every field, empty or not.
+    let element = elements.withUnsafeMutableBufferPointer { slots in
+      precondition(slots.indices.contains(slot), "Removing from a slot that does not exist")
+      let place = slots.baseAddress.unsafelyUnwrapped + slot
+      let element = place.move()
+      place.initialize(to: Element.vacant)
+      return element
+    }
     count -= 1
     if count == 0 {
       // NB: With nothing left, the slots start again from the first, keeping their memory.
@@ -59,3 +62,13 @@ struct Slots<Element> {
 }
 
 extension Slots: Sendable where Element: Sendable {}
+
+/// An element of ``Slots``, with what a vacant slot holds.
+protocol SlotElement {
+  /// What a vacant slot holds.
+  static var vacant: Self { get }
+}
+
+extension Optional: SlotElement {
+  static var vacant: Self { nil }
+}

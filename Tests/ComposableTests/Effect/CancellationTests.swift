@@ -247,6 +247,41 @@ extension CancellationTests {
     await store.finish()
   }
 
+  @Test func aTaskCancelledByOneOfItsIdentifiersLeavesTheOthers() async {
+    // A task under "outer" and "inner", cancelled by "inner". Left registered under "outer", it
+    // would keep the identifier alive after it finished, and cancelling "outer" later would
+    // reach the task that took its place in the registry.
+    struct Twice: Reducer {
+      @Dependency(\.continuousClock) var clock
+      func reduce(into state: inout Int, action: String) -> Effect<String> {
+        let wait = Effect<String>.run { _ in try await clock.sleep(for: .seconds(60)) }
+        switch action {
+        case "start": return wait.cancellable(id: "inner").cancellable(id: "outer")
+        case "other": return wait.cancellable(id: "other")
+        case "stop": return .cancel(id: "other")
+        default: return .cancel(id: action)
+        }
+      }
+    }
+    let store = TestStore(initialState: 0) {
+      Twice()
+    } withDependencies: {
+      $0.continuousClock = TestClock()
+    }
+
+    await store.send("start")
+    #expect(store.effectRuntime.cancellationKeyCount == 2)
+    await store.send("inner")
+    #expect(store.effectRuntime.cancellationKeyCount == 0)
+    await store.effectRuntime.waitForRunningTasks()
+    await store.send("other")
+    await store.send("outer")
+    #expect(store.effectRuntime.runningCount == 1)
+    #expect(store.effectRuntime.cancellationKeyCount == 1)
+    await store.send("stop")
+    await store.finish()
+  }
+
   @Test func identitiesCompareTheirValuesHoweverTheyAreKept() {
     // 16 bytes of a trivial type: kept as bytes. 24 bytes, or a string: kept in a box.
     struct Pair: Hashable, Sendable { var first, second: Int }
