@@ -71,17 +71,19 @@ package struct CancellationKey: Hashable, Sendable, CustomStringConvertible {
   package let id: HashableIdentity
   package let path: NavigationIDPath
 
+  @inlinable
   package init(id: some Hashable & Sendable, path: NavigationIDPath) {
     self.init(id: HashableIdentity(id), path: path)
   }
 
+  @usableFromInline
   package init(id: HashableIdentity, path: NavigationIDPath) {
     self.id = id
     self.path = path
   }
 
   /// The key of the identifier `id` in the navigation scope of the running reducer.
-  @usableFromInline
+  @inlinable
   static func inCurrentScope(id: some Hashable & Sendable) -> Self {
     Self(id: id, path: ReducerContext.currentNavigationIDPath)
   }

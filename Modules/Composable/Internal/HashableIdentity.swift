@@ -13,14 +13,24 @@
 /// every effect. A value of a trivial type of at most 16 bytes (enum cases, integers, UUIDs,
 /// stack element IDs: nearly every identifier) is kept as its bytes; any other value in a box
 /// of its own.
+@usableFromInline
 package struct HashableIdentity: Hashable, Sendable, CustomStringConvertible {
-  private let bytes: Bytes
-  private let box: (any IdentityBox)?
-  private let valueType: any (Hashable & Sendable).Type
-  private let hash: Int
+  @usableFromInline
+  let bytes: Bytes
+  @usableFromInline
+  let box: (any IdentityBox)?
+  @usableFromInline
+  let valueType: any (Hashable & Sendable).Type
+  @usableFromInline
+  let hash: Int
 
-  private typealias Bytes = (UInt64, UInt64)
+  @usableFromInline
+  typealias Bytes = (UInt64, UInt64)
 
+  // NB: Inlinable so that an identifier's identity is made in the feature that names it,
+  // specialised for the identifier's type: copying its bytes and hashing it then need no
+  // metadata.
+  @inlinable
   package init<Value: Hashable & Sendable>(_ value: Value) {
     if _isPOD(Value.self), MemoryLayout<Value>.size <= MemoryLayout<Bytes>.size,
       MemoryLayout<Value>.alignment <= MemoryLayout<Bytes>.alignment
@@ -59,6 +69,7 @@ package struct HashableIdentity: Hashable, Sendable, CustomStringConvertible {
     return open(valueType)
   }
 
+  @usableFromInline
   package static func == (lhs: Self, rhs: Self) -> Bool {
     guard lhs.hash == rhs.hash, lhs.valueType == rhs.valueType else { return false }
     // NB: Both were made from the same type, so both hold their values alike. A trivial value
@@ -77,6 +88,7 @@ package struct HashableIdentity: Hashable, Sendable, CustomStringConvertible {
     return isEqual(lhs.valueType)
   }
 
+  @usableFromInline
   package func hash(into hasher: inout Hasher) {
     hasher.combine(hash)
   }
@@ -86,6 +98,7 @@ package struct HashableIdentity: Hashable, Sendable, CustomStringConvertible {
     valueType == Value.self
   }
 
+  @usableFromInline
   package var description: String {
     "\(base)"
   }
@@ -97,18 +110,23 @@ package struct HashableIdentity: Hashable, Sendable, CustomStringConvertible {
 
 /// A value that is not trivial, on the heap, so that an identity holding it copies with one
 /// retain.
-private protocol IdentityBox: AnyObject, Sendable {
+@usableFromInline
+protocol IdentityBox: AnyObject, Sendable {
   /// Whether `other`, which holds a value of the same type, holds an equal value.
   func isEqual(to other: any IdentityBox) -> Bool
 }
 
-private final class ValueBox<Value: Hashable & Sendable>: IdentityBox {
+@usableFromInline
+final class ValueBox<Value: Hashable & Sendable>: IdentityBox {
+  @usableFromInline
   let value: Value
 
+  @usableFromInline
   init(_ value: Value) {
     self.value = value
   }
 
+  @usableFromInline
   func isEqual(to other: any IdentityBox) -> Bool {
     value == unsafeDowncast(other, to: Self.self).value
   }

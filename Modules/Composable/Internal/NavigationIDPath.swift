@@ -5,6 +5,7 @@
 /// ID, or the identity of what is presented). Cancellation identifiers are qualified with the
 /// path, so the same identifier used in two places names two different groups of effects, and
 /// the effect runtime can find the live children of one slot without looking at any other.
+@usableFromInline
 package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
   /// The components, or `nil` at the root.
   ///
@@ -77,14 +78,17 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
     return prefixes
   }
 
+  @usableFromInline
   package static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.hash == rhs.hash && lhs.storage == rhs.storage
   }
 
+  @usableFromInline
   package func hash(into hasher: inout Hasher) {
     hasher.combine(hash)
   }
 
+  @usableFromInline
   package var description: String {
     components.isEmpty ? "root" : components.map(\.description).joined(separator: " → ")
   }

@@ -7,6 +7,7 @@
 /// storage, which cost more than a small feature's reducer. Effects capture it beside their
 /// dependencies, so that cancellation identifiers and `dismiss()` mean the same inside an
 /// effect as in the reducer that returned it.
+@usableFromInline
 package struct ReducerContext: Sendable {
   /// The effects of the store whose reducer is running, so that navigation operators can end
   /// the effects of children that have gone from the state; `nil` inside an effect.
@@ -59,6 +60,7 @@ package struct ReducerContext: Sendable {
   ///
   /// NB: Read in place, without copying the whole context out of its thread's slot and
   /// releasing it again: every cancellation identifier an effect is made with reads it.
+  @usableFromInline
   package static var currentNavigationIDPath: NavigationIDPath {
     guard let running = reducing.value else { return ofTask.navigationIDPath }
     return running.assumingMemoryBound(to: ReducerContext.self).pointee.navigationIDPath
