@@ -23,7 +23,7 @@ extension Effect {
   /// - Returns: An effect that finishes after the last one.
   @inlinable
   public static func concatenate(_ effects: some Sequence<Self>) -> Self {
-    var flattened: [AnyObject] = []
+    var flattened: [EffectBox] = []
     for effect in effects {
       guard let box = effect.box else { continue }
       if box.kind == .concatenate {

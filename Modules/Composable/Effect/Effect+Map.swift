@@ -43,13 +43,14 @@ extension Effect {
       )
     case .merge, .concatenate:
       let parts = unsafeDowncast(box, to: PartsBox.self).parts
-      var mapped: [AnyObject] = []
+      var mapped: [EffectBox] = []
       mapped.reserveCapacity(parts.count)
       for part in parts {
         // NB: Mapping keeps every kind of effect but `.none`, which no part is.
-        if let box = Effect(part: part).map(transform, wrapBody: wrapBody).box {
-          mapped.append(box)
+        guard let box = Effect(part: part).map(transform, wrapBody: wrapBody).box else {
+          preconditionFailure("A part of a merge or concatenation mapped to no effect")
         }
+        mapped.append(box)
       }
       return Effect<NewAction>(
         box: box.kind == .merge

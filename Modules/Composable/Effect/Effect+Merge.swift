@@ -20,7 +20,7 @@ extension Effect {
   /// - Returns: An effect that finishes when all of them have finished.
   @inlinable
   public static func merge(_ effects: some Sequence<Self>) -> Self {
-    var flattened: [AnyObject] = []
+    var flattened: [EffectBox] = []
     flattened.reserveCapacity(effects.underestimatedCount)
     for effect in effects {
       guard let box = effect.box else { continue }

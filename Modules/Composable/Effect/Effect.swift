@@ -30,29 +30,9 @@ public struct Effect<Action: Sendable>: Sendable {
   let box: Box?
 
   /// An operation: the base of one class for each kind, which readers tell apart by ``kind``
-  /// and downcast to.
-  ///
-  /// NB: A class for each kind rather than one class holding an enum of the operations. Such
-  /// an enum is generic over the action, and it held identifiers, then existentials, so the
-  /// compiler handled it only through its type metadata: copying an operation out of its box,
-  /// switching on it and destroying it each looked the metadata up, some 330 instructions a
-  /// time, three times for each cancellable effect. Each class here stores its fields
-  /// directly, and only `SendBox`'s action has a layout that depends on the action (its
-  /// metadata is the class's own argument), so a box is read and released without a lookup,
-  /// and it is the size of its own kind.
+  /// and downcast to (``EffectBox``, which does not depend on the action).
   @usableFromInline
-  class Box: @unchecked Sendable {
-    // NB: `@unchecked` because the compiler checks the sendability of final classes only, and
-    // each subclass restates it because it inherits an unchecked conformance. Every subclass is
-    // final and stores only constants of sendable types, or (`PartsBox`) other boxes.
-    @usableFromInline
-    let kind: EffectKind
-
-    @inlinable
-    init(kind: EffectKind) {
-      self.kind = kind
-    }
-  }
+  typealias Box = EffectBox
 
   /// ``send(_:)``.
   @usableFromInline
@@ -68,6 +48,12 @@ public struct Effect<Action: Sendable>: Sendable {
   }
 
   /// The asynchronous work of ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)``.
+  ///
+  /// NB: Kept to 113 bytes, within glibc's fast bins (requests of up to 120 bytes): a reducer
+  /// that starts many runs at once allocates a burst of these, and past the few blocks a
+  /// thread's cache holds, a larger box went through the allocator's slower bins. The context
+  /// an effect keeps is one reference (`ReducerContext.Escaped`), and a code location packs its
+  /// line and column (`CodeLocation`), for this.
   @usableFromInline
   final class RunBox: Box, @unchecked Sendable {
     /// NB: The priority's raw value, because the standard library keeps `TaskPriority`'s
@@ -105,23 +91,23 @@ public struct Effect<Action: Sendable>: Sendable {
 
   /// A merge or a concatenation, by ``kind``.
   ///
-  /// NB: The parts are kept as their boxes, none of them `nil`, in an array of a type that does
-  /// not depend on the action. The interpreter runs unspecialised, and reading an array of
-  /// effects there called the generic subscript, which looked up the action's metadata and
-  /// copied each part through the effect's value witnesses.
+  /// NB: The parts are kept as their boxes, none of them `nil`, in an array whose type does not
+  /// depend on the action. The interpreter runs unspecialised, and reading an array of effects
+  /// there called the generic subscript, which looked up the action's metadata and copied each
+  /// part through the effect's value witnesses. Every part is a box of this effect's action.
   @usableFromInline
   final class PartsBox: Box, @unchecked Sendable {
     @usableFromInline
-    let parts: [AnyObject]
+    let parts: [EffectBox]
 
     @inlinable
-    init(merging parts: [AnyObject]) {
+    init(merging parts: [EffectBox]) {
       self.parts = parts
       super.init(kind: .merge)
     }
 
     @inlinable
-    init(concatenating parts: [AnyObject]) {
+    init(concatenating parts: [EffectBox]) {
       self.parts = parts
       super.init(kind: .concatenate)
     }
@@ -177,10 +163,11 @@ public struct Effect<Action: Sendable>: Sendable {
     self.box = box
   }
 
-  /// The effect whose box is `part`, one of a ``PartsBox``'s parts.
+  /// The effect whose box is `part`, one of a ``PartsBox``'s parts: its action is this
+  /// effect's, which the parts' array does not say.
   @inlinable
-  init(part: AnyObject) {
-    self.box = unsafeDowncast(part, to: Box.self)
+  init(part: EffectBox) {
+    self.box = part
   }
 
   /// Whether the effect does nothing; operators check it before building closures to lift an
@@ -188,6 +175,32 @@ public struct Effect<Action: Sendable>: Sendable {
   @inlinable
   var isNone: Bool {
     box == nil
+  }
+}
+
+/// The box of an effect's operation: the base of one class for each kind, which readers tell
+/// apart by ``kind`` and downcast to.
+///
+/// NB: A class for each kind rather than one class holding an enum of the operations. Such an
+/// enum is generic over the action, and it held identifiers, then existentials, so the
+/// compiler handled it only through its type metadata: copying an operation out of its box,
+/// switching on it and destroying it each looked the metadata up, some 330 instructions a time,
+/// three times for each cancellable effect. Each class stores its fields directly, and only
+/// `SendBox`'s action has a layout that depends on the action (its metadata is the class's own
+/// argument), so a box is read and released without a lookup, and it is the size of its own
+/// kind. The base is outside `Effect`, where it would be generic over the action, so that a
+/// merge keeps its parts in an array whose type does not depend on the action.
+@usableFromInline
+class EffectBox: @unchecked Sendable {
+  // NB: `@unchecked` because the compiler checks the sendability of final classes only, and
+  // each subclass restates it because it inherits an unchecked conformance. Every subclass is
+  // final and stores only constants of sendable types, or (`PartsBox`) other boxes.
+  @usableFromInline
+  let kind: EffectKind
+
+  @inlinable
+  init(kind: EffectKind) {
+    self.kind = kind
   }
 }
 

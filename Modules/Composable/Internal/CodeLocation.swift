@@ -3,9 +3,9 @@ import IssueReporting
 /// Where an operator was written, so that an issue it reports points at the caller's code.
 ///
 /// NB: The line and column are kept in 32 bits each, between the two file names, where they fill
-/// the padding after the first: 49 bytes where four words each would take 64. The box of every
-/// `Effect.run` holds one, and the box has to stay within the allocator's fast size classes
-/// (see `Effect.RunBox`).
+/// the padding after the first: 49 bytes, where a word each for the line and the column took 64.
+/// The box of every `Effect.run` holds one and has to stay within the allocator's fast size
+/// classes (see `Effect.RunBox`).
 @usableFromInline
 package struct CodeLocation: Equatable, Sendable {
   package let fileID: StaticString
@@ -21,10 +21,12 @@ package struct CodeLocation: Equatable, Sendable {
     self.filePath = filePath
   }
 
+  /// The line, as `#line` gave it (a line past 2³² − 1 is kept as 2³² − 1).
   package var line: UInt {
     UInt(storedLine)
   }
 
+  /// The column, as `#column` gave it (a column past 2³² − 1 is kept as 2³² − 1).
   package var column: UInt {
     UInt(storedColumn)
   }

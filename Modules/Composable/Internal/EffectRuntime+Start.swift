@@ -237,7 +237,7 @@ private struct Starting<Action: Sendable> {
   /// enclose it; drops the merges it finishes.
   private static func nextPart(
     of merges: inout [MergeCursor]
-  ) -> (part: AnyObject, keyCount: Int)? {
+  ) -> (part: EffectBox, keyCount: Int)? {
     while let innermost = merges.indices.last {
       if let part = merges[innermost].next() {
         return (part, merges[innermost].keyCount)
@@ -264,7 +264,7 @@ private struct Starting<Action: Sendable> {
 
   /// Starts the synchronous effects at the head of a concatenation now, and the rest in a task
   /// that starts each after the one before has finished.
-  private mutating func startConcatenation(_ parts: [AnyObject], keys: SmallArray<CancellationKey>)
+  private mutating func startConcatenation(_ parts: [EffectBox], keys: SmallArray<CancellationKey>)
   {
     var remaining = parts[...]
     while let first = remaining.first.map(Effect<Action>.init(part:)), first.isSynchronous {
@@ -309,17 +309,17 @@ extension Effect {
 /// A walk's place in a merge: the merge's parts, the next to start, and the number of the
 /// walk's keys that enclose the merge.
 private struct MergeCursor {
-  let parts: [AnyObject]
+  let parts: [EffectBox]
   let keyCount: Int
   private var nextIndex = 0
 
-  init(parts: [AnyObject], keyCount: Int) {
+  init(parts: [EffectBox], keyCount: Int) {
     self.parts = parts
     self.keyCount = keyCount
   }
 
   /// The next part, or `nil` when every part has been taken.
-  mutating func next() -> AnyObject? {
+  mutating func next() -> EffectBox? {
     guard nextIndex < parts.count else { return nil }
     defer { nextIndex += 1 }
     return parts[nextIndex]

@@ -420,8 +420,10 @@ extension EffectRuntime.Tables {
     examinedEntryCount += 1
     var keys = SmallArray<CancellationKey>()
     running.modify(token) { swap(&keys, &$0.keys) }
-    // NB: The task is registered under `detachedKey`, so when that is its only key there is
-    // nothing else to unregister, and nothing to compare.
+    // NB: The task was found under `detachedKey`, and `spawn` registers a task under exactly
+    // the keys its entry keeps (nothing else empties them while a registration remains), so
+    // when the entry has one key it is `detachedKey`: nothing else to unregister or compare.
+    assert(keys.count != 1 || keys.contains { $0 == detachedKey }, "A task under a key it lacks")
     guard keys.count > 1 else { return task }
     keys.visit { key in
       // NB: Comparing keys costs less than looking up one that is gone.

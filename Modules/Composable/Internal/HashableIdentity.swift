@@ -27,9 +27,11 @@ package struct HashableIdentity: Hashable, Sendable, CustomStringConvertible {
   @usableFromInline
   typealias Bytes = (UInt64, UInt64)
 
-  // NB: Inlinable so that an identifier's identity is made in the feature that names it,
-  // specialised for the identifier's type: copying its bytes and hashing it then need no
-  // metadata.
+  /// The identity of `value`.
+  ///
+  /// Inlinable so that an identifier's identity is made in the feature that names it,
+  /// specialised for the identifier's type: copying its bytes and hashing it then need no
+  /// metadata.
   @inlinable
   package init<Value: Hashable & Sendable>(_ value: Value) {
     if _isPOD(Value.self), MemoryLayout<Value>.size <= MemoryLayout<Bytes>.size,

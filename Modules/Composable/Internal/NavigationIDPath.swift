@@ -7,7 +7,7 @@
 /// the effect runtime can find the live children of one slot without looking at any other.
 @usableFromInline
 package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
-  /// The components, or `nil` at the root.
+  /// The components: `nil` at the root, and never empty otherwise (`==` relies on it).
   ///
   /// NB: `nil` rather than an empty array, so that copying a root path (the path of every
   /// identifier a store's root feature uses) retains nothing: a copy of the empty array retains
@@ -22,12 +22,13 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
     self.hash = 0
   }
 
-  /// The components, from the root down.
+  /// The components, from the root down: what a key's prefixes and its description are made of.
   package var components: [HashableIdentity] {
     storage ?? []
   }
 
-  /// Whether this is the root, with no component.
+  /// Whether this is the root, with no component; asked without building an empty array for
+  /// ``components``.
   package var isRoot: Bool {
     storage == nil
   }
@@ -90,7 +91,7 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
 
   @usableFromInline
   package var description: String {
-    components.isEmpty ? "root" : components.map(\.description).joined(separator: " → ")
+    isRoot ? "root" : components.map(\.description).joined(separator: " → ")
   }
 }
 

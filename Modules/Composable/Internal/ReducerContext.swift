@@ -129,9 +129,8 @@ package struct ReducerContext: Sendable {
   /// The context an effect restores in its task: the one it was created in, without its store's
   /// runtime (an effect outlives the reduction, and its task is given the runtime it runs on).
   ///
-  /// NB: One reference, where a context is two: an effect's box keeps it, and the box of every
-  /// `Effect.run` has to stay within the allocator's smallest, fastest size classes (see
-  /// `Effect.RunBox`).
+  /// NB: One reference, where a context is two, so that the box of every `Effect.run`, which
+  /// keeps one, stays within the allocator's fast size classes (see `Effect.RunBox`).
   struct Escaped: Sendable {
     fileprivate let feature: RunningFeature?
 

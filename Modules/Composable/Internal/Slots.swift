@@ -64,6 +64,9 @@ struct Slots<Element: SlotElement> {
 extension Slots: Sendable where Element: Sendable {}
 
 /// An element of ``Slots``, with what a vacant slot holds.
+///
+/// A requirement rather than a value stored with the slots, so that a vacant element is made in
+/// place, where copying a stored one went through the element's value witnesses.
 protocol SlotElement {
   /// What a vacant slot holds.
   static var vacant: Self { get }
