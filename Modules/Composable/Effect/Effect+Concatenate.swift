@@ -34,7 +34,7 @@ extension Effect {
     }
     switch flattened.count {
     case 0: return .none
-    case 1: return Self(part: flattened[0])
+    case 1: return Self(box: flattened[0])
     default: return Self(box: PartsBox(concatenating: flattened))
     }
   }

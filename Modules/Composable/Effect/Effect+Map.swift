@@ -47,7 +47,7 @@ extension Effect {
       mapped.reserveCapacity(parts.count)
       for part in parts {
         // NB: Mapping keeps every kind of effect but `.none`, which no part is.
-        guard let box = Effect(part: part).map(transform, wrapBody: wrapBody).box else {
+        guard let box = Effect(box: part).map(transform, wrapBody: wrapBody).box else {
           preconditionFailure("A part of a merge or concatenation mapped to no effect")
         }
         mapped.append(box)

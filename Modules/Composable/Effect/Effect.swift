@@ -163,13 +163,6 @@ public struct Effect<Action: Sendable>: Sendable {
     self.box = box
   }
 
-  /// The effect whose box is `part`, one of a ``PartsBox``'s parts: its action is this
-  /// effect's, which the parts' array does not say.
-  @inlinable
-  init(part: EffectBox) {
-    self.box = part
-  }
-
   /// Whether the effect does nothing; operators check it before building closures to lift an
   /// effect, because most actions only change state.
   @inlinable

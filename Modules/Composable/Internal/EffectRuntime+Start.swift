@@ -229,7 +229,7 @@ private struct Starting<Action: Sendable> {
       }
       guard let (part, partKeyCount) = Self.nextPart(of: &merges) else { return }
       keys.removeLast(keyCount - partKeyCount, of: keyCount)
-      (effect, keyCount) = (Effect(part: part), partKeyCount)
+      (effect, keyCount) = (Effect(box: part), partKeyCount)
     }
   }
 
@@ -267,18 +267,18 @@ private struct Starting<Action: Sendable> {
   private mutating func startConcatenation(_ parts: [EffectBox], keys: SmallArray<CancellationKey>)
   {
     var remaining = parts[...]
-    while let first = remaining.first.map(Effect<Action>.init(part:)), first.isSynchronous {
+    while let first = remaining.first.map(Effect<Action>.init(box:)), first.isSynchronous {
       start(first, keys: keys)
       remaining.removeFirst()
     }
     guard !remaining.isEmpty else { return }
     let (group, send) = groupAndSend()
-    let (runtime, origin, rest) = (runtime, origin, remaining.map(Effect<Action>.init(part:)))
+    let (runtime, origin, rest) = (runtime, origin, Array(remaining))
     let task = runtime.spawn(keys: keys, prefixes: &prefixes, origin: origin, group: group) {
       token in
       Task {
-        for effect in rest where !Task.isCancelled {
-          await runtime.run(effect, keys: keys, origin: origin, group: group, send: send)
+        for part in rest where !Task.isCancelled {
+          await runtime.run(Effect(box: part), keys: keys, origin: origin, group: group, send: send)
         }
         runtime.finish(token)
       }
@@ -298,7 +298,7 @@ extension Effect {
       return false
     case .merge, .concatenate:
       return unsafeDowncast(box, to: PartsBox.self).parts.allSatisfy {
-        Effect(part: $0).isSynchronous
+        Effect(box: $0).isSynchronous
       }
     case .cancellable:
       return unsafeDowncast(box, to: CancellableBox.self).effect.isSynchronous
