@@ -61,51 +61,60 @@ extension EffectRuntime {
   }
 
   /// Runs an effect's work with the dependencies and the navigation where it was created.
+  ///
+  /// NB: The work is called here, not through a function of its own: each asynchronous call
+  /// takes a frame from the task's allocator, whose first block (984 bytes) the binding of the
+  /// dependencies already overflows.
+  ///
+  /// - Parameter bindsContext: Whether the task has to bind the run's reducer context, which it
+  ///   does not when both the run's and the one it inherited are the root context.
   fileprivate func execute<Action>(
     _ run: Effect<Action>.RunBox,
     send: Send<Action>,
-    origin: Action
+    origin: Action,
+    bindsContext: Bool
   ) async {
     let environment = run.environment
     await DependencyValues.$_current.withValue(environment.dependencies) {
-      // NB: Most effects come from a store's root feature, and most tasks start with no context
-      // bound; binding it anyway would cost an allocation per effect.
-      if environment.context.isRoot, ReducerContext.ofTask.isRoot {
-        await execute(run.body, send: send, origin: origin, location: run.location)
+      if !bindsContext {
+        do {
+          try await run.body(send)
+        } catch {
+          Self.report(error, of: run, origin: origin)
+        }
       } else {
         await ReducerContext.$ofTask.withValue(ReducerContext(environment.context)) {
-          await execute(run.body, send: send, origin: origin, location: run.location)
+          do {
+            try await run.body(send)
+          } catch {
+            Self.report(error, of: run, origin: origin)
+          }
         }
       }
     }
   }
 
-  private func execute<Action>(
-    _ body: @Sendable (Send<Action>) async throws -> Void,
-    send: Send<Action>,
-    origin: Action,
-    location: CodeLocation
-  ) async {
-    do {
-      try await body(send)
-    } catch is CancellationError {
-      return
-    } catch {
-      location.reportIssue(
-        """
-        An "Effect.run" threw an unhandled error:
+  /// Reports an error a run's work threw, unless it is the work's cancellation.
+  private static func report<Action>(
+    _ error: any Error,
+    of run: Effect<Action>.RunBox,
+    origin: Action
+  ) {
+    guard !(error is CancellationError) else { return }
+    run.location.reportIssue(
+      """
+      An "Effect.run" threw an unhandled error:
 
-          \(error)
+        \(error)
 
-        The effect was started by this action:
+      The effect was started by this action:
 
-          \(debugCaseOutput(origin))
+        \(debugCaseOutput(origin))
 
-        Handle the error with the "catch:" parameter of "Effect.run", or inside the operation, \
-        so that the feature can tell the user what went wrong.
-        """
-      )
-    }
+      Handle the error with the "catch:" parameter of "Effect.run", or inside the operation, \
+      so that the feature can tell the user what went wrong.
+      """
+    )
   }
 }
 
@@ -127,6 +136,9 @@ private struct Starting<Action: Sendable> {
   private(set) var tasks: [Task<Void, Never>]?
   private(set) var cancelled: [Task<Void, Never>] = []
   private var prefixes = EffectRuntime.PrefixCache()
+  /// Whether the tasks the walk starts inherit the root reducer context; read when the first
+  /// run starts.
+  private var inheritsRootContext: Bool?
 
   init(
     runtime: EffectRuntime,
@@ -251,15 +263,30 @@ private struct Starting<Action: Sendable> {
   private mutating func startRun(_ run: Effect<Action>.RunBox, keys: SmallArray<CancellationKey>) {
     let (group, send) = groupAndSend()
     let (runtime, origin, priority) = (runtime, origin, run.priority)
+    let bindsContext = bindsContext(of: run)
     let task = runtime.spawn(keys: keys, prefixes: &prefixes, origin: origin, group: group) {
       token in
       // NB: The task keeps the box, one reference, rather than copies of its fields.
       Task(priority: priority) {
-        await runtime.execute(run, send: send, origin: origin)
+        await runtime.execute(run, send: send, origin: origin, bindsContext: bindsContext)
         runtime.finish(token)
       }
     }
     tasks?.append(task)
+  }
+
+  /// Whether the task of `run` has to bind the run's reducer context: most runs come from a
+  /// store's root feature, and most tasks start with the root context, so binding it anyway
+  /// would cost an allocation per effect.
+  ///
+  /// NB: Decided here, where the task is created and copies the task-locals bound: asking for
+  /// the inherited context inside the task costs a task-local lookup per effect.
+  private mutating func bindsContext(of run: Effect<Action>.RunBox) -> Bool {
+    guard run.environment.context.isRoot else { return true }
+    if inheritsRootContext == nil {
+      inheritsRootContext = ReducerContext.ofTask.isRoot
+    }
+    return inheritsRootContext == false
   }
 
   /// Starts the synchronous effects at the head of a concatenation now, and the rest in a task

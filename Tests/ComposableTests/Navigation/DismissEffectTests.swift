@@ -71,6 +71,31 @@ struct DismissEffectTests {
     await store.finish()
     #expect(!store.isDismissed)
   }
+
+  @Test func aStoreDrivenFromAnElementsEffectDismissesAtItsOwnRoot() async {
+    let calls = DismissCalls()
+    let inner = Store(initialState: 0) {
+      Reduce<Int, String> { _, _ in
+        .run { _ in
+          @Dependency(\.dismiss) var dismiss
+          await dismiss()
+        }
+      }
+    } withDependencies: {
+      $0.dismiss = DismissEffect { calls.count += 1 }
+    }
+    let store = TestStore(initialState: DriverStack.State()) {
+      DriverStack(inner: inner)
+    }
+
+    // NB: The inner store's effect starts in the element's effect, whose task carries the
+    // element's context; it runs at the inner store's root all the same, so it dismisses there
+    // rather than the element that drove it.
+    await store.send(\.path[id: 0].driveButtonTapped)
+    await store.finish()
+    #expect(calls.count == 1)
+    #expect(!store.isDismissed)
+  }
 }
 
 @MainActor
@@ -231,5 +256,41 @@ private struct RelayStack: Reducer {
 
   var body: some ReducerOf<Self> {
     EmptyReducer().forEach(\.path, action: \.path) { Relay() }
+  }
+}
+
+/// A stack of one screen whose effect sends an action to another store.
+private struct DriverStack: Reducer {
+  struct Driver: Reducer {
+    struct State: Equatable, Sendable {}
+
+    @CasePathable
+    enum Action: Equatable, Sendable {
+      case driveButtonTapped
+    }
+
+    let inner: Store<Int, String>
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .driveButtonTapped:
+        return .run { [inner] _ in await inner.send("go").finish() }
+      }
+    }
+  }
+
+  struct State: Equatable {
+    var path = StackState([Driver.State()])
+  }
+
+  @CasePathable
+  enum Action: Equatable {
+    case path(StackAction<Driver.State, Driver.Action>)
+  }
+
+  let inner: Store<Int, String>
+
+  var body: some ReducerOf<Self> {
+    EmptyReducer().forEach(\.path, action: \.path) { Driver(inner: inner) }
   }
 }
