@@ -1,4 +1,4 @@
-import Dependencies
+package import Dependencies
 
 // The one interpreter of effect trees. A reducer's effect is started synchronously by the
 // store; work that has to wait (the rest of a concatenation) runs in a task that starts each
@@ -12,22 +12,36 @@ extension EffectRuntime {
   /// in new tasks that join `group`, which is created with its ``Send`` (by `makeSend`) the
   /// first time a task is needed.
   ///
+  /// The tasks are created with `dependencies` bound, and copy them, as a new task copies every
+  /// task-local bound where it is created: a run made with them (nearly every run, since they
+  /// are the ones its reducer ran with) then binds nothing in its task.
+  ///
   /// - Parameters:
   ///   - effect: The effect.
   ///   - origin: The action whose reduction returned the effect.
+  ///   - dependencies: The store's dependencies, with which its reducer ran.
   ///   - group: The group the tasks join; created when `nil` and a task starts.
   ///   - makeSend: Makes the ``Send`` that delivers a group's actions back to the store.
   ///   - actions: Receives synchronously sent actions.
   package func start<Action>(
     _ effect: Effect<Action>,
     origin: Action,
+    dependencies: DependencyValues,
     group: inout EffectGroup?,
     makeSend: @escaping (EffectGroup) -> Send<Action>,
     actions: inout [Action]
   ) {
     if effect.isNone { return }
-    var starting = Starting(runtime: self, origin: origin, group: group, makeSend: makeSend)
-    starting.start(effect, keys: SmallArray())
+    var starting = Starting(
+      runtime: self,
+      origin: origin,
+      dependencies: dependencies,
+      group: group,
+      makeSend: makeSend
+    )
+    DependencyValues.$_current.withValue(dependencies) {
+      starting.start(effect, keys: SmallArray())
+    }
     group = starting.group
     actions += starting.actions
     // NB: Cancelled tasks are woken only once the whole effect has been started: the tables
@@ -46,7 +60,13 @@ extension EffectRuntime {
     group: EffectGroup,
     send: Send<Action>
   ) async {
-    var starting = Starting(runtime: self, origin: origin, group: group, send: send)
+    var starting = Starting(
+      runtime: self,
+      origin: origin,
+      dependencies: DependencyValues._current,
+      group: group,
+      send: send
+    )
     starting.start(effect, keys: keys)
     for task in starting.cancelled { task.cancel() }
     for action in starting.actions {
@@ -54,48 +74,56 @@ extension EffectRuntime {
     }
     let tasks = starting.tasks ?? []
     await withTaskCancellationHandler {
-      for task in tasks { await task.value }
+      for task in tasks { _ = await task.result }
     } onCancel: {
       for task in tasks { task.cancel() }
     }
   }
 
-  /// Runs an effect's work with the dependencies and the navigation where it was created.
-  ///
-  /// NB: The work is called here, not through a function of its own: each asynchronous call
-  /// takes a frame from the task's allocator, whose first block (984 bytes) the binding of the
-  /// dependencies already overflows.
-  ///
-  /// - Parameter bindsContext: Whether the task has to bind the run's reducer context, which it
-  ///   does not when both the run's and the one it inherited are the root context.
+  /// Runs an effect's work in a task that has to bind the dependencies or the reducer context
+  /// it was created with (see ``TaskBinding``); a task that inherits both runs the work itself.
   fileprivate func execute<Action>(
     _ run: Effect<Action>.RunBox,
     send: Send<Action>,
     origin: Action,
-    bindsContext: Bool
+    binding: TaskBinding
   ) async {
     let environment = run.environment
-    await DependencyValues.$_current.withValue(environment.dependencies) {
-      if !bindsContext {
-        do {
-          try await run.body(send)
-        } catch {
-          Self.report(error, of: run, origin: origin)
-        }
-      } else {
+    switch binding {
+    case .nothing:
+      await Self.perform(run, send: send, origin: origin)
+    case .context:
+      await ReducerContext.$ofTask.withValue(ReducerContext(environment.context)) {
+        await Self.perform(run, send: send, origin: origin)
+      }
+    case .dependencies:
+      await DependencyValues.$_current.withValue(environment.dependencies) {
+        await Self.perform(run, send: send, origin: origin)
+      }
+    case .dependenciesAndContext:
+      await DependencyValues.$_current.withValue(environment.dependencies) {
         await ReducerContext.$ofTask.withValue(ReducerContext(environment.context)) {
-          do {
-            try await run.body(send)
-          } catch {
-            Self.report(error, of: run, origin: origin)
-          }
+          await Self.perform(run, send: send, origin: origin)
         }
       }
     }
   }
 
+  /// Runs an effect's work with what is bound, and reports what it throws.
+  fileprivate static func perform<Action>(
+    _ run: Effect<Action>.RunBox,
+    send: Send<Action>,
+    origin: Action
+  ) async {
+    do {
+      try await run.body(send)
+    } catch {
+      report(error, of: run, origin: origin)
+    }
+  }
+
   /// Reports an error a run's work threw, unless it is the work's cancellation.
-  private static func report<Action>(
+  fileprivate static func report<Action>(
     _ error: any Error,
     of run: Effect<Action>.RunBox,
     origin: Action
@@ -133,9 +161,11 @@ private struct Starting<Action: Sendable> {
   private var sender: Sender
   private(set) var actions: [Action] = []
   /// The tasks started, when the walk runs inside a task that waits for them; `nil` otherwise.
-  private(set) var tasks: [Task<Void, Never>]?
-  private(set) var cancelled: [Task<Void, Never>] = []
+  private(set) var tasks: [EffectTask]?
+  private(set) var cancelled: [EffectTask] = []
   private var prefixes = EffectRuntime.PrefixCache()
+  /// The dependencies bound where the walk creates its tasks, which the tasks inherit.
+  private let dependencies: DependencyValues
   /// Whether the tasks the walk starts inherit the root reducer context; read when the first
   /// run starts.
   private var inheritsRootContext: Bool?
@@ -143,17 +173,26 @@ private struct Starting<Action: Sendable> {
   init(
     runtime: EffectRuntime,
     origin: Action,
+    dependencies: DependencyValues,
     group: EffectGroup?,
     makeSend: @escaping (EffectGroup) -> Send<Action>
   ) {
     self.runtime = runtime
     self.origin = origin
+    self.dependencies = dependencies
     self.sender = .unmade(group, make: makeSend)
   }
 
-  init(runtime: EffectRuntime, origin: Action, group: EffectGroup, send: Send<Action>) {
+  init(
+    runtime: EffectRuntime,
+    origin: Action,
+    dependencies: DependencyValues,
+    group: EffectGroup,
+    send: Send<Action>
+  ) {
     self.runtime = runtime
     self.origin = origin
+    self.dependencies = dependencies
     self.sender = .made(group, send)
     self.tasks = []
   }
@@ -263,30 +302,53 @@ private struct Starting<Action: Sendable> {
   private mutating func startRun(_ run: Effect<Action>.RunBox, keys: SmallArray<CancellationKey>) {
     let (group, send) = groupAndSend()
     let (runtime, origin, priority) = (runtime, origin, run.priority)
-    let bindsContext = bindsContext(of: run)
+    let binding = binding(of: run)
     let task = runtime.spawn(keys: keys, prefixes: &prefixes, origin: origin, group: group) {
       token in
-      // NB: The task keeps the box, one reference, rather than copies of its fields.
+      // NB: The task keeps the box, one reference, rather than copies of its fields. A task
+      // that binds nothing runs the work in this closure rather than in a function of its own:
+      // each asynchronous call takes a frame from the task's first 984-byte block of memory,
+      // which the work of an effect that sleeps until it is cancelled otherwise overflows.
       Task(priority: priority) {
-        await runtime.execute(run, send: send, origin: origin, bindsContext: bindsContext)
+        if case .nothing = binding {
+          do {
+            try await run.body(send)
+          } catch {
+            EffectRuntime.report(error, of: run, origin: origin)
+          }
+        } else {
+          await runtime.execute(run, send: send, origin: origin, binding: binding)
+        }
         runtime.finish(token)
       }
     }
     tasks?.append(task)
   }
 
-  /// Whether the task of `run` has to bind the run's reducer context: most runs come from a
-  /// store's root feature, and most tasks start with the root context, so binding it anyway
-  /// would cost an allocation per effect.
+  /// What the task of `run` has to bind: the dependencies and the reducer context the run was
+  /// made with, where they differ from those the task inherits.
   ///
-  /// NB: Decided here, where the task is created and copies the task-locals bound: asking for
-  /// the inherited context inside the task costs a task-local lookup per effect.
-  private mutating func bindsContext(of run: Effect<Action>.RunBox) -> Bool {
-    guard run.environment.context.isRoot else { return true }
-    if inheritsRootContext == nil {
-      inheritsRootContext = ReducerContext.ofTask.isRoot
+  /// NB: Decided here, where the task is created and copies the task-locals bound, rather than
+  /// by looking them up inside the task. Most runs come from a store's root feature, with the
+  /// store's dependencies, and most tasks start with the root context.
+  private mutating func binding(of run: Effect<Action>.RunBox) -> TaskBinding {
+    let environment = run.environment
+    let inheritsDependencies = environment.dependencies.isIdentical(to: dependencies)
+    let inheritsContext: Bool
+    if environment.context.isRoot {
+      if inheritsRootContext == nil {
+        inheritsRootContext = ReducerContext.ofTask.isRoot
+      }
+      inheritsContext = inheritsRootContext == true
+    } else {
+      inheritsContext = false
     }
-    return inheritsRootContext == false
+    switch (inheritsDependencies, inheritsContext) {
+    case (true, true): return .nothing
+    case (true, false): return .context
+    case (false, true): return .dependencies
+    case (false, false): return .dependenciesAndContext
+    }
   }
 
   /// Starts the synchronous effects at the head of a concatenation now, and the rest in a task
@@ -333,6 +395,15 @@ extension Effect {
   }
 }
 
+/// The task-locals a run's task binds before the work: those of the run's environment that
+/// differ from the ones the task inherited where it was created.
+private enum TaskBinding {
+  case nothing
+  case context
+  case dependencies
+  case dependenciesAndContext
+}
+
 /// A walk's place in a merge: the merge's parts, the next to start, and the number of the
 /// walk's keys that enclose the merge.
 private struct MergeCursor {
@@ -350,5 +421,29 @@ private struct MergeCursor {
     guard nextIndex < parts.count else { return nil }
     defer { nextIndex += 1 }
     return parts[nextIndex]
+  }
+}
+
+extension DependencyValues {
+  /// Whether the two hold the same storage, and so the same dependencies.
+  ///
+  /// NB: Compared as bytes, word by word: the values are two references, to storage that is
+  /// copied on write, so equal bytes are equal dependencies. The dependencies themselves cannot
+  /// be compared.
+  fileprivate func isIdentical(to other: Self) -> Bool {
+    withUnsafeBytes(of: self) { bytes in
+      withUnsafeBytes(of: other) { otherBytes in
+        let wordSize = MemoryLayout<UInt>.size
+        var offset = 0
+        while offset + wordSize <= bytes.count {
+          guard
+            bytes.loadUnaligned(fromByteOffset: offset, as: UInt.self)
+              == otherBytes.loadUnaligned(fromByteOffset: offset, as: UInt.self)
+          else { return false }
+          offset += wordSize
+        }
+        return bytes[offset...].elementsEqual(otherBytes[offset...])
+      }
+    }
   }
 }

@@ -29,7 +29,7 @@ package final class EffectRuntime: Sendable {
 
   struct Entry: SlotElement {
     /// The task; `nil` in a vacant slot.
-    var task: Task<Void, Never>?
+    var task: EffectTask?
     /// The keys the task is registered under; emptied when it is cancelled.
     var keys: SmallArray<CancellationKey>
     /// The action that started the task, when the runtime records origins.
@@ -144,13 +144,13 @@ package final class EffectRuntime: Sendable {
   /// while siblings never reach each other's.
   package func cancel(_ key: CancellationKey) {
     // NB: Cancelling runs cancellation handlers synchronously; never do it under the lock.
-    var tasks: [Task<Void, Never>] = []
+    var tasks: [EffectTask] = []
     detach(key, into: &tasks)
     for task in tasks { task.cancel() }
   }
 
   /// Removes what `cancel(_:)` would cancel from the tables, and adds its tasks to `tasks`.
-  func detach(_ key: CancellationKey, into tasks: inout [Task<Void, Never>]) {
+  func detach(_ key: CancellationKey, into tasks: inout [EffectTask]) {
     changeTables { $0.detachTasks(under: key, into: &tasks) }
   }
 
@@ -164,7 +164,7 @@ package final class EffectRuntime: Sendable {
     marker: UInt64?,
     removed: RemovedChildren?,
     keeping keeps: @Sendable (HashableIdentity) -> Bool
-  ) -> (tasks: [Task<Void, Never>], children: [HashableIdentity]) {
+  ) -> (tasks: [EffectTask], children: [HashableIdentity]) {
     changeTables { tables in
       tables.detachChildren(of: slot, marker: marker, removed: removed, keeping: keeps)
     }
@@ -224,7 +224,7 @@ package final class EffectRuntime: Sendable {
   /// Waits until every task running now has finished.
   package func waitForRunningTasks() async {
     let tasks = tables.withLock { tables in tables.running.elements.compactMap(\.task) }
-    for task in tasks { await task.value }
+    for task in tasks { _ = await task.result }
   }
 
   // MARK: - Registering
@@ -242,8 +242,8 @@ package final class EffectRuntime: Sendable {
     prefixes: inout PrefixCache,
     origin: some Sendable,
     group: EffectGroup?,
-    makeTask: (_ token: Token) -> Task<Void, Never>
-  ) -> Task<Void, Never> {
+    makeTask: (_ token: Token) -> EffectTask
+  ) -> EffectTask {
     let origin = recordsOrigins ? Origin(origin) : nil
     let (task, isInCancelledGroup) = changeTables { tables in
       let token = tables.running.nextSlot
@@ -348,6 +348,14 @@ package final class EffectRuntime: Sendable {
   }
 }
 
+/// The task that runs an effect's work, or the rest of a concatenation.
+///
+/// NB: Declared throwing, although the work it runs never throws (the runtime reports what the
+/// work throws, inside the task): the concurrency runtime enters a task whose operation does not
+/// throw through a reabstraction thunk, two frames (96 bytes with their headers) of the task's
+/// first 984-byte block of memory, and an effect's task then spills into a second block.
+typealias EffectTask = Task<Void, any Error>
+
 /// The children removed from a slot since it was last reconciled at `since`: all of them.
 package struct RemovedChildren: Sendable {
   let since: UInt64
@@ -361,7 +369,7 @@ package struct RemovedChildren: Sendable {
 
 extension EffectRuntime.Tables {
   /// The task running at `token`, or `nil` when its slot is vacant.
-  func task(at token: EffectRuntime.Token) -> Task<Void, Never>? {
+  func task(at token: EffectRuntime.Token) -> EffectTask? {
     running.elements.indices.contains(token) ? running.elements[token].task : nil
   }
 
@@ -415,7 +423,7 @@ extension EffectRuntime.Tables {
   mutating func detachTask(
     _ token: EffectRuntime.Token,
     exceptFrom detachedKey: CancellationKey
-  ) -> Task<Void, Never>? {
+  ) -> EffectTask? {
     guard let task = task(at: token) else { return nil }
     examinedEntryCount += 1
     var keys = SmallArray<CancellationKey>()
@@ -432,7 +440,7 @@ extension EffectRuntime.Tables {
     return task
   }
 
-  mutating func detachTasks(under key: CancellationKey, into tasks: inout [Task<Void, Never>]) {
+  mutating func detachTasks(under key: CancellationKey, into tasks: inout [EffectTask]) {
     examinedEntryCount += 1
     // NB: The key's tasks are all detached, so its entry goes in one lookup, not one per task.
     guard let tokens = tokensByKey.removeValue(forKey: key) else { return }
@@ -447,7 +455,7 @@ extension EffectRuntime.Tables {
     marker: UInt64?,
     removed: RemovedChildren?,
     keeping keeps: @Sendable (HashableIdentity) -> Bool
-  ) -> (tasks: [Task<Void, Never>], children: [HashableIdentity]) {
+  ) -> (tasks: [EffectTask], children: [HashableIdentity]) {
     examinedEntryCount += 1
     guard var record = slots[slot] else { return ([], []) }
     if let marker, record.marker == marker { return ([], []) }
@@ -467,7 +475,7 @@ extension EffectRuntime.Tables {
     examinedEntryCount += examined
     record.marker = marker
     slots[slot] = record
-    var tasks: [Task<Void, Never>] = []
+    var tasks: [EffectTask] = []
     for child in ended {
       detachTasks(under: .navigation(slot: slot, child: child), into: &tasks)
     }

@@ -126,12 +126,10 @@ package final class RootStore<State, Action: Sendable> {
     didReduce?(action, state)
     guard !effect.isNone else { return }
     var group = actionGroup ?? batchGroup
-    // NB: Effects start outside the reducer's dependencies. A new task copies every task-local
-    // bound where it is created, and its work restores the dependencies it captured anyway, so
-    // copying the store's would cost an allocation per effect for nothing.
     runtime.start(
       effect,
       origin: action,
+      dependencies: dependencies,
       group: &group,
       makeSend: makeSend,
       actions: &synchronousActions

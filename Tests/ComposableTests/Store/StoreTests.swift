@@ -216,6 +216,40 @@ struct StoreTests {
     #expect(store.state == [UUID(7)])
   }
 
+  @Test func dependenciesReachTheRunsOfAConcatenation() async {
+    struct Stamp: Reducer {
+      func reduce(into state: inout [UUID], action: String) -> Effect<String> {
+        guard action == "start" else {
+          state.append(UUID(uuidString: action)!)
+          return .none
+        }
+        let stamp = Effect<String>.run { send in
+          @Dependency(\.uuid) var uuid
+          await send(uuid().uuidString)
+        }
+        let overridden = withDependencies {
+          $0.uuid = .constant(UUID(7))
+        } operation: {
+          Effect<String>.run { send in
+            @Dependency(\.uuid) var uuid
+            await send(uuid().uuidString)
+          }
+        }
+        // NB: The runs after the first start in the concatenation's task, where the walk that
+        // starts them decides what each task binds.
+        return .concatenate(.run { _ in }, stamp, overridden, stamp)
+      }
+    }
+    let store = Store(initialState: [UUID]()) {
+      Stamp()
+    } withDependencies: {
+      $0.uuid = .incrementing
+    }
+
+    await store.send("start").finish()
+    #expect(store.state == [UUID(0), UUID(7), UUID(1)])
+  }
+
   @Test func cancellingAStoreTaskCancelsItsEffects() async {
     let store = Store(initialState: 0) {
       Reduce<Int, String> { state, action in
