@@ -13,14 +13,19 @@ extension Effect {
   public func map<NewAction: Sendable>(
     _ transform: @escaping @Sendable (Action) -> NewAction
   ) -> Effect<NewAction> {
-    map(transform) { _, body in try await body() }
+    map(transform, wrapBody: nil)
   }
 
   /// Transforms every action, and wraps the work of every ``run(priority:operation:catch:fileID:filePath:line:column:)``
-  /// in `wrapBody`, which receives the new effect's ``Send``.
+  /// in `wrapBody`, when given, which receives the new effect's ``Send``.
+  ///
+  /// NB: Without `wrapBody` the work is called directly: each level of parents a child's work is
+  /// lifted through adds its closures to the work's task, and each asynchronous call takes a
+  /// frame from the task's allocator, whose first block of 984 bytes the work of an effect then
+  /// overflows.
   func map<NewAction: Sendable>(
     _ transform: @escaping @Sendable (Action) -> NewAction,
-    wrapBody: @escaping @Sendable (Send<NewAction>, () async throws -> Void) async throws -> Void
+    wrapBody: (@Sendable (Send<NewAction>, () async throws -> Void) async throws -> Void)?
   ) -> Effect<NewAction> {
     guard let box else { return .none }
     switch box.kind {
@@ -29,15 +34,21 @@ extension Effect {
     case .run:
       let run = unsafeDowncast(box, to: RunBox.self)
       let body = run.body
+      let mappedBody: @Sendable (Send<NewAction>) async throws -> Void
+      if let wrapBody {
+        mappedBody = { send in
+          try await wrapBody(send) {
+            try await body(Send { send(transform($0)) })
+          }
+        }
+      } else {
+        mappedBody = { send in try await body(Send { send(transform($0)) }) }
+      }
       return Effect<NewAction>(
         box: Effect<NewAction>.RunBox(
           priority: run.priority,
           environment: run.environment,
-          body: { send in
-            try await wrapBody(send) {
-              try await body(Send { send(transform($0)) })
-            }
-          },
+          body: mappedBody,
           location: run.location
         )
       )
