@@ -39,8 +39,14 @@ extension EffectRuntime {
       group: group,
       makeSend: makeSend
     )
-    DependencyValues.$_current.withValue(dependencies) {
+    // NB: Binding costs a task-local push and pop, which an effect that starts no task (the
+    // navigation operators' own, on every push and pop) does not need.
+    if effect.isSynchronous {
       starting.start(effect, keys: SmallArray())
+    } else {
+      DependencyValues.$_current.withValue(dependencies) {
+        starting.start(effect, keys: SmallArray())
+      }
     }
     group = starting.group
     actions += starting.actions
