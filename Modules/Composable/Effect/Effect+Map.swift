@@ -19,10 +19,10 @@ extension Effect {
   /// Transforms every action, and wraps the work of every ``run(priority:operation:catch:fileID:filePath:line:column:)``
   /// in `wrapBody`, when given, which receives the new effect's ``Send``.
   ///
-  /// NB: Without `wrapBody` the work is called directly: each level of parents a child's work is
-  /// lifted through adds its closures to the work's task, and each asynchronous call takes a
-  /// frame from the task's allocator, whose first block of 984 bytes the work of an effect then
-  /// overflows.
+  /// NB: Without `wrapBody` the mapped work calls the child's work directly rather than through
+  /// an identity wrapper, which cost two more asynchronous frames at each level of parents in the
+  /// work's task: enough to push the work of a navigated child's effect out of its task's first
+  /// 984-byte block of memory.
   func map<NewAction: Sendable>(
     _ transform: @escaping @Sendable (Action) -> NewAction,
     wrapBody: (@Sendable (Send<NewAction>, () async throws -> Void) async throws -> Void)?

@@ -17,7 +17,8 @@ struct EffectEnvironment: Sendable {
   @usableFromInline
   static func current() -> Self {
     // NB: Capturing the current values is what `withEscapedDependencies` does; keeping the
-    // values themselves lets the runtime restore them with a single task-local push.
+    // values themselves lets the runtime restore them with at most one task-local push, and
+    // none when they are the store's, which the task inherits where it is created.
     Self(dependencies: DependencyValues._current, context: ReducerContext.current.escaping)
   }
 }

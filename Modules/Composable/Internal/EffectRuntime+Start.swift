@@ -14,7 +14,7 @@ extension EffectRuntime {
   ///
   /// The tasks are created with `dependencies` bound, and copy them, as a new task copies every
   /// task-local bound where it is created: a run made with them (nearly every run, since they
-  /// are the ones its reducer ran with) then binds nothing in its task.
+  /// are the ones its reducer ran with) then binds no dependencies in its task.
   ///
   /// - Parameters:
   ///   - effect: The effect.
@@ -87,8 +87,8 @@ extension EffectRuntime {
   }
 
   /// Runs an effect's work in a task that has to bind the dependencies or the reducer context
-  /// it was created with (see ``TaskBinding``); a task that inherits both runs the work itself.
-  fileprivate func execute<Action>(
+  /// the run was made with; a task that inherits both runs the work in its own closure.
+  fileprivate static func execute<Action>(
     _ run: Effect<Action>.RunBox,
     send: Send<Action>,
     origin: Action,
@@ -96,26 +96,24 @@ extension EffectRuntime {
   ) async {
     let environment = run.environment
     switch binding {
-    case .nothing:
-      await Self.perform(run, send: send, origin: origin)
     case .context:
       await ReducerContext.$ofTask.withValue(ReducerContext(environment.context)) {
-        await Self.perform(run, send: send, origin: origin)
+        await perform(run, send: send, origin: origin)
       }
     case .dependencies:
       await DependencyValues.$_current.withValue(environment.dependencies) {
-        await Self.perform(run, send: send, origin: origin)
+        await perform(run, send: send, origin: origin)
       }
     case .dependenciesAndContext:
       await DependencyValues.$_current.withValue(environment.dependencies) {
         await ReducerContext.$ofTask.withValue(ReducerContext(environment.context)) {
-          await Self.perform(run, send: send, origin: origin)
+          await perform(run, send: send, origin: origin)
         }
       }
     }
   }
 
-  /// Runs an effect's work with what is bound, and reports what it throws.
+  /// Runs an effect's work with what is bound, and reports what it throws but its cancellation.
   fileprivate static func perform<Action>(
     _ run: Effect<Action>.RunBox,
     send: Send<Action>,
@@ -124,12 +122,12 @@ extension EffectRuntime {
     do {
       try await run.body(send)
     } catch {
-      report(error, of: run, origin: origin)
+      reportUnlessCancellation(error, of: run, origin: origin)
     }
   }
 
   /// Reports an error a run's work threw, unless it is the work's cancellation.
-  fileprivate static func report<Action>(
+  fileprivate static func reportUnlessCancellation<Action>(
     _ error: any Error,
     of run: Effect<Action>.RunBox,
     origin: Action
@@ -173,7 +171,7 @@ private struct Starting<Action: Sendable> {
   /// The dependencies bound where the walk creates its tasks, which the tasks inherit.
   private let dependencies: DependencyValues
   /// Whether the tasks the walk starts inherit the root reducer context; read when the first
-  /// run starts.
+  /// run made at the root starts.
   private var inheritsRootContext: Bool?
 
   init(
@@ -308,7 +306,7 @@ private struct Starting<Action: Sendable> {
   private mutating func startRun(_ run: Effect<Action>.RunBox, keys: SmallArray<CancellationKey>) {
     let (group, send) = groupAndSend()
     let (runtime, origin, priority) = (runtime, origin, run.priority)
-    let binding = binding(of: run)
+    let binding = taskBinding(for: run)
     let task = runtime.spawn(keys: keys, prefixes: &prefixes, origin: origin, group: group) {
       token in
       // NB: The task keeps the box, one reference, rather than copies of its fields. A task
@@ -316,14 +314,14 @@ private struct Starting<Action: Sendable> {
       // each asynchronous call takes a frame from the task's first 984-byte block of memory,
       // which the work of an effect that sleeps until it is cancelled otherwise overflows.
       Task(priority: priority) {
-        if case .nothing = binding {
+        if let binding {
+          await EffectRuntime.execute(run, send: send, origin: origin, binding: binding)
+        } else {
           do {
             try await run.body(send)
           } catch {
-            EffectRuntime.report(error, of: run, origin: origin)
+            EffectRuntime.reportUnlessCancellation(error, of: run, origin: origin)
           }
-        } else {
-          await runtime.execute(run, send: send, origin: origin, binding: binding)
         }
         runtime.finish(token)
       }
@@ -332,12 +330,12 @@ private struct Starting<Action: Sendable> {
   }
 
   /// What the task of `run` has to bind: the dependencies and the reducer context the run was
-  /// made with, where they differ from those the task inherits.
+  /// made with, where they differ from those the task inherits; `nil` when neither does.
   ///
   /// NB: Decided here, where the task is created and copies the task-locals bound, rather than
   /// by looking them up inside the task. Most runs come from a store's root feature, with the
   /// store's dependencies, and most tasks start with the root context.
-  private mutating func binding(of run: Effect<Action>.RunBox) -> TaskBinding {
+  private mutating func taskBinding(for run: Effect<Action>.RunBox) -> TaskBinding? {
     let environment = run.environment
     let inheritsDependencies = environment.dependencies.isIdentical(to: dependencies)
     let inheritsContext: Bool
@@ -350,7 +348,7 @@ private struct Starting<Action: Sendable> {
       inheritsContext = false
     }
     switch (inheritsDependencies, inheritsContext) {
-    case (true, true): return .nothing
+    case (true, true): return nil
     case (true, false): return .context
     case (false, true): return .dependencies
     case (false, false): return .dependenciesAndContext
@@ -404,7 +402,6 @@ extension Effect {
 /// The task-locals a run's task binds before the work: those of the run's environment that
 /// differ from the ones the task inherited where it was created.
 private enum TaskBinding {
-  case nothing
   case context
   case dependencies
   case dependenciesAndContext

@@ -350,10 +350,11 @@ package final class EffectRuntime: Sendable {
 
 /// The task that runs an effect's work, or the rest of a concatenation.
 ///
-/// NB: Declared throwing, although the work it runs never throws (the runtime reports what the
-/// work throws, inside the task): the concurrency runtime enters a task whose operation does not
-/// throw through a reabstraction thunk, two frames (96 bytes with their headers) of the task's
-/// first 984-byte block of memory, and an effect's task then spills into a second block.
+/// NB: Declared throwing, although its operation never throws: it catches and reports what the
+/// work throws, and waiting for it reads its `result` only to wait. A task made from an
+/// operation that does not throw is entered through a reabstraction thunk that the compiler
+/// emits at `Task.init`: two asynchronous frames, 96 bytes with their headers, of the task's
+/// first 984-byte block of memory, which an effect's task then overflows into a second block.
 typealias EffectTask = Task<Void, any Error>
 
 /// The children removed from a slot since it was last reconciled at `since`: all of them.

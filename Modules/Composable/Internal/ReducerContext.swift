@@ -134,7 +134,8 @@ package struct ReducerContext: Sendable {
   struct Escaped: Sendable {
     fileprivate let feature: RunningFeature?
 
-    /// Whether it is the context outside any store, which a task has unless it binds another.
+    /// Whether it is the context outside any store, which a task has unless it binds or
+    /// inherits another.
     var isRoot: Bool {
       feature == nil
     }

@@ -96,6 +96,45 @@ struct DismissEffectTests {
     #expect(calls.count == 1)
     #expect(!store.isDismissed)
   }
+
+  @Test func aConcatenationOfAStoreDrivenFromAnElementsEffectDismissesAtItsOwnRoot() async {
+    let calls = DismissCalls()
+    let inner = Store(initialState: 0) {
+      Reduce<Int, String> { _, _ in
+        .concatenate(
+          .run { _ in },
+          .run { _ in
+            @Dependency(\.dismiss) var dismiss
+            await dismiss()
+          }
+        )
+      }
+    } withDependencies: {
+      $0.dismiss = DismissEffect { calls.count += 1 }
+    }
+    let store = TestStore(initialState: DriverStack.State()) {
+      DriverStack(inner: inner)
+    }
+
+    // NB: The concatenation's task inherits the element's context, and its walk starts the
+    // parts; the second part still runs at the inner store's root.
+    await store.send(\.path[id: 0].driveButtonTapped)
+    await store.finish()
+    #expect(calls.count == 1)
+    #expect(!store.isDismissed)
+  }
+
+  @Test func aConcatenationOfAnElementDismissesTheElement() async {
+    let store = TestStore(initialState: RelayStack.State()) {
+      RelayStack()
+    }
+
+    await store.send(\.path[id: 0].finishButtonTapped)
+    await store.receive(\.path[id: 0].pinged) { $0.path[id: 0]?.pings = 1 }
+    await store.receive(\.path.popFrom, 0) { $0.path.pop(from: 0) }
+    await store.finish()
+    #expect(!store.isDismissed)
+  }
 }
 
 @MainActor
@@ -216,7 +255,8 @@ private struct EditorStack: Reducer {
 
 /// A stack of two relays, each of which sends itself an action and then dismisses itself, from
 /// an effect on the main actor: the store reduces the action on the thread the effect runs on,
-/// in the middle of the effect, and the effect must come out of it in its element's scope.
+/// in the middle of the effect, and the effect must come out of it in its element's scope. Or
+/// from the two parts of a concatenation, which start in the concatenation's task.
 private struct RelayStack: Reducer {
   struct Relay: Reducer {
     struct State: Equatable, Sendable {
@@ -225,6 +265,7 @@ private struct RelayStack: Reducer {
 
     @CasePathable
     enum Action: Equatable, Sendable {
+      case finishButtonTapped
       case pinged
       case startButtonTapped
     }
@@ -233,6 +274,11 @@ private struct RelayStack: Reducer {
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
       switch action {
+      case .finishButtonTapped:
+        return .concatenate(
+          .run { send in await send(.pinged) },
+          .run { _ in await dismiss() }
+        )
       case .pinged:
         state.pings += 1
         return .none

@@ -235,9 +235,9 @@ struct StoreTests {
             await send(uuid().uuidString)
           }
         }
-        // NB: The runs after the first start in the concatenation's task, where the walk that
-        // starts them decides what each task binds.
-        return .concatenate(.run { _ in }, stamp, overridden, stamp)
+        // NB: The head of the concatenation is a run, so every part starts in the
+        // concatenation's task, whose walk decides what each part's task binds.
+        return .concatenate(stamp, overridden, stamp)
       }
     }
     let store = Store(initialState: [UUID]()) {
@@ -248,6 +248,39 @@ struct StoreTests {
 
     await store.send("start").finish()
     #expect(store.state == [UUID(0), UUID(7), UUID(1)])
+  }
+
+  @Test func storeDependenciesReachTheEffectsOfAnActionSentOutsideAnyTask() async {
+    struct Stamp: Reducer {
+      func reduce(into state: inout [UUID], action: String) -> Effect<String> {
+        guard action == "start" else {
+          state.append(UUID(uuidString: action)!)
+          return .none
+        }
+        return .run { send in
+          @Dependency(\.uuid) var uuid
+          await send(uuid().uuidString)
+        }
+      }
+    }
+    let store = Store(initialState: [UUID]()) {
+      Stamp()
+    } withDependencies: {
+      $0.uuid = .incrementing
+    }
+
+    // NB: A block on the main queue runs in no task, where the dependencies the effects start
+    // with are bound in the thread's own storage, which their tasks copy all the same.
+    let task = await withCheckedContinuation { continuation in
+      DispatchQueue.main.async {
+        MainActor.assumeIsolated {
+          #expect(withUnsafeCurrentTask { $0 == nil })
+          continuation.resume(returning: store.send("start"))
+        }
+      }
+    }
+    await task.finish()
+    #expect(store.state == [UUID(0)])
   }
 
   @Test func cancellingAStoreTaskCancelsItsEffects() async {
