@@ -28,7 +28,9 @@
 ///
 /// Text between the bracketed-paste markers `ESC [ 200 ~` and `ESC [ 201 ~` is one
 /// ``Key/paste(_:)``, whatever it contains, however many reads it takes; invalid UTF-8 in it
-/// becomes U+FFFD, and a paste keeps its first ``pasteLimit`` bytes.
+/// becomes U+FFFD, and a paste keeps its first ``pasteLimit`` bytes. A paste whose end marker
+/// does not come ends when the caller's paste timeout fires (``pasteTimedOut()``), so that the
+/// keys after it are keys again.
 ///
 /// A read that ends inside a paste's start marker (`ESC [ 2`, `ESC [ 20`, `ESC [ 200`) keeps
 /// waiting when the escape timeout fires: no hand types that fast, and taking the marker for
@@ -56,6 +58,15 @@ public struct KeyDecoder: Sendable {
     // NB: Inside a paste no byte is a key press, so there is no Escape key to tell apart from a
     // sequence: an ESC is text or the start of the end marker, which the next read settles.
     paste == nil && pending.first == Byte.escape
+  }
+
+  /// Whether a paste has started and its end marker has not arrived.
+  ///
+  /// While `true`, the caller should start a timeout longer than the escape timeout (a terminal
+  /// sends a paste at once) and call ``pasteTimedOut()`` when it fires, unless more bytes arrive
+  /// first: a paste whose end marker never comes would otherwise take every key after it.
+  public var isInsidePaste: Bool {
+    paste != nil
   }
 
   /// Decodes the bytes of one read, with whatever an earlier read left incomplete.
@@ -95,6 +106,21 @@ public struct KeyDecoder: Sendable {
     guard isWaitingForMoreOfAnEscapeSequence, !isStartOfPasteMarker else { return [] }
     pending.removeFirst()
     return [.escape] + decode([])
+  }
+
+  /// Ends a paste whose end marker has not come in time: what it holds so far, with a pending
+  /// start of an end marker, is the paste, and the bytes that follow are keys again.
+  ///
+  /// Does nothing when ``isInsidePaste`` is `false`.
+  ///
+  /// - Returns: The paste so far, or nothing.
+  public mutating func pasteTimedOut() -> [Key] {
+    guard isInsidePaste else { return [] }
+    keepInPaste(pending[...])
+    pending.removeAll()
+    let text = String(decoding: paste ?? [], as: UTF8.self)
+    paste = nil
+    return [.paste(text)]
   }
 
   /// Whether what is pending is the start of a paste's start marker, past its `ESC [`.

@@ -228,6 +228,35 @@ struct KeyDecoderTests {
     #expect(decoder.decode("~q".utf8) == [.paste("abc"), .character("q")])
   }
 
+  @Test func aPasteWhoseEndNeverComesEndsWhenItsTimeoutFires() {
+    var decoder = KeyDecoder()
+    #expect(!decoder.isInsidePaste)
+    #expect(decoder.pasteTimedOut() == [])
+    #expect(decoder.decode("\u{1B}[200~abc".utf8) == [])
+    #expect(decoder.isInsidePaste)
+    #expect(decoder.decode("d".utf8) == [])
+
+    #expect(decoder.pasteTimedOut() == [.paste("abcd")])
+    #expect(!decoder.isInsidePaste)
+    #expect(decoder.pasteTimedOut() == [])
+    #expect(decoder.decode("q\u{1B}[A".utf8) == [.character("q"), .up])
+  }
+
+  @Test func aTimedOutPasteKeepsThePendingStartOfItsEndMarker() {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode("\u{1B}[200~ab\u{1B}[20".utf8) == [])
+    #expect(decoder.pasteTimedOut() == [.paste("ab\u{1B}[20")])
+    #expect(!decoder.isWaitingForMoreOfAnEscapeSequence)
+    #expect(decoder.decode("1~x".utf8) == [.character("1"), .character("~"), .character("x")])
+  }
+
+  @Test func aCompletePasteLeavesNothingForItsTimeout() {
+    var decoder = KeyDecoder()
+    #expect(decoder.decode("\u{1B}[200~a\u{1B}[201~".utf8) == [.paste("a")])
+    #expect(!decoder.isInsidePaste)
+    #expect(decoder.pasteTimedOut() == [])
+  }
+
   @Test func aStartMarkerCutByTheEscapeTimeoutKeepsWaiting() {
     var decoder = KeyDecoder()
     #expect(decoder.decode("\u{1B}[20".utf8) == [])

@@ -29,12 +29,19 @@ final class LiveTerminal {
   private var lastFrameTime = ContinuousClock.now
   private var isFramePending = false
   private var escapeTimeout: Task<Void, Never>?
+  private var pasteTimeout: Task<Void, Never>?
+  /// Counts the paste timeouts scheduled, so that one that fired before the bytes that
+  /// followed it were handled ends nothing.
+  private var pasteTimeoutCount = 0
   private var signalSources: [any DispatchSourceSignal] = []
   private let events: AsyncStream<Event>
   private let send: AsyncStream<Event>.Continuation
 
   private static let frameInterval = Duration.milliseconds(16)
   private static let escapeDelay = Duration.milliseconds(50)
+  /// How long a paste may go without bytes before it ends without its end marker: a terminal
+  /// sends a paste at once, so only one that lost the marker waits this long.
+  private static let pasteDelay = Duration.seconds(1)
 
   private enum Event: Sendable {
     case bytes([UInt8])
@@ -42,6 +49,7 @@ final class LiveTerminal {
     case resized
     case terminated
     case escapeTimedOut
+    case pasteTimedOut(count: Int)
     case frameDue
   }
 
@@ -71,8 +79,15 @@ final class LiveTerminal {
         if decoder.isWaitingForMoreOfAnEscapeSequence {
           scheduleEscapeTimeout()
         }
+        if decoder.isInsidePaste {
+          schedulePasteTimeout()
+        }
       case .escapeTimedOut:
         press(decoder.escapeTimedOut())
+      case .pasteTimedOut(let count):
+        if count == pasteTimeoutCount {
+          press(decoder.pasteTimedOut())
+        }
       case .resized:
         previousFrame = nil
         drawFrame()
@@ -136,6 +151,17 @@ final class LiveTerminal {
     }
   }
 
+  private func schedulePasteTimeout() {
+    pasteTimeout?.cancel()
+    pasteTimeoutCount += 1
+    let (send, count) = (self.send, pasteTimeoutCount)
+    pasteTimeout = Task {
+      try? await Task.sleep(for: Self.pasteDelay)
+      guard !Task.isCancelled else { return }
+      send.yield(.pasteTimedOut(count: count))
+    }
+  }
+
   /// Reads the keyboard on a thread of its own: a read blocks until a key comes.
   private func readInput() {
     let input = self.input
@@ -173,6 +199,7 @@ final class LiveTerminal {
 
   private func restoreTerminal() {
     escapeTimeout?.cancel()
+    pasteTimeout?.cancel()
     write(
       TerminalCommand.resetStyle.sequence + TerminalCommand.disableBracketedPaste.sequence
         + TerminalCommand.showCursor.sequence + TerminalCommand.leaveAlternateScreen.sequence)
