@@ -77,10 +77,15 @@ final class LiveTerminal {
       case .bytes(let bytes):
         press(decoder.decode(bytes))
         if decoder.isWaitingForMoreOfAnEscapeSequence {
-          scheduleEscapeTimeout()
+          schedule(.escapeTimedOut, after: Self.escapeDelay, replacing: &escapeTimeout)
         }
         if decoder.isInsidePaste {
-          schedulePasteTimeout()
+          pasteTimeoutCount += 1
+          schedule(
+            .pasteTimedOut(count: pasteTimeoutCount),
+            after: Self.pasteDelay,
+            replacing: &pasteTimeout
+          )
         }
       case .escapeTimedOut:
         press(decoder.escapeTimedOut())
@@ -141,24 +146,18 @@ final class LiveTerminal {
     lastFrameTime = .now
   }
 
-  private func scheduleEscapeTimeout() {
-    escapeTimeout?.cancel()
+  /// Sends `event` after `delay`, in place of what `timeout` was going to send.
+  private func schedule(
+    _ event: Event,
+    after delay: Duration,
+    replacing timeout: inout Task<Void, Never>?
+  ) {
+    timeout?.cancel()
     let send = self.send
-    escapeTimeout = Task {
-      try? await Task.sleep(for: Self.escapeDelay)
+    timeout = Task {
+      try? await Task.sleep(for: delay)
       guard !Task.isCancelled else { return }
-      send.yield(.escapeTimedOut)
-    }
-  }
-
-  private func schedulePasteTimeout() {
-    pasteTimeout?.cancel()
-    pasteTimeoutCount += 1
-    let (send, count) = (self.send, pasteTimeoutCount)
-    pasteTimeout = Task {
-      try? await Task.sleep(for: Self.pasteDelay)
-      guard !Task.isCancelled else { return }
-      send.yield(.pasteTimedOut(count: count))
+      send.yield(event)
     }
   }
 

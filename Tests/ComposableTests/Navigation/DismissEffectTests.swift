@@ -73,55 +73,53 @@ struct DismissEffectTests {
   }
 
   @Test func aStoreDrivenFromAnElementsEffectDismissesAtItsOwnRoot() async {
-    let calls = DismissCalls()
-    let inner = Store(initialState: 0) {
-      Reduce<Int, String> { _, _ in
+    // NB: The inner store's effect starts in the element's effect, whose task carries the
+    // element's context; it runs at the inner store's root all the same, so it dismisses there
+    // rather than the element that drove it.
+    let (calls, isDismissed) = await Self.driveStoreFromAnElementsEffect {
+      .run { _ in
+        @Dependency(\.dismiss) var dismiss
+        await dismiss()
+      }
+    }
+    #expect(calls == 1)
+    #expect(!isDismissed)
+  }
+
+  @Test func aConcatenationOfAStoreDrivenFromAnElementsEffectDismissesAtItsOwnRoot() async {
+    // NB: The concatenation's task inherits the element's context, and its walk starts the
+    // parts; the second part still runs at the inner store's root.
+    let (calls, isDismissed) = await Self.driveStoreFromAnElementsEffect {
+      .concatenate(
+        .run { _ in },
         .run { _ in
           @Dependency(\.dismiss) var dismiss
           await dismiss()
         }
-      }
-    } withDependencies: {
-      $0.dismiss = DismissEffect { calls.count += 1 }
+      )
     }
-    let store = TestStore(initialState: DriverStack.State()) {
-      DriverStack(inner: inner)
-    }
-
-    // NB: The inner store's effect starts in the element's effect, whose task carries the
-    // element's context; it runs at the inner store's root all the same, so it dismisses there
-    // rather than the element that drove it.
-    await store.send(\.path[id: 0].driveButtonTapped)
-    await store.finish()
-    #expect(calls.count == 1)
-    #expect(!store.isDismissed)
+    #expect(calls == 1)
+    #expect(!isDismissed)
   }
 
-  @Test func aConcatenationOfAStoreDrivenFromAnElementsEffectDismissesAtItsOwnRoot() async {
+  /// Sends an action to a store whose reducer returns `effect`, from the effect of a stack
+  /// element of a test store, and waits for both; returns how many times the inner store's own
+  /// `dismiss` was called, and whether the test store was dismissed.
+  private static func driveStoreFromAnElementsEffect(
+    _ effect: @escaping @Sendable () -> Effect<String>
+  ) async -> (calls: Int, isDismissed: Bool) {
     let calls = DismissCalls()
     let inner = Store(initialState: 0) {
-      Reduce<Int, String> { _, _ in
-        .concatenate(
-          .run { _ in },
-          .run { _ in
-            @Dependency(\.dismiss) var dismiss
-            await dismiss()
-          }
-        )
-      }
+      Reduce<Int, String> { _, _ in effect() }
     } withDependencies: {
       $0.dismiss = DismissEffect { calls.count += 1 }
     }
     let store = TestStore(initialState: DriverStack.State()) {
       DriverStack(inner: inner)
     }
-
-    // NB: The concatenation's task inherits the element's context, and its walk starts the
-    // parts; the second part still runs at the inner store's root.
     await store.send(\.path[id: 0].driveButtonTapped)
     await store.finish()
-    #expect(calls.count == 1)
-    #expect(!store.isDismissed)
+    return (calls.count, store.isDismissed)
   }
 
   @Test func aConcatenationOfAnElementDismissesTheElement() async {

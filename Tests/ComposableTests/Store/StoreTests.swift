@@ -190,26 +190,12 @@ struct StoreTests {
   }
 
   @Test func dependenciesAReducerOverridesReachTheEffectsItReturns() async {
-    struct Stamp: Reducer {
-      func reduce(into state: inout [UUID], action: String) -> Effect<String> {
-        guard action == "start" else {
-          state.append(UUID(uuidString: action)!)
-          return .none
-        }
-        return withDependencies {
-          $0.uuid = .constant(UUID(7))
-        } operation: {
-          .run { send in
-            @Dependency(\.uuid) var uuid
-            await send(uuid().uuidString)
-          }
-        }
+    let store = UUIDStamps.store {
+      withDependencies {
+        $0.uuid = .constant(UUID(7))
+      } operation: {
+        UUIDStamps.stamp()
       }
-    }
-    let store = Store(initialState: [UUID]()) {
-      Stamp()
-    } withDependencies: {
-      $0.uuid = .incrementing
     }
 
     await store.send("start").finish()
@@ -217,33 +203,15 @@ struct StoreTests {
   }
 
   @Test func dependenciesReachTheRunsOfAConcatenation() async {
-    struct Stamp: Reducer {
-      func reduce(into state: inout [UUID], action: String) -> Effect<String> {
-        guard action == "start" else {
-          state.append(UUID(uuidString: action)!)
-          return .none
-        }
-        let stamp = Effect<String>.run { send in
-          @Dependency(\.uuid) var uuid
-          await send(uuid().uuidString)
-        }
-        let overridden = withDependencies {
-          $0.uuid = .constant(UUID(7))
-        } operation: {
-          Effect<String>.run { send in
-            @Dependency(\.uuid) var uuid
-            await send(uuid().uuidString)
-          }
-        }
-        // NB: The head of the concatenation is a run, so every part starts in the
-        // concatenation's task, whose walk decides what each part's task binds.
-        return .concatenate(stamp, overridden, stamp)
+    let store = UUIDStamps.store {
+      let overridden = withDependencies {
+        $0.uuid = .constant(UUID(7))
+      } operation: {
+        UUIDStamps.stamp()
       }
-    }
-    let store = Store(initialState: [UUID]()) {
-      Stamp()
-    } withDependencies: {
-      $0.uuid = .incrementing
+      // NB: The head of the concatenation is a run, so every part starts in the
+      // concatenation's task, whose walk decides what each part's task binds.
+      return .concatenate(UUIDStamps.stamp(), overridden, UUIDStamps.stamp())
     }
 
     await store.send("start").finish()
@@ -251,23 +219,7 @@ struct StoreTests {
   }
 
   @Test func storeDependenciesReachTheEffectsOfAnActionSentOutsideAnyTask() async {
-    struct Stamp: Reducer {
-      func reduce(into state: inout [UUID], action: String) -> Effect<String> {
-        guard action == "start" else {
-          state.append(UUID(uuidString: action)!)
-          return .none
-        }
-        return .run { send in
-          @Dependency(\.uuid) var uuid
-          await send(uuid().uuidString)
-        }
-      }
-    }
-    let store = Store(initialState: [UUID]()) {
-      Stamp()
-    } withDependencies: {
-      $0.uuid = .incrementing
-    }
+    let store = UUIDStamps.store { UUIDStamps.stamp() }
 
     // NB: A block on the main queue runs in no task, where the dependencies the effects start
     // with are bound in the thread's own storage, which their tasks copy all the same.
@@ -305,5 +257,39 @@ struct StoreTests {
     #expect(task.isCancelled)
     #expect(store.state == 0)
     #expect(store.runningEffectCount == 0)
+  }
+}
+
+/// A feature whose "start" returns the effect it was made with, and which records every other
+/// action as a UUID: effects send the UUIDs their dependencies give them.
+private struct UUIDStamps: Reducer {
+  let start: @Sendable () -> Effect<String>
+
+  func reduce(into state: inout [UUID], action: String) -> Effect<String> {
+    guard action == "start" else {
+      state.append(UUID(uuidString: action)!)
+      return .none
+    }
+    return start()
+  }
+
+  /// A run that sends the next UUID of the dependencies it runs with.
+  static func stamp() -> Effect<String> {
+    .run { send in
+      @Dependency(\.uuid) var uuid
+      await send(uuid().uuidString)
+    }
+  }
+
+  /// A store of the feature whose UUIDs count up from 0.
+  @MainActor
+  static func store(
+    starting start: @escaping @Sendable () -> Effect<String>
+  ) -> Store<[UUID], String> {
+    Store(initialState: []) {
+      UUIDStamps(start: start)
+    } withDependencies: {
+      $0.uuid = .incrementing
+    }
   }
 }
