@@ -398,7 +398,9 @@ let package = Package(
     ),
     .testTarget(
       name: "standupsTests",
-      dependencies: ["Models", .issueReportingTestSupport, .snapshotTesting],
+      dependencies: [
+        "Models", .identifiedCollections, .issueReportingTestSupport, .snapshotTesting,
+      ],
       path: "Tests/standupsTests",
       exclude: ["__Snapshots__"]
     ),

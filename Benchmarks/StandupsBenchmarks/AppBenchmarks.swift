@@ -104,7 +104,9 @@ private func makeTerminalApp(standups count: Int) -> TerminalApp {
     $0.speechClient = transcript.client
     $0.uuid = .incrementing
   }
+  let start = ContinuousClock.now
   let app = TerminalApp(
-    store: store, transcript: transcript, format: TerminalFormat(timeZone: .gmt))
+    store: store, transcript: transcript, format: TerminalFormat(timeZone: .gmt),
+    now: { .now - start })
   return app
 }

@@ -94,7 +94,7 @@ extension AppFeature {
   func loadSampleData(_ state: inout State) {
     switch state.persistence.status {
     case .notSaving(let error):
-      notify(.dataFailedToLoad(error), &state)
+      notify(.loadFailed(error), &state)
     case .readOnly:
       notify(.changesRefused, &state)
     case .notLoaded, .loading, .loaded:

@@ -148,8 +148,9 @@ extension AppFeature {
 
     case .failure(let error):
       state.persistence.status = .notSaving(error)
+      state.persistence.hasUnsavedChanges = !changes.isEmpty
       show(changes.merged(into: [], alsoShowing: standupsOnScreen(state)), &state)
-      notify(.dataFailedToLoad(error), &state)
+      notify(.loadFailed(error), &state)
       return .none
     }
   }
@@ -242,9 +243,14 @@ extension AppFeature {
 
   /// Runs after any action that changed the list's standups.
   func standupsChanged(_ state: inout State, action: Action) -> Effect<Action> {
-    guard state.persistence.isWritable, !action.is(\.standupsLoaded),
-      !action.is(\.unreadableDataKeptAside)
-    else { return .none }
+    guard !action.is(\.standupsLoaded), !action.is(\.unreadableDataKeptAside) else {
+      return .none
+    }
+    if case .notSaving = state.persistence.status {
+      // NB: Kept in memory only, which quitting must not lose without asking.
+      state.persistence.hasUnsavedChanges = true
+    }
+    guard state.persistence.isWritable else { return .none }
     state.persistence.hasUnsavedChanges = true
     state.persistence.lastWriteError = nil
     guard !state.persistence.isSaving else { return .none }
@@ -392,6 +398,34 @@ extension AlertState where Action == AppFeature.Action.Alert {
 
         Nothing will be written over it. To start again, the app can keep it aside as a backup \
         beside it first.
+        """
+      )
+    }
+  }
+
+  /// The alert for standups that failed to load: data that could not be read offers to keep it
+  /// aside and start again; a path that holds no data file only says so.
+  public static func loadFailed(_ error: StorageError) -> Self {
+    guard case .notADataFile = error else { return .dataFailedToLoad(error) }
+    return .notADataFile(error)
+  }
+
+  /// Tells the user that what is at the data file's path is not a file (a folder, a device),
+  /// which the app leaves alone: it runs without saving.
+  public static func notADataFile(_ error: StorageError) -> Self {
+    AlertState {
+      TextState("Standups cannot be saved")
+    } actions: {
+      ButtonState(role: .cancel) {
+        TextState("Continue without saving")
+      }
+    } message: {
+      TextState(
+        """
+        \(error)
+
+        Your changes stay here until you quit; the app then offers to keep them in a recovery \
+        file. To save them, start Standups with --data-file and the path of a file.
         """
       )
     }

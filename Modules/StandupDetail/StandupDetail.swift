@@ -43,6 +43,7 @@ public struct StandupDetail: Reducer {
     @CasePathable
     public enum Alert: Equatable, Sendable {
       case confirmDeletion
+      case confirmMeetingDeletion([Meeting.ID])
       case continueWithoutRecording
     }
 
@@ -77,6 +78,10 @@ public struct StandupDetail: Reducer {
           .run { [dismiss] _ in await dismiss() }
         )
 
+      case .alert(.presented(.confirmMeetingDeletion(let ids))):
+        state.standup.meetings.removeAll { ids.contains($0.id) }
+        return .none
+
       case .alert(.presented(.continueWithoutRecording)):
         return .send(.delegate(.startMeeting(state.standup)))
 
@@ -91,8 +96,10 @@ public struct StandupDetail: Reducer {
         return .none
 
       case .deleteMeetings(let offsets):
-        let offsets = offsets.filteredIndexSet { state.standup.meetings.indices.contains($0) }
-        state.standup.meetings.remove(atOffsets: offsets)
+        let meetings = state.standup.meetings
+        let ids = offsets.filter { meetings.indices.contains($0) }.map { meetings[$0].id }
+        guard !ids.isEmpty else { return .none }
+        state.alert = .deleteMeetings(ids)
         return .none
 
       case .editButtonTapped:
@@ -139,6 +146,25 @@ extension AlertState where Action == StandupDetail.Action.Alert {
       }
     } message: {
       TextState("The standup and all of its past meetings will be deleted.")
+    }
+  }
+
+  /// Asks before deleting past meetings: the standup's history cannot be recorded again.
+  public static func deleteMeetings(_ ids: [Meeting.ID]) -> Self {
+    AlertState {
+      TextState(ids.count == 1 ? "Delete this meeting?" : "Delete these \(ids.count) meetings?")
+    } actions: {
+      ButtonState(role: .destructive, action: .confirmMeetingDeletion(ids)) {
+        TextState("Delete")
+      }
+      ButtonState(role: .cancel) {
+        TextState("Cancel")
+      }
+    } message: {
+      TextState(
+        ids.count == 1
+          ? "The meeting and its transcript will be removed from the standup's history."
+          : "The meetings and their transcripts will be removed from the standup's history.")
     }
   }
 

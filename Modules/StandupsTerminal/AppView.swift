@@ -28,8 +28,12 @@ public enum AppView {
     case send(AppFeature.Action)
     /// Add the line typed on this recorder to the meeting's transcript.
     case submitDraft(StackElementID)
-    /// Quit the app.
+    /// Quit the app: once its changes are saved, or after asking when they cannot be.
     case quit
+    /// Quit although some changes could not be saved (they go to a recovery file).
+    case quitAnyway
+    /// Stay in the app instead of quitting with changes that could not be saved.
+    case stay
   }
 
   /// Draws the app.
@@ -80,13 +84,13 @@ public enum AppView {
         destination.form, view.form, in: sheet.inset(top: 1, left: 1, bottom: 1, right: 1),
         on: &canvas)
     }
-    let alert = presentedAlert(in: state)
+    let alert = presentedAlert(in: state, view)
     if let alert {
       AlertOverlay.render(alert, selection: view.alertSelection, over: layout.overlay, on: &canvas)
     }
-    drawLegend(keys(state), in: layout.footer, on: &canvas)
+    drawLegend(keys(state, view), in: layout.footer, on: &canvas)
     if view.isShowingHelp {
-      drawHelp(keys(state, all: true), over: layout.overlay, on: &canvas)
+      drawHelp(keys(state, view, all: true), over: layout.overlay, on: &canvas)
     }
     return canvas
   }
@@ -113,6 +117,8 @@ public enum AppView {
     }
     let screen = topScreen(state)
     if key == .control("c") {
+      // NB: A second Ctrl-C while the app asks whether to quit is the answer.
+      guard view.quitQuestion == nil else { return [.quitAnyway] }
       guard case .element(let id, .record(let record)) = screen, !record.isEnded else {
         return [.quit]
       }
@@ -120,11 +126,11 @@ public enum AppView {
       return record.alert == nil
         ? [.send(.path(.element(id: id, action: .record(.endMeetingButtonTapped))))] : []
     }
-    if let alert = presentedAlert(in: state) {
+    if let alert = presentedAlert(in: state, view) {
       guard let pressed = AlertOverlay.handle(key, alert, selection: &view.alertSelection) else {
         return []
       }
-      return [.send(alert.press(pressed))]
+      return [alert.press(pressed)]
     }
     if key == .control("k") || (key == .character("?") && !isTyping(state)) {
       view.isShowingHelp = true
@@ -186,9 +192,12 @@ public enum AppView {
     }
   }
 
-  /// The alert the user is answering, if any: the app's own first (about its data), then the
-  /// one on the screen on top.
-  static func presentedAlert(in state: AppFeature.State) -> PresentedAlert? {
+  /// The alert the user is answering, if any: whether to quit first, then the app's own (about
+  /// its data), then the one on the screen on top.
+  static func presentedAlert(in state: AppFeature.State, _ view: AppViewState) -> PresentedAlert? {
+    if let question = view.quitQuestion {
+      return PresentedAlert(question) { $0 == .presented(.quit) ? .quitAnyway : .stay }
+    }
     if let alert = state.alert {
       return PresentedAlert(alert) { .alert($0) }
     }
@@ -243,15 +252,23 @@ public enum AppView {
 
   /// The keys of what has the keyboard, with the key for the full list (or, with `all`, the
   /// keys that work everywhere).
-  static func keys(_ state: AppFeature.State, all: Bool = false) -> [KeyHelp] {
+  static func keys(
+    _ state: AppFeature.State,
+    _ view: AppViewState,
+    all: Bool = false
+  ) -> [KeyHelp] {
     let helpKey = KeyHelp(isTyping(state) ? "^K" : "?", "keys")
-    let keys = self.keys(of: state)
+    let keys = self.keys(of: state, view)
     guard all else { return keys.filter(\.isInLegend) + [helpKey] }
-    return keys + [KeyHelp("? ^K", "these keys"), KeyHelp("^C", "quit (asks during a meeting)")]
+    // NB: Where keys type text, `?` is a character like any other: only ^K shows the keys.
+    let allKeysKey = isTyping(state) ? "^K" : "? ^K"
+    return keys + [
+      KeyHelp(allKeysKey, "these keys"), KeyHelp("^C", "quit (asks first when needed)"),
+    ]
   }
 
-  private static func keys(of state: AppFeature.State) -> [KeyHelp] {
-    if presentedAlert(in: state) != nil {
+  private static func keys(of state: AppFeature.State, _ view: AppViewState) -> [KeyHelp] {
+    if presentedAlert(in: state, view) != nil {
       return AlertOverlay.keys
     }
     if let destination = state.destination {

@@ -1,7 +1,9 @@
 public import AppFeature
+import CasePaths
 public import Composable
-import Foundation
-import Models
+public import Foundation
+import MeetingFeature
+public import Models
 public import StandupForm
 public import TerminalUI
 
@@ -42,15 +44,42 @@ public struct AppViewState: Sendable {
   /// the app quits once the meeting is over.
   public var isQuittingAfterMeeting = false
 
+  /// The question asked when the user quits with changes that could not be saved: stay, or
+  /// quit and keep them in a recovery file.
+  public var quitQuestion: AlertState<QuitAnswer>?
+
+  /// What is in front of the user: the screen on top, and the alert or form over it.
+  public private(set) var shown = Shown()
+
+  /// What is in front of the user. A change of any part is a new thing to look at.
+  public struct Shown: Equatable, Sendable {
+    /// The screen on top of the stack, or `nil` for the list.
+    public var screen: StackElementID?
+    /// The alert over it, if any.
+    public var alert: UUID?
+    /// The standup of the form over it, if any.
+    public var form: Standup.ID?
+
+    /// Nothing shown yet.
+    public init(screen: StackElementID? = nil, alert: UUID? = nil, form: Standup.ID? = nil) {
+      self.screen = screen
+      self.alert = alert
+      self.form = form
+    }
+  }
+
   private var lastPath: StackState<AppFeature.Path.State>.Snapshot?
-  private var lastAlert: UUID?
-  private var lastForm: Standup.ID?
+  private var bottomStandup: Standup.ID?
+  private var topMeeting: Meeting.ID?
 
   /// Creates view state for a store that shows nothing yet.
   public init() {}
 
   /// Catches up with the store: view state for the screens pushed since the last update, none
   /// for those popped, and a fresh choice for a new alert or form.
+  ///
+  /// A screen uncovered by a pop selects what the user came back from: the list, the standup
+  /// whose screen closed; a standup's screen, the meeting whose screen closed.
   ///
   /// - Parameter state: The app's state now.
   /// - Returns: The screens popped and pushed since the last update.
@@ -69,18 +98,37 @@ public struct AppViewState: Sendable {
       screens[id] = ScreenViewState()
     }
     lastPath = state.path.snapshot
+    if !difference.popped.isEmpty {
+      selectWhatWasClosed(in: state)
+    }
+    bottomStandup = state.path.first?.standup.id
+    topMeeting = state.path.last.flatMap { $0[case: \.meeting]?.meeting.id }
 
-    let alert = AppView.presentedAlert(in: state)?.id
-    if alert != lastAlert {
-      lastAlert = alert
-      alertSelection = 0
+    let alert = AppView.presentedAlert(in: state, self)
+    if alert?.id != shown.alert {
+      alertSelection = alert?.defaultIndex ?? 0
     }
     let form = state.destination.map(\.form.standup.id)
-    if form != lastForm {
-      lastForm = form
+    if form != shown.form {
       self.form = FormViewState()
     }
+    shown = Shown(screen: state.path.ids.last, alert: alert?.id, form: form)
     return difference
+  }
+
+  /// After a pop, selects on the screen now on top the row of what was closed.
+  private mutating func selectWhatWasClosed(in state: AppFeature.State) {
+    guard let top = state.path.ids.last else {
+      if let bottomStandup, let index = state.list.standups.index(id: bottomStandup) {
+        list.selection = index
+      }
+      return
+    }
+    if let topMeeting, let detail = state.path[id: top]?[case: \.detail],
+      let index = detail.standup.meetings.index(id: topMeeting)
+    {
+      screens[top]?.selection = index
+    }
   }
 
   /// The view state of the screen with the given ID.

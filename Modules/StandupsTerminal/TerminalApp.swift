@@ -12,6 +12,11 @@ public import TerminalUI
 /// for each pushed screen what appearing does on other platforms: a recorder that appears is
 /// sent `onTask`, which starts its timer and transcription (popping it cancels them).
 ///
+/// Keys belong to the screen the user saw. When what is in front of the user changes without a
+/// key of theirs (a meeting ends on time, an alert appears), an ``InputGuard`` drops the keys
+/// typed through the change; a screen that closes because of the user's own key (a meeting
+/// saved, a deletion confirmed) is theirs, and keys go on acting.
+///
 /// ```swift
 /// let app = TerminalApp(store: store, transcript: transcript, format: format)
 /// app.start()
@@ -32,8 +37,15 @@ public final class TerminalApp {
   /// How dates and times are written.
   public var format: TerminalFormat
 
-  /// Whether the user asked to quit (and, during a meeting, answered what to do with it).
+  /// Whether the user asked to quit (and, during a meeting, answered what to do with it). The
+  /// run loop then calls ``mayQuit()``.
   public private(set) var isQuitRequested = false
+
+  /// Whether the user chose to quit although some changes could not be saved.
+  public private(set) var isQuittingWithUnsavedChanges = false
+
+  /// Where a recovery file goes, for the question asked before quitting with unsaved changes.
+  public var recoveryFolder = "the app's state folder"
 
   /// Called after anything on screen may have changed, by a key or by an effect.
   public var onChange: (@MainActor () -> Void)?
@@ -48,6 +60,13 @@ public final class TerminalApp {
     set { view.notice = newValue }
   }
 
+  /// The time now on the clock keys are timed by: real in a terminal, virtual in a script.
+  private let now: @MainActor () -> Duration
+  private var inputGuard = InputGuard()
+  private var isHandlingTheUser = false
+  /// The screens the user's keys acted on whose effects are still running, with how many: one
+  /// of these closing is the user's doing (a meeting saved, a deletion confirmed).
+  private var screensActedOn: [StackElementID: Int] = [:]
   private var observation: StoreObservation?
 
   /// Creates the app over a store.
@@ -56,35 +75,55 @@ public final class TerminalApp {
   ///   - store: The app's store, with `transcript.client` as its speech client.
   ///   - transcript: The typed transcript.
   ///   - format: How dates and times are written.
+  ///   - now: The time on the clock keys are timed by, as a duration since any fixed start.
   public init(
     store: Store<AppFeature.State, AppFeature.Action>,
     transcript: TypedTranscript,
-    format: TerminalFormat
+    format: TerminalFormat,
+    now: @escaping @MainActor () -> Duration
   ) {
     self.store = store
     self.transcript = transcript
     self.format = format
+    self.now = now
     observation = store.observe { [weak self] in self?.storeChanged() }
   }
 
   /// Loads the standups and sets up the screens already on the stack (a restored session or a
   /// deep link).
   public func start() {
+    // NB: The first screens are the ones the user launched the app into, not a change.
+    isHandlingTheUser = true
     storeChanged()
+    isHandlingTheUser = false
     store.send(.onTask)
   }
 
-  /// Applies a key.
+  /// Applies a key, unless it was typed through a change of screen the user did not make.
   ///
   /// - Parameters:
   ///   - key: The key pressed.
   ///   - size: The size of the terminal, which decides how far keys scroll.
   public func press(_ key: Key, size: Size) {
+    // NB: Ctrl-C is never typed by accident, and quitting asks whenever something is at stake.
+    guard key == .control("c") || inputGuard.admitsKey(at: now()) else {
+      view.notice =
+        "Ignored \(inputGuard.keysHeld) key\(inputGuard.keysHeld == 1 ? "" : "s") "
+        + "typed as the screen changed. Pause, then go on."
+      onChange?()
+      return
+    }
     view.notice = nil
+    isHandlingTheUser = true
+    defer { isHandlingTheUser = false }
+    let draft = lineInProgress
     for command in AppView.handle(key, store.state, &view, size: size) {
       switch command {
       case .send(let action):
-        store.send(action)
+        let task = store.send(action)
+        if case .path(.element(let id, _)) = action {
+          trackEffects(task, ofKeyOn: id)
+        }
       case .submitDraft(let id):
         if transcript.submit(view[screen: id].draft) {
           view[screen: id].draft = ""
@@ -92,9 +131,36 @@ public final class TerminalApp {
         }
       case .quit:
         isQuitRequested = true
+      case .quitAnyway:
+        view.quitQuestion = nil
+        isQuittingWithUnsavedChanges = true
+        isQuitRequested = true
+      case .stay:
+        view.quitQuestion = nil
       }
     }
+    if let line = lineInProgress, line != draft {
+      transcript.setLineInProgress(line)
+    }
     onChange?()
+  }
+
+  /// The line being typed on the recorder on top, if one is.
+  private var lineInProgress: String? {
+    guard let id = store.state.path.ids.last, store.state.path[id: id]?.is(\.record) == true
+    else { return nil }
+    return view[screen: id].draft
+  }
+
+  /// Remembers that a key acted on screen `id` until the effects it started are over.
+  private func trackEffects(_ task: StoreTask, ofKeyOn id: StackElementID) {
+    guard !task.isCancelled else { return }
+    screensActedOn[id, default: 0] += 1
+    Task { [weak self] in
+      await task.finish()
+      guard let self, let count = screensActedOn[id] else { return }
+      screensActedOn[id] = count > 1 ? count - 1 : nil
+    }
   }
 
   /// Draws the app at `size`.
@@ -107,12 +173,38 @@ public final class TerminalApp {
     await store.send(.flushPendingSave).finish()
   }
 
+  /// Whether the standups have changes that are not in the data file (after a ``flush()``):
+  /// the data could not be loaded, or the last write failed.
+  public var hasUnsavedChanges: Bool {
+    store.state.persistence.hasUnsavedChanges || store.state.persistence.lastWriteError != nil
+  }
+
+  /// Saves what is pending and says whether the app may exit now. When changes could not be
+  /// saved and the user has not yet chosen to quit anyway, asks them instead (stay, or quit
+  /// with a recovery file) and returns `false`.
+  public func mayQuit() async -> Bool {
+    await flush()
+    guard hasUnsavedChanges, !isQuittingWithUnsavedChanges else { return true }
+    isQuitRequested = false
+    view.quitQuestion = .quitWithUnsavedChanges(
+      problem: store.state.persistence.problem ?? "The standups could not be saved.",
+      recoveryFolder: recoveryFolder
+    )
+    storeChanged()
+    return false
+  }
+
   /// Ends a meeting in progress and keeps what was said so far, as "Save and end" would; for
   /// when the app must stop at once (the terminal closed, the system shutting down).
   public func saveMeetingInProgress() async {
     guard let id = store.state.path.ids.last,
       let meeting = store.state.path[id: id]?[case: \.record], !meeting.isEnded
     else { return }
+    // NB: The transcript streams what is typed; the meeting ends with all of it, whether or
+    // not its last result has arrived.
+    if let transcript = transcript.currentTranscript, transcript != meeting.transcript {
+      store.send(.path(.element(id: id, action: .record(.speechResult(transcript)))))
+    }
     if meeting.alert == nil {
       store.send(.path(.element(id: id, action: .record(.endMeetingButtonTapped))))
     }
@@ -123,7 +215,11 @@ public final class TerminalApp {
   private func storeChanged() {
     changeCount &+= 1
     let state = store.state
+    let shown = view.shown
     let change = view.update(from: state)
+    if view.shown != shown, !isHandlingTheUser, !isClosedByTheUser(shown, state: state) {
+      inputGuard.screenChanged(at: now())
+    }
     for id in change.pushed {
       if case .record? = state.path[id: id] {
         store.send(.path(.element(id: id, action: .record(.onTask))))
@@ -142,5 +238,15 @@ public final class TerminalApp {
       }
     }
     onChange?()
+  }
+
+  /// Whether what was shown went away because of the user's own key: the screen on top closed
+  /// while the effects of a key on it still ran (a meeting saved, a deletion confirmed), and
+  /// nothing new appeared over what it uncovered.
+  private func isClosedByTheUser(_ shown: AppViewState.Shown, state: AppFeature.State) -> Bool {
+    guard let screen = shown.screen, screensActedOn[screen] != nil,
+      state.path[id: screen] == nil, view.shown.alert == nil, view.shown.form == shown.form
+    else { return false }
+    return true
   }
 }

@@ -5,22 +5,32 @@ public import SpeechClient
 /// recorder are what was said.
 ///
 /// ``client`` is a live `SpeechClient` that reports speech recognition as authorised and streams
-/// the transcript as lines are submitted, so the meeting's own speech path runs unchanged: each
-/// result holds the whole transcript so far, one line per submission. Each meeting starts a new
-/// transcript; a line submitted when no meeting is listening is refused, so the screen keeps it.
+/// the transcript as it is typed, so the meeting's own speech path runs unchanged: each result
+/// holds the whole transcript so far, one line per submission, then the line still being typed.
+/// That last line is a partial result, as a recogniser reports the words it is still hearing: a
+/// meeting that ends at any moment (its time is up, the user saves it, the app is stopped) keeps
+/// what was typed. Each meeting starts a new transcript; a line submitted when no meeting is
+/// listening is refused, so the screen keeps it.
 ///
 /// ```swift
 /// let transcript = TypedTranscript()
 /// let store = Store(initialState: AppFeature.State()) { AppFeature() } withDependencies: {
 ///   $0.speechClient = transcript.client
 /// }
+/// transcript.setLineInProgress("Blob: shipped")
 /// transcript.submit("Blob: shipped the release")
 /// ```
 public final class TypedTranscript: Sendable {
   private struct Meeting {
     var lines: [String] = []
+    var lineInProgress = ""
     var continuation: AsyncThrowingStream<TranscriptionResult, any Error>.Continuation
     var number: Int
+
+    /// The submitted lines, then the line in progress when there is one.
+    var transcript: String {
+      (lineInProgress.isEmpty ? lines : lines + [lineInProgress]).joined(separator: "\n")
+    }
   }
 
   private struct Listening {
@@ -47,18 +57,47 @@ public final class TypedTranscript: Sendable {
     listening.value.meeting != nil
   }
 
-  /// Adds a line to the transcript of the meeting listening.
+  /// The whole transcript of the meeting listening, the line in progress included; `nil` when
+  /// no meeting is listening.
+  public var currentTranscript: String? {
+    listening.value.meeting?.transcript
+  }
+
+  /// Adds a line to the transcript of the meeting listening, in place of the line in progress.
   ///
   /// - Parameter line: What was said.
   /// - Returns: Whether a meeting heard it.
   @discardableResult
   public func submit(_ line: String) -> Bool {
+    update { meeting in
+      meeting.lines.append(line)
+      meeting.lineInProgress = ""
+      return true
+    }
+  }
+
+  /// Sets the line still being typed, which ends the transcript until it is submitted.
+  ///
+  /// - Parameter line: What is typed so far.
+  /// - Returns: Whether a meeting heard it.
+  @discardableResult
+  public func setLineInProgress(_ line: String) -> Bool {
+    update { meeting in
+      guard meeting.lineInProgress != line else { return false }
+      meeting.lineInProgress = line
+      return true
+    }
+  }
+
+  /// Changes the meeting listening and, when `change` says the transcript changed, sends it.
+  private func update(_ change: @Sendable (inout Meeting) -> Bool) -> Bool {
     listening.withValue { listening in
       guard var meeting = listening.meeting else { return false }
-      meeting.lines.append(line)
+      if change(&meeting) {
+        meeting.continuation.yield(
+          TranscriptionResult(transcript: meeting.transcript, isFinal: false))
+      }
       listening.meeting = meeting
-      meeting.continuation.yield(
-        TranscriptionResult(transcript: meeting.lines.joined(separator: "\n"), isFinal: false))
       return true
     }
   }

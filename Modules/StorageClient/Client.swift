@@ -68,6 +68,10 @@ public struct StoredStandups: Equatable, Sendable {
 public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The stored data exists but is not standups this release can read.
   case corrupt(StandupsFileError)
+  /// What is at the data file's path is not a file the app could have written — a folder, a
+  /// device, a named pipe, a socket — or a file stands where a folder of the path should be.
+  /// It is never moved, replaced or opened for writing.
+  case notADataFile(FileProblem)
   /// The stored data could not be read at all.
   case unreadable(FileProblem)
   /// The standups could not be written; the previous data is untouched.
@@ -83,6 +87,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadDataInTheWay
     /// The stored data comes from a newer release, with this format version.
     case newerRelease(Int)
+    /// What is at the path is not a data file (see ``StorageError/notADataFile(_:)``).
+    case notADataFile
   }
 
   /// A sentence for people.
@@ -90,6 +96,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     switch self {
     case .corrupt(let error):
       "The saved standups could not be read. \(error)"
+    case .notADataFile(let problem):
+      "The standups cannot be kept there: \(problem). The app leaves it as it is."
     case .unreadable(let problem):
       "The saved standups could not be opened: \(problem)."
     case .writeFailed(let problem):
@@ -99,6 +107,8 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
       The standups were not saved, because the file they would replace could not be read and \
       has not been kept aside.
       """
+    case .refused(.notADataFile):
+      "The standups were not saved: what is at the data file's path is not a file."
     case .refused(.newerRelease):
       """
       The standups were not saved: the file was written by a newer release of Standups, and \
@@ -114,8 +124,10 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
   public var technicalDetail: String {
     switch self {
     case .corrupt(let error): "decoding failed: \(error)"
-    case .unreadable(let problem), .writeFailed(let problem), .backupFailed(let problem):
+    case .unreadable(let problem), .writeFailed(let problem), .backupFailed(let problem),
+      .notADataFile(let problem):
       problem.technicalDetail
+    case .refused(.notADataFile): "save refused: the path is not a data file"
     case .refused(.unreadDataInTheWay): "save refused: the stored data was not read"
     case .refused(.newerRelease(let version)): "save refused: stored format version \(version)"
     }
@@ -133,15 +145,20 @@ public struct FileProblem: Equatable, Sendable, CustomStringConvertible {
 
   /// Why a file-system operation failed.
   public enum Reason: Equatable, Sendable {
+    case device
     case diskFull
     case doesNotExist
+    /// This file is where a folder of the path should be.
+    case fileWhereAFolderShouldBe(String)
     case inputOutputError
     case isDirectory
     case linkToNothing
+    case namedPipe
     case notADirectory
     case permissionDenied
     case quotaExceeded
     case readOnlyDisk
+    case socket
     /// Any other failure, in the system's words.
     case other(String)
   }
@@ -160,15 +177,19 @@ public struct FileProblem: Equatable, Sendable, CustomStringConvertible {
 
   private var reasonDescription: String {
     switch reason {
+    case .device: "it is a device, not a file"
     case .diskFull: "the disk is full"
     case .doesNotExist: "it does not exist"
+    case .fileWhereAFolderShouldBe(let file): "\(file) is a file, where a folder should be"
     case .inputOutputError: "the disk reported an input/output error"
     case .isDirectory: "it is a folder, not a file"
     case .linkToNothing: "it is a symbolic link to a file that does not exist"
+    case .namedPipe: "it is a named pipe, not a file"
     case .notADirectory: "a folder on its path is a file"
     case .permissionDenied: "permission denied"
     case .quotaExceeded: "the disk quota is used up"
     case .readOnlyDisk: "the disk is read-only"
+    case .socket: "it is a socket, not a file"
     case .other(let words): words
     }
   }

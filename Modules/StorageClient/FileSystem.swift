@@ -41,7 +41,9 @@ package struct FileSystem: Sendable {
     case file
     case directory
     case symbolicLink
-    case other
+    case device
+    case namedPipe
+    case socket
   }
 
   package init(
@@ -119,7 +121,9 @@ extension FileSystem {
       case S_IFREG: return .success(.file)
       case S_IFDIR: return .success(.directory)
       case S_IFLNK: return .success(.symbolicLink)
-      default: return .success(.other)
+      case S_IFIFO: return .success(.namedPipe)
+      case S_IFSOCK: return .success(.socket)
+      default: return .success(.device)
       }
     },
     linkTarget: { path in
@@ -178,7 +182,8 @@ extension FileSystem {
       Glibc.rename(source, destination) == 0 ? nil : .last("rename")
     },
     link: { source, destination in
-      Glibc.link(source, destination) == 0 ? nil : .last("link")
+      // NB: No flags: a symbolic link gets a second name itself, never its target.
+      linkat(AT_FDCWD, source, AT_FDCWD, destination, 0) == 0 ? nil : .last("link")
     },
     remove: { path in
       unlink(path) == 0 ? nil : .last("unlink")

@@ -46,6 +46,15 @@ extension StorageClient: DependencyKey {
     )
   }
 
+  /// Why `url` cannot hold the standups, when it cannot: what is there is a folder, a device, a
+  /// named pipe or a socket, or a file stands where a folder of the path should be. `nil` when
+  /// the path holds a file, a link to one or to nothing, or nothing yet.
+  public static func problemWithDataFile(at url: URL) -> FileProblem? {
+    guard case .notADataFile(let problem) = StandupsFileStore.target(of: url.path, in: .live)
+    else { return nil }
+    return problem
+  }
+
   /// Where the standups live unless told otherwise: `standups/standups.json` in the XDG data
   /// directory (`$XDG_DATA_HOME`, or `~/.local/share`).
   public static func defaultFileURL(
@@ -86,20 +95,38 @@ actor StandupsFileStore {
   }
 
   /// What is at the path, once symbolic links are followed.
-  private enum Target {
+  enum Target: Equatable {
+    /// Nothing: a save creates the file.
     case missing
+    /// A regular file, at the given path (the end of any links).
     case file(String)
+    /// A symbolic link to nothing, which the app may have written through; a save replaces
+    /// the link.
+    case linkToNothing(FileProblem)
+    /// Not something the app could have written: never moved, replaced or opened.
+    case notADataFile(FileProblem)
+    /// What is there could not be looked at.
     case unreadable(FileProblem)
   }
 
   private func target() -> Target {
+    Self.target(of: path, in: fileSystem)
+  }
+
+  /// What is at `path` in `fileSystem`, following up to 16 symbolic links.
+  static func target(of path: String, in fileSystem: FileSystem) -> Target {
     var current = path
     for _ in 0..<16 {
+      func notADataFile(_ reason: FileProblem.Reason, _ kind: String) -> Target {
+        .notADataFile(
+          FileProblem(
+            path: current, reason: reason, technicalDetail: "lstat: \(current) is \(kind)"))
+      }
       switch fileSystem.entry(current) {
       case .success(.missing):
         return current == path
           ? .missing
-          : .unreadable(
+          : .linkToNothing(
             FileProblem(
               path: path,
               reason: .linkToNothing,
@@ -114,13 +141,19 @@ actor StandupsFileStore {
         case .failure(let error): return .unreadable(error.problem(at: current))
         }
       case .success(.directory):
-        return .unreadable(SystemError(code: EISDIR, operation: "open").problem(at: current))
-      case .success(.other):
-        return .unreadable(
+        return notADataFile(.isDirectory, "a directory")
+      case .success(.device):
+        return notADataFile(.device, "a device")
+      case .success(.namedPipe):
+        return notADataFile(.namedPipe, "a named pipe")
+      case .success(.socket):
+        return notADataFile(.socket, "a socket")
+      case .failure(let error) where error.code == ENOTDIR:
+        return .notADataFile(
           FileProblem(
             path: current,
-            reason: .other("it is not a regular file"),
-            technicalDetail: "lstat: \(current) is neither a file nor a directory"
+            reason: .fileWhereAFolderShouldBe(fileInPlaceOfAFolder(of: current, in: fileSystem)),
+            technicalDetail: "lstat: \(current): not a directory (errno \(ENOTDIR))"
           )
         )
       case .failure(let error):
@@ -130,13 +163,29 @@ actor StandupsFileStore {
     return .unreadable(SystemError(code: ELOOP, operation: "readlink").problem(at: path))
   }
 
+  /// The first folder of `path` that is something else, usually a file.
+  private static func fileInPlaceOfAFolder(of path: String, in fileSystem: FileSystem) -> String {
+    var prefix = ""
+    for component in path.split(separator: "/").dropLast() {
+      prefix += "/\(component)"
+      switch fileSystem.entry(prefix) {
+      case .success(.directory), .success(.symbolicLink): continue
+      default: return prefix
+      }
+    }
+    return (path as NSString).deletingLastPathComponent
+  }
+
   func load() throws(StorageError) -> StoredStandups {
     let data: Data
     switch target() {
     case .missing:
       policy.didLoad(.nothingToLose)
       return StoredStandups(standups: [])
-    case .unreadable(let problem):
+    case .notADataFile(let problem):
+      policy.didLoad(.notADataFile)
+      throw .notADataFile(problem)
+    case .linkToNothing(let problem), .unreadable(let problem):
       policy.didLoad(.unread)
       throw .unreadable(problem)
     case .file(let file):
@@ -169,10 +218,11 @@ actor StandupsFileStore {
     guard !policy.isStale(revision) else { return }
     try policy.checkWritable()
     let destination: String
-    if case .file(let file) = target() {
-      destination = file
-    } else {
-      destination = path
+    switch target() {
+    case .file(let file): destination = file
+    case .missing, .linkToNothing: destination = path
+    case .notADataFile(let problem): throw .notADataFile(problem)
+    case .unreadable(let problem): throw .writeFailed(problem)
     }
     let directory = (destination as NSString).deletingLastPathComponent
     if let error = fileSystem.createDirectories(directory) {
@@ -204,20 +254,27 @@ actor StandupsFileStore {
   }
 
   func keepUnreadableData() throws(StorageError) -> String? {
+    let target = target()
+    if case .notADataFile(let problem) = target { throw .notADataFile(problem) }
     guard policy.knowledge == .unread else { return nil }
     let backup: String
-    switch target() {
+    switch target {
     case .file(let file):
       if case .success(let data) = fileSystem.read(file) {
         backup = try copy(data)
       } else {
         backup = try moveAside()
       }
-    case .unreadable:
+    case .linkToNothing:
       backup = try moveAside()
+    case .unreadable(let problem):
+      // NB: What cannot be looked at may not be the app's to move.
+      throw .backupFailed(problem)
     case .missing:
       policy.didKeepUnreadData()
       return nil
+    case .notADataFile(let problem):
+      throw .notADataFile(problem)
     }
     policy.didKeepUnreadData()
     return backup
@@ -264,24 +321,14 @@ actor StandupsFileStore {
     }
   }
 
-  /// Moves what is at the path (a file that cannot be read, a folder, a dangling link) to a new
-  /// backup name, never replacing anything there.
+  /// Moves what is at the path (a file that cannot be read, a link to nothing) to a new backup
+  /// name, never replacing anything there.
   private func moveAside() throws(StorageError) -> String {
-    let isDirectory = fileSystem.entry(path) == .success(.directory)
     var attempt = 0
     while true {
       let backup = backupPath(attempt: attempt)
-      let error: SystemError?
-      if isDirectory {
-        // NB: A folder cannot be linked; renaming onto a name checked to be free is the best
-        // the system offers without `renameat2`.
-        error =
-          fileSystem.entry(backup) == .success(.missing)
-          ? fileSystem.rename(path, backup) : SystemError(code: EEXIST, operation: "rename")
-      } else {
-        // NB: A second name never replaces anything; the first is removed once it exists.
-        error = fileSystem.link(path, backup) ?? fileSystem.remove(path)
-      }
+      // NB: A second name never replaces anything; the first is removed once it exists.
+      let error = fileSystem.link(path, backup) ?? fileSystem.remove(path)
       guard let error else { return backup }
       guard error.code == EEXIST, attempt < 999 else {
         throw .backupFailed(error.problem(at: backup))

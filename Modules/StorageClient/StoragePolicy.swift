@@ -14,6 +14,8 @@ struct StoragePolicy: Sendable {
     case newerRelease(Int)
     /// The data exists but could not be read.
     case unread
+    /// What is at the path is not a data file: it is never written.
+    case notADataFile
   }
 
   private(set) var knowledge = Knowledge.unknown
@@ -35,6 +37,8 @@ struct StoragePolicy: Sendable {
     switch knowledge {
     case .newerRelease(let version):
       throw .refused(.newerRelease(version))
+    case .notADataFile:
+      throw .refused(.notADataFile)
     case .unread, .unknown:
       throw .refused(.unreadDataInTheWay)
     case .nothingToLose, .read:

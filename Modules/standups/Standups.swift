@@ -43,6 +43,9 @@ struct Standups: AsyncParsableCommand {
   var now: String?
 
   func validate() throws {
+    if dataFile?.isEmpty == true {
+      throw ValidationError("--data-file needs the path of a file.")
+    }
     if let now, ISO8601DateFormatter().date(from: now) == nil {
       throw ValidationError("--now takes a date and time such as 2026-11-22T09:30:00Z.")
     }
@@ -53,7 +56,9 @@ struct Standups: AsyncParsableCommand {
     let options = LaunchOptions(
       dataFile: dataFile.map { URL(fileURLWithPath: $0) }
         ?? StorageClient.defaultFileURL(environment: environment),
+      isDataFileGiven: dataFile != nil,
       sessionFile: script == nil ? Session.defaultFileURL(environment: environment) : nil,
+      recoveryFolder: Session.defaultFileURL(environment: environment).deletingLastPathComponent(),
       restoresSession: !fresh,
       open: open,
       colors: noColor
@@ -63,7 +68,7 @@ struct Standups: AsyncParsableCommand {
     let status: Int32
     do {
       if let script {
-        let text = try readScript(script)
+        let text = try Launcher.scriptText(at: script)
         status = try await Launcher.runScript(text, options: options) { print($0, terminator: "") }
       } else {
         status = try await Launcher.runLive(options)
@@ -75,16 +80,5 @@ struct Standups: AsyncParsableCommand {
     if status != 0 {
       throw ExitCode(status)
     }
-  }
-
-  private func readScript(_ path: String) throws -> String {
-    let data =
-      path == "-"
-      ? FileHandle.standardInput.readDataToEndOfFile()
-      : try Data(contentsOf: URL(fileURLWithPath: path))
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw ValidationError("The script \(path) is not UTF-8 text.")
-    }
-    return text
   }
 }

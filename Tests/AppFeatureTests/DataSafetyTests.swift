@@ -243,6 +243,7 @@ struct DataSafetyTests {
     await store.send(.confirmAddButtonTapped) {
       $0.destination = nil
       $0.list.standups = [added]
+      $0.persistence.hasUnsavedChanges = true
     }
     await store.send(.flushPendingSave)
     #expect(storage.saveCount == 0)
@@ -261,6 +262,7 @@ struct DataSafetyTests {
       $0.persistence.backup = "memory:backup-1"
       $0.list.standups = [added, .mock, .engineeringMock, .productMock]
       $0.persistence.isSaving = true
+      $0.persistence.hasUnsavedChanges = false
       $0.persistence.revision = 1
     }
     #expect(storage.backups == [nil])
@@ -353,7 +355,12 @@ struct DataSafetyTests {
     }
     var withoutMeetings = Standup.mock
     withoutMeetings.meetings = []
+    let meeting = Standup.mock.meetings[0].id
     await store.send(\.path[id: 0].detail.deleteMeetings, [0]) {
+      $0.path[id: 0, case: \.detail]?.alert = .deleteMeetings([meeting])
+    }
+    await store.send(\.path[id: 0].detail.alert.presented.confirmMeetingDeletion, [meeting]) {
+      $0.path[id: 0, case: \.detail]?.alert = nil
       $0.path[id: 0, case: \.detail]?.standup = withoutMeetings
     }
     await store.receive(\.path[id: 0].detail.delegate.standupUpdated) {
@@ -625,6 +632,9 @@ struct DataSafetyTests {
 
     await store.send(.onTask)
     await store.send(\.path[id: 0].detail.deleteMeetings, [0])
+    await store.send(
+      \.path[id: 0].detail.alert.presented.confirmMeetingDeletion,
+      [Self.storedEngineering.meetings[0].id])
     load.open()
     await store.receive(\.standupsLoaded) {
       $0.list.standups = [.mock]

@@ -59,8 +59,12 @@ struct PersistenceTests {
     startsWrite: Bool
   ) async -> Standup {
     var standup = store.state.list.standups[0]
-    standup.meetings.removeFirst()
+    let meeting = standup.meetings.removeFirst().id
     await store.send(\.path[id: 0].detail.deleteMeetings, [0]) {
+      $0.path[id: 0, case: \.detail]?.alert = .deleteMeetings([meeting])
+    }
+    await store.send(\.path[id: 0].detail.alert.presented.confirmMeetingDeletion, [meeting]) {
+      $0.path[id: 0, case: \.detail]?.alert = nil
       $0.path[id: 0, case: \.detail]?.standup = standup
     }
     await store.receive(\.path[id: 0].detail.delegate.standupUpdated, standup) {
@@ -171,8 +175,12 @@ struct PersistenceTests {
     await store.send(.alert(.dismiss)) { $0.alert = nil }
     storage.failSaves(with: nil)
     var latest = store.state.list.standups[0]
-    latest.meetings.removeFirst()
+    let meeting = latest.meetings.removeFirst().id
     await store.send(\.path[id: 0].detail.deleteMeetings, [0]) {
+      $0.path[id: 0, case: \.detail]?.alert = .deleteMeetings([meeting])
+    }
+    await store.send(\.path[id: 0].detail.alert.presented.confirmMeetingDeletion, [meeting]) {
+      $0.path[id: 0, case: \.detail]?.alert = nil
       $0.path[id: 0, case: \.detail]?.standup = latest
     }
     await store.receive(\.path[id: 0].detail.delegate.standupUpdated, latest) {

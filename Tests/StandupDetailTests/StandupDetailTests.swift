@@ -45,14 +45,28 @@ struct StandupDetailTests {
     #expect(!store.isDismissed)
   }
 
-  @Test func deletingAPastMeetingUpdatesTheStandup() async {
+  @Test func deletingAPastMeetingAsksThenUpdatesTheStandup() async {
     let store = makeStore()
+    let meeting = Standup.mock.meetings[0].id
     var updated = Standup.mock
     updated.meetings = []
 
-    await store.send(.deleteMeetings(atOffsets: [0])) { $0.standup = updated }
+    await store.send(.deleteMeetings(atOffsets: [0])) { $0.alert = .deleteMeetings([meeting]) }
+    await store.send(\.alert.presented.confirmMeetingDeletion, [meeting]) {
+      $0.alert = nil
+      $0.standup = updated
+    }
     await store.receive(\.delegate.standupUpdated, updated)
     await store.send(.deleteMeetings(atOffsets: [3]))
+  }
+
+  @Test func cancellingAPastMeetingsDeletionKeepsIt() async {
+    let store = makeStore()
+    let meeting = Standup.mock.meetings[0].id
+
+    await store.send(.deleteMeetings(atOffsets: [0])) { $0.alert = .deleteMeetings([meeting]) }
+    await store.send(.alert(.dismiss)) { $0.alert = nil }
+    #expect(store.state.standup == .mock)
   }
 
   @Test(arguments: [SpeechAuthorizationStatus.notDetermined, .authorized])

@@ -64,17 +64,23 @@ struct AppViewStateTests {
     #expect(Set(view.screens.keys) == Set(state.path.ids))
   }
 
-  @Test func aNewAlertStartsOnItsFirstButton() {
+  @Test func aNewAlertStartsOnItsHarmlessButton() {
     var state = Fixtures.app()
     var view = AppViewState()
     state.list.alert = .deleteStandup(Fixtures.design)
     view.update(from: state)
-    view.alertSelection = 1
+    #expect(view.alertSelection == 1, "Cancel, not Delete")
+    view.alertSelection = 0
     view.update(from: state)
-    #expect(view.alertSelection == 1)
+    #expect(view.alertSelection == 0)
 
     state.list.alert = .deleteStandup(.engineeringMock)
     view.update(from: state)
-    #expect(view.alertSelection == 0)
+    #expect(view.alertSelection == 1)
+
+    state.list.alert = nil
+    state.alert = .dataFailedToLoad(Fixtures.diskFull)
+    view.update(from: state)
+    #expect(view.alertSelection == 2, "Continue without saving, not Keep it aside")
   }
 }

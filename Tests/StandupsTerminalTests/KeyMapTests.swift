@@ -131,7 +131,10 @@ struct KeyMapTests {
       #expect(driver.state.list.alert == nil)
       #expect(driver.state.list.standups.count == 3)
 
+      // NB: Enter presses the harmless button, Cancel; the underlined letter presses Delete.
       driver.press(.character("d"), .enter)
+      #expect(driver.state.list.standups.count == 3)
+      driver.press(.character("d"), .character("d"))
       #expect(driver.state.list.standups.map(\.title) == ["Design", "Product"])
 
       driver.press(.enter, .character("D"))
@@ -216,15 +219,20 @@ struct KeyMapTests {
 
   @Test func alertButtonsBySelection() async {
     await withSerialEffects {
-      let driver = Driver(standups: [.mock])
+      let driver = Driver(standups: [.mock, .engineeringMock])
       await driver.start()
-      driver.press(.character("d"), .right)
-      #expect(driver.app.view.alertSelection == 1)
+      driver.press(.character("d"))
+      #expect(driver.app.view.alertSelection == 1, "Cancel, the harmless button, is the default")
       driver.press(.enter)
       #expect(driver.state.list.alert == nil)
-      #expect(driver.state.list.standups.count == 1)
-      driver.press(.character("d"))
+      #expect(driver.state.list.standups.count == 2)
+
+      driver.press(.character("d"), .left)
       #expect(driver.app.view.alertSelection == 0)
+      driver.press(.enter)
+      #expect(driver.state.list.standups.map(\.title) == ["Engineering"])
+      driver.press(.character("d"))
+      #expect(driver.app.view.alertSelection == 1)
     }
   }
 }

@@ -113,7 +113,7 @@ struct FileStorageTests {
     }
   }
 
-  @Test func aFolderInThePlaceOfTheFileIsNeverReplacedUntilMovedAside() async throws {
+  @Test func aFolderInThePlaceOfTheFileIsNeverMovedOrWritten() async throws {
     defer { cleanUp() }
     try FileManager.default.createDirectory(at: fileURL, withIntermediateDirectories: true)
     try Data("keep me".utf8).write(to: fileURL.appendingPathComponent("inside.txt"))
@@ -122,21 +122,57 @@ struct FileStorageTests {
     await #expect {
       try await storage.load()
     } throws: { error in
-      guard case .unreadable(let problem) = error as? StorageError else { return false }
+      guard case .notADataFile(let problem) = error as? StorageError else { return false }
       let message = "\(error)"
       return problem.reason == .isDirectory
         && message.contains("it is a folder, not a file")
         && !message.contains("NSCocoaErrorDomain")
     }
-    await #expect(throws: StorageError.refused(.unreadDataInTheWay)) {
+    await #expect(throws: StorageError.refused(.notADataFile)) {
       try await storage.save([.mock], 1)
     }
+    await #expect(throws: StorageError.self) {
+      try await storage.keepUnreadableData()
+    }
+    #expect(
+      try Data(contentsOf: fileURL.appendingPathComponent("inside.txt")) == Data("keep me".utf8))
+    #expect(try backups().isEmpty)
+    #expect(StorageClient.problemWithDataFile(at: fileURL)?.reason == .isDirectory)
+  }
 
-    let backup = try #require(try await storage.keepUnreadableData())
-    try await storage.save([.mock], 1)
-    #expect(try await storage.load().standups == [.mock])
-    let kept = URL(fileURLWithPath: backup).appendingPathComponent("inside.txt")
-    #expect(try Data(contentsOf: kept) == Data("keep me".utf8))
+  @Test func aFileWhereTheDataFolderShouldBeIsNamed() async throws {
+    defer { cleanUp() }
+    try write(Data("a file".utf8))
+    let inside = fileURL.appendingPathComponent("standups.json")
+    let storage = StorageClient.file(at: inside)
+
+    await #expect {
+      try await storage.load()
+    } throws: { error in
+      guard case .notADataFile(let problem) = error as? StorageError else { return false }
+      return problem.reason == .fileWhereAFolderShouldBe(fileURL.path)
+        && "\(error)".contains("\(fileURL.path) is a file, where a folder should be")
+    }
+    await #expect(throws: StorageError.refused(.notADataFile)) {
+      try await storage.save([.mock], 1)
+    }
+    #expect(try Data(contentsOf: fileURL) == Data("a file".utf8))
+  }
+
+  @Test func aDeviceOrANamedPipeIsNeverOpened() async throws {
+    defer { cleanUp() }
+    #expect(
+      StorageClient.problemWithDataFile(at: URL(fileURLWithPath: "/dev/null"))?.reason == .device)
+    try FileManager.default.createDirectory(
+      at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+    #expect(mkfifo(fileURL.path, 0o600) == 0)
+    let storage = StorageClient.file(at: fileURL)
+    // NB: Opened, a named pipe would block the load until something wrote to it.
+    await #expect(throws: StorageError.self) { try await storage.load() }
+    await #expect(throws: StorageError.refused(.notADataFile)) {
+      try await storage.save([.mock], 1)
+    }
+    #expect(StorageClient.problemWithDataFile(at: fileURL)?.reason == .namedPipe)
   }
 
   @Test func aFileFromANewerReleaseLoadsButIsNeverWrittenOver() async throws {

@@ -119,7 +119,7 @@ struct FileFaultTests {
         Issue.record("\(obstacle): loaded as \(app.store.state.persistence.status)")
         return
       }
-      #expect(app.store.state.alert == .dataFailedToLoad(error))
+      #expect(app.store.state.alert == .loadFailed(error))
       let words = error.description
       #expect(!words.contains("NSCocoaErrorDomain") && !words.contains("Dictionary<"))
       switch obstacle {

@@ -125,9 +125,11 @@ struct ScriptModeTests {
     #expect(looked.output.contains("Data failed to load"))
     #expect(try Data(contentsOf: data) == corrupt)
 
+    // NB: The alert appears as the script starts; a key then is typed ahead of it, and only a
+    // key after a pause answers it.
     let acted = try await runStandups(
       ["--script", "-", "--data-file", data.path],
-      input: "k\nscreen\nq\n", environment: folder.environment)
+      input: "k\nwait 1s\nk\nscreen\nq\n", environment: folder.environment)
     #expect(acted.status == 0)
     #expect(acted.output.contains("Engineering"))
     let backups = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
@@ -151,11 +153,26 @@ struct ScriptModeTests {
     let run = try await runStandups(
       ["--script", "-", "--data-file", data.path],
       input: "a\ntype \"Retro\"\nenter\nscreen\nq\n", environment: folder.environment)
-    #expect(run.status == 0)
     #expect(run.output.contains("Retro"))
     #expect(run.output.contains("⚠ The standups could not be saved"))
     #expect(try Data(contentsOf: data) == original)
+    #expect(run.status == 74, "changes that could not be saved are not a success")
+    let recovered = try recoveryFiles(in: folder)
+    #expect(recovered.count == 1)
+    #expect(run.errors.contains(try #require(recovered.first).path))
+    #expect(
+      try StandupsFile.decode(Data(contentsOf: #require(recovered.first))).standups.map(\.title)
+        == ["Engineering", "Retro"])
   }
+}
+
+/// The recovery files the app left in the test's state folder.
+func recoveryFiles(in folder: borrowing TemporaryFolder) throws -> [URL] {
+  let state = folder.url.appendingPathComponent("state/standups")
+  guard FileManager.default.fileExists(atPath: state.path) else { return [] }
+  return try FileManager.default.contentsOfDirectory(atPath: state.path)
+    .filter { $0.hasPrefix("unsaved-standups-") }.sorted()
+    .map { state.appendingPathComponent($0) }
 }
 
 /// Makes a folder refuse new files, even to root (who ignores permissions): immutable.

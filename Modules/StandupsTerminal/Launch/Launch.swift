@@ -12,9 +12,15 @@ public import TerminalUI
 public struct LaunchOptions: Sendable {
   /// The data file.
   public var dataFile: URL
+  /// Whether the user named the data file (`--data-file`): then a path that cannot hold it is
+  /// a usage error, where the default path only makes the app run without saving.
+  public var isDataFileGiven: Bool
   /// The session file: read at launch (unless ``restoresSession`` is off) and written at exit.
   /// `nil` keeps no session (scripts).
   public var sessionFile: URL?
+  /// Where the app keeps changes it could not save when it stops (see ``RecoveryFile``), and
+  /// looks for them at launch. `nil` keeps none.
+  public var recoveryFolder: URL?
   /// Whether to reopen the screens of the last session.
   public var restoresSession: Bool
   /// A standup to open, by title (any case) or ID.
@@ -27,14 +33,18 @@ public struct LaunchOptions: Sendable {
   /// Creates options.
   public init(
     dataFile: URL,
+    isDataFileGiven: Bool = false,
     sessionFile: URL?,
+    recoveryFolder: URL? = nil,
     restoresSession: Bool = true,
     open: String? = nil,
     colors: ColorSupport = .none,
     now: Date? = nil
   ) {
     self.dataFile = dataFile
+    self.isDataFileGiven = isDataFileGiven
     self.sessionFile = sessionFile
+    self.recoveryFolder = recoveryFolder
     self.restoresSession = restoresSession
     self.open = open
     self.colors = colors
@@ -50,16 +60,29 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
   case unreadableData(String, StorageError)
   /// A script line is not a command.
   case malformedScript(ScriptError)
+  /// The script could not be read.
+  case unreadableScript(FileProblem)
+  /// The script is not UTF-8 text.
+  case scriptIsNotText(path: String)
   /// The app was started without a terminal to draw on.
   case notATerminal
+  /// `--data-file` names something that cannot hold the standups: a folder, a device, a named
+  /// pipe, a socket, or a path through a file.
+  case notADataFile(FileProblem)
 
-  /// The status the process exits with: 64 for a usage error, 65 for bad input data.
+  /// The status the process exits with, as `sysexits.h` numbers them: 64 for a usage error,
+  /// 65 for bad input data, 66 for an input that cannot be opened.
   public var exitCode: Int32 {
     switch self {
-    case .unknownStandup, .unreadableData, .notATerminal: 64
-    case .malformedScript: 65
+    case .unknownStandup, .unreadableData, .notATerminal, .notADataFile: 64
+    case .malformedScript, .scriptIsNotText: 65
+    case .unreadableScript: 66
     }
   }
+
+  /// The status the app exits with when it stopped with changes it could not save to the data
+  /// file (they are in a recovery file): 74, an input/output error in `sysexits.h`.
+  public static let unsavedChangesExitCode: Int32 = 74
 
   public var description: String {
     switch self {
@@ -74,6 +97,13 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
       return "Standup \"\(query)\" could not be looked up: \(error)"
     case .malformedScript(let error):
       return error.description
+    case .unreadableScript(let problem):
+      return "The script could not be read: \(problem)."
+    case .scriptIsNotText(let path):
+      return "The script \(path) is not UTF-8 text."
+    case .notADataFile(let problem):
+      return "--data-file must name a file (or where to create one), and \(problem.path) cannot "
+        + "be one: \(problem)."
     case .notATerminal:
       return "standups draws on a terminal, and its input or output is not one. "
         + "To run without a terminal, give it a script: standups --script FILE (or - for "

@@ -20,11 +20,15 @@ public enum Launcher {
     guard RawMode.isTerminal(0), RawMode.isTerminal(1) else {
       throw LaunchError.notATerminal
     }
+    try checkDataFile(options)
     let stored = await preload(options)
     let screens = try launchScreens(options, stored: stored)
     let transcript = TypedTranscript()
+    let start = ContinuousClock.now
+    let now: @MainActor () -> Duration = { ContinuousClock.now - start }
     let app = makeApp(
-      options, screens: screens, transcript: transcript, format: .init(timeZone: .current)
+      options, screens: screens, transcript: transcript, format: .init(timeZone: .current),
+      now: now
     ) {
       $0.continuousClock = ContinuousClock()
       $0.date = DateGenerator { Date() }
@@ -35,7 +39,7 @@ public enum Launcher {
     if let sessionFile = options.sessionFile {
       try? Session(path: app.store.state.path).write(to: sessionFile)
     }
-    return 0
+    return keepUnsavedChanges(of: app, options, at: Date())
   }
 
   /// Runs a script against the app with a virtual clock, printing each `screen` to `output`.
@@ -52,24 +56,83 @@ public enum Launcher {
     } catch {
       throw LaunchError.malformedScript(error)
     }
+    try checkDataFile(options)
     let stored = await preload(options)
     let screens = try launchScreens(options, stored: stored)
     let clock = TestClock()
-    let elapsed = LockIsolated(Duration.zero)
+    let elapsed: @Sendable () -> Duration = {
+      TestClock<Duration>.Instant().duration(to: clock.now)
+    }
     let start = options.now ?? Date()
     let app = makeApp(
       options, screens: screens, transcript: TypedTranscript(),
-      format: .init(timeZone: .current)
+      format: .init(timeZone: .current), now: elapsed
     ) {
       $0.continuousClock = clock
       $0.date = DateGenerator {
-        let (seconds, attoseconds) = elapsed.value.components
+        let (seconds, attoseconds) = elapsed().components
         return start.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
       }
       $0.soundClient = SoundClient(playSpeakerChange: {})
     }
-    await ScriptRunner(app: app, clock: clock, elapsed: elapsed, output: output).run(script)
-    return 0
+    await ScriptRunner(app: app, clock: clock, output: output).run(script)
+    return keepUnsavedChanges(
+      of: app, options, at: start.addingTimeInterval(elapsed() / .seconds(1)))
+  }
+
+  /// Refuses a `--data-file` that cannot hold the standups, before anything is read or drawn.
+  private static func checkDataFile(_ options: LaunchOptions) throws(LaunchError) {
+    guard options.isDataFileGiven,
+      let problem = StorageClient.problemWithDataFile(at: options.dataFile)
+    else { return }
+    throw .notADataFile(problem)
+  }
+
+  /// The text of the script at `path`, or of standard input for `-`.
+  ///
+  /// - Throws: ``LaunchError/unreadableScript(_:)`` when it cannot be read,
+  ///   ``LaunchError/scriptIsNotText(path:)`` when it is not UTF-8.
+  public nonisolated static func scriptText(at path: String) throws(LaunchError) -> String {
+    let data: Data
+    switch FileSystem.live.read(path == "-" ? "/dev/stdin" : path) {
+    case .success(let bytes): data = bytes
+    case .failure(let error): throw .unreadableScript(error.problem(at: path))
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw .scriptIsNotText(path: path == "-" ? "on standard input" : path)
+    }
+    return text
+  }
+
+  /// After the app stopped: when changes could not be saved to the data file, writes them to a
+  /// recovery file, says where on standard error, and returns
+  /// ``LaunchError/unsavedChangesExitCode``; otherwise returns 0.
+  private static func keepUnsavedChanges(
+    of app: TerminalApp,
+    _ options: LaunchOptions,
+    at date: Date
+  ) -> Int32 {
+    guard app.hasUnsavedChanges else { return 0 }
+    let problem = app.store.state.persistence.problem ?? "The standups could not be saved."
+    let kept: String
+    if let folder = options.recoveryFolder {
+      do {
+        let file = try RecoveryFile.write(app.store.state.list.standups, in: folder, at: date)
+        kept = "They are in \(file.path); open it with --data-file to use it."
+      } catch {
+        kept = "They could not be kept in \(folder.path) either: \(error.localizedDescription)."
+      }
+    } else {
+      kept = "No recovery folder was given, so they are lost."
+    }
+    writeError(
+      "standups: your changes were not saved to \(options.dataFile.path). \(problem) \(kept)")
+    return LaunchError.unsavedChangesExitCode
+  }
+
+  /// Writes a line to standard error.
+  static func writeError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
   }
 
   private static func preload(_ options: LaunchOptions) async -> Result<
@@ -102,6 +165,7 @@ public enum Launcher {
     screens: LaunchScreens,
     transcript: TypedTranscript,
     format: TerminalFormat,
+    now: @escaping @MainActor () -> Duration,
     dependencies: @escaping (inout DependencyValues) -> Void
   ) -> TerminalApp {
     let dataFile = options.dataFile
@@ -113,8 +177,22 @@ public enum Launcher {
       $0.uuid = .init { UUID() }
       dependencies(&$0)
     }
-    let app = TerminalApp(store: store, transcript: transcript, format: format)
-    app.notice = screens.notice
+    let app = TerminalApp(store: store, transcript: transcript, format: format, now: now)
+    let recovered = options.recoveryFolder.flatMap { RecoveryFile.existing(in: $0).last }
+    app.notice =
+      [
+        recovered.map {
+          "Changes not saved last time are in \($0.path) (open it with --data-file)."
+        },
+        screens.notice,
+      ].compactMap { $0 }.joined(separator: " ").nilIfEmpty
+    if let folder = options.recoveryFolder {
+      app.recoveryFolder = folder.path
+    }
     return app
   }
+}
+
+extension String {
+  fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -104,8 +104,7 @@ final class LiveTerminal {
         await app.flush()
         return
       }
-      if app.isQuitRequested {
-        await app.flush()
+      if app.isQuitRequested, await app.mayQuit() {
         return
       }
     }

@@ -1,7 +1,6 @@
 import AppFeature
 import Clocks
 import Composable
-import ConcurrencyExtras
 import TerminalUI
 
 /// Runs a ``Script`` against a ``TerminalApp`` whose clock is a `TestClock`: `wait` advances the
@@ -10,7 +9,6 @@ import TerminalUI
 struct ScriptRunner {
   let app: TerminalApp
   let clock: TestClock<Duration>
-  let elapsed: LockIsolated<Duration>
   let output: @MainActor (String) -> Void
 
   func run(_ script: Script) async {
@@ -20,7 +18,7 @@ struct ScriptRunner {
       app.start()
       await settle()
       for line in script.commands {
-        guard !app.isQuitRequested else { break }
+        if app.isQuitRequested, await app.mayQuit() { break }
         await run(line.command)
       }
       await app.flush()
@@ -38,15 +36,9 @@ struct ScriptRunner {
         await settle()
       }
     case .wait(let duration):
-      // NB: A second at a time, so that every tick's effects run before the next tick.
-      var left = duration
-      while left > .zero {
-        let step = min(left, .seconds(1))
-        elapsed.withValue { $0 += step }
-        await clock.advance(by: step)
-        left -= step
-        await settle()
-      }
+      // NB: The clock jumps from one scheduled wake-up to the next, and lets the effects of
+      // each run before the next (on the one thread every effect runs on here).
+      await clock.advance(by: duration)
     case .screen(let size):
       output(app.render(size: size).plainText + "\n")
     }

@@ -14,8 +14,8 @@ struct PresentedAlert {
   var title: String
   var message: String?
   var buttons: [Button]
-  /// The app's action for pressing a button (by index), or for dismissing (`nil`).
-  var press: (Int?) -> AppFeature.Action
+  /// What pressing a button (by index), or dismissing (`nil`), asks of the app.
+  var press: (Int?) -> AppView.Command
 
   struct Button: Equatable {
     var label: String
@@ -23,9 +23,18 @@ struct PresentedAlert {
     var hotkey: Character?
   }
 
+  /// An alert of the app or one of its screens, whose buttons send `send`'s actions.
   init<Action>(
     _ alert: AlertState<Action>,
     send: @escaping (PresentationAction<Action>) -> AppFeature.Action
+  ) {
+    self.init(alert) { .send(send($0)) }
+  }
+
+  /// An alert whose buttons ask anything of the app.
+  init<Action>(
+    _ alert: AlertState<Action>,
+    command: @escaping (PresentationAction<Action>) -> AppView.Command
   ) {
     id = alert.id
     title = alert.title.string
@@ -40,14 +49,21 @@ struct PresentedAlert {
       return Button(label: label, role: button.role, hotkey: hotkey)
     }
     press = { index in
-      guard let index, let action = states[index].action else { return send(.dismiss) }
-      return send(.presented(action))
+      guard let index, let action = states[index].action else { return command(.dismiss) }
+      return command(.presented(action))
     }
   }
 
   /// The button Esc presses: the cancel button, if there is one.
   var cancelIndex: Int? {
     buttons.firstIndex { $0.role == .cancel }
+  }
+
+  /// The button selected when the alert appears, which Enter presses: the harmless choice, as
+  /// platform guidelines ask of a default button. That is the cancel button, or else the first
+  /// that is not destructive.
+  var defaultIndex: Int {
+    cancelIndex ?? buttons.firstIndex { $0.role != .destructive } ?? 0
   }
 }
 

@@ -70,9 +70,10 @@ enum RecordScreen {
     let lines = Rect(
       column: body.minColumn, row: rule.minRow + 1, width: body.size.width,
       height: prompt.minRow - rule.minRow - 1)
-    let transcript = state.transcript.split(separator: "\n", omittingEmptySubsequences: false)
+    let submitted = submittedTranscript(state.transcript, lineInProgress: view.draft)
+    let transcript = submitted.split(separator: "\n", omittingEmptySubsequences: false)
       .flatMap { $0.wrapped(toWidth: lines.size.width) }
-    if state.transcript.isEmpty {
+    if submitted.isEmpty {
       canvas.text(
         "Type what is said, then ⏎.", at: lines.origin,
         style: Palette.label, clip: lines)
@@ -97,6 +98,16 @@ enum RecordScreen {
       }
       return nil
     }
+  }
+
+  /// The transcript without the line being typed, which the prompt shows. The typed transcript
+  /// streams that line as the transcript's last, the way a recogniser reports the words it is
+  /// still hearing, so that a meeting ending at any moment keeps it.
+  static func submittedTranscript(_ transcript: String, lineInProgress: String) -> Substring {
+    guard !lineInProgress.isEmpty else { return transcript[...] }
+    if transcript == lineInProgress { return "" }
+    guard transcript.hasSuffix("\n" + lineInProgress) else { return transcript[...] }
+    return transcript.dropLast(lineInProgress.count + 1)
   }
 
   /// The speakers as chips, laid out in lines of `width` columns.

@@ -35,7 +35,9 @@ final class Driver {
       $0.storageClient = storage.client
       $0.uuid = .incrementing
     }
-    app = TerminalApp(store: store, transcript: transcript, format: utc)
+    app = TerminalApp(
+      store: store, transcript: transcript, format: utc,
+      now: { TestClock<Duration>.Instant().duration(to: clock.now) })
   }
 
   var state: AppFeature.State { app.store.state }

@@ -1,0 +1,120 @@
+import Foundation
+import IdentifiedCollections
+import Models
+import Testing
+
+/// Nothing a person types or saves is lost at the keyboard: keys typed through a screen change
+/// they did not make, destructive keys, a meeting's unfinished line, quitting with changes that
+/// could not be saved. Each runs `standups --script` as a user's script would.
+@Suite(.serialized)
+struct NothingLostTests {
+  static let now = "2026-11-22T09:30:00Z"
+
+  @Test func typingThroughAMeetingsEndActsOnNothingBehindIt() async throws {
+    let folder = try TemporaryFolder()
+    // NB: Typed on the standup's screen, "and done" would delete both past meetings (each d)
+    // and open the edit form (e).
+    let run = try await runScript(
+      """
+      s
+      enter
+      s
+      type "first line"
+      enter
+      wait 60s
+      type "and done"
+      screen
+      wait 1s
+      q
+      """, in: folder)
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(run.output.contains("Ignored 8 keys typed as the screen changed"))
+    let design = try #require(try stored(in: folder)[id: Standup.mock.id])
+    #expect(
+      design.meetings.map(\.transcript) == ["first line", Standup.mock.meetings[0].transcript])
+  }
+
+  @Test func aKeyTypedAsTheLoadAlertAppearsAnswersNothing() async throws {
+    let folder = try TemporaryFolder()
+    let corrupt = Data(#"{"formatVersion": 1, "standups": [{"title": 42}]}"#.utf8)
+    try corrupt.write(to: folder.path("standups.json"))
+    let run = try await runScript("enter\nscreen\n", in: folder)
+    #expect(run.output.contains("Data failed to load"), "the alert is still up")
+    #expect(try Data(contentsOf: folder.path("standups.json")) == corrupt)
+    #expect(try backups(in: folder).isEmpty)
+  }
+
+  @Test func deletingAPastMeetingFromItsStandupAsksAndEnterKeepsIt() async throws {
+    let folder = try TemporaryFolder()
+    try StandupsFile(standups: [.mock]).encoded().write(to: folder.path("standups.json"))
+    let asked = try await runScript("enter\nd\nscreen\nenter\nq\n", in: folder)
+    #expect(asked.output.contains("Delete this meeting?"))
+    #expect(asked.output.contains("[ Cancel ]"), "the harmless button is the default")
+    #expect(try stored(in: folder)[id: Standup.mock.id]?.meetings.count == 1)
+
+    let deleted = try await runScript("enter\nd\nd\nq\n", in: folder)
+    #expect(deleted.status == 0)
+    #expect(try stored(in: folder)[id: Standup.mock.id]?.meetings.isEmpty == true)
+  }
+
+  @Test(arguments: ["wait 60s", "ctrl-e\ns"])
+  func aMeetingKeepsTheLineBeingTypedWhenItEnds(ending: String) async throws {
+    let folder = try TemporaryFolder()
+    let run = try await runScript(
+      """
+      s
+      enter
+      s
+      type "Blob: shipped"
+      enter
+      type "Blob Jr: almost"
+      \(ending)
+      wait 1s
+      q
+      """, in: folder)
+    #expect(run.status == 0, "\(run.errors)")
+    let design = try #require(try stored(in: folder)[id: Standup.mock.id])
+    #expect(design.meetings.first?.transcript == "Blob: shipped\nBlob Jr: almost")
+  }
+
+  @Test func quittingAfterContinuingWithoutSavingAsksAndKeepsARecoveryFile() async throws {
+    let folder = try TemporaryFolder()
+    let corrupt = Data("{ not standups".utf8)
+    try corrupt.write(to: folder.path("standups.json"))
+    let run = try await runScript(
+      """
+      wait 1s
+      enter
+      a
+      type "Retro"
+      enter
+      q
+      screen
+      """, in: folder)
+    #expect(run.output.contains("Quit with unsaved changes?"))
+    #expect(run.status == 74)
+    #expect(try Data(contentsOf: folder.path("standups.json")) == corrupt)
+    let recovered = try #require(try recoveryFiles(in: folder).first)
+    #expect(run.errors.contains(recovered.path))
+    #expect(
+      try StandupsFile.decode(Data(contentsOf: recovered)).standups.map(\.title) == ["Retro"])
+  }
+
+  /// Runs `script` on `standups.json` in `folder`, starting at ``now``.
+  private func runScript(_ script: String, in folder: borrowing TemporaryFolder) async throws
+    -> Run
+  {
+    try await runStandups(
+      ["--script", "-", "--data-file", folder.path("standups.json").path, "--now", Self.now],
+      input: script, environment: folder.environment)
+  }
+
+  private func stored(in folder: borrowing TemporaryFolder) throws -> IdentifiedArrayOf<Standup> {
+    try StandupsFile.decode(Data(contentsOf: folder.path("standups.json"))).standups
+  }
+
+  private func backups(in folder: borrowing TemporaryFolder) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+      .filter { $0.hasPrefix("standups.backup-") }
+  }
+}
