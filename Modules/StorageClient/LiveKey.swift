@@ -244,7 +244,8 @@ actor StandupsFileStore {
       (directory as NSString)
       .appendingPathComponent(".\((destination as NSString).lastPathComponent).\(UUID()).tmp")
     if let error = writeNewFile(temporary, data) {
-      throw .writeFailed(error.problem(at: temporary))
+      // NB: A file that could not be created is the folder's doing; name the folder.
+      throw .writeFailed(error.problem(at: error.operation == "open" ? directory : temporary))
     }
     if let error = fileSystem.rename(temporary, destination) {
       _ = fileSystem.remove(temporary)

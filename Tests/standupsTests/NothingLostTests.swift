@@ -3,6 +3,10 @@ import IdentifiedCollections
 import Models
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Nothing a person types or saves is lost at the keyboard: keys typed through a screen change
 /// they did not make, destructive keys, a meeting's unfinished line, quitting with changes that
 /// could not be saved. Each runs `standups --script` as a user's script would.
@@ -98,6 +102,61 @@ struct NothingLostTests {
     #expect(run.errors.contains(recovered.path))
     #expect(
       try StandupsFile.decode(Data(contentsOf: recovered)).standups.map(\.title) == ["Retro"])
+  }
+
+  @Test func aDataFileArgumentThatNamesNoFileIsAUsageErrorAndTouchesNothing() async throws {
+    let folder = try TemporaryFolder()
+    let directory = folder.path("a folder")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    try Data("keep".utf8).write(to: directory.appendingPathComponent("inside.txt"))
+    let file = folder.path("a file")
+    try Data("keep".utf8).write(to: file)
+    let pipe = folder.path("a pipe")
+    #expect(mkfifo(pipe.path, 0o600) == 0)
+
+    for (path, words) in [
+      (directory.path, "it is a folder, not a file"),
+      (pipe.path, "it is a named pipe, not a file"),
+      (file.appendingPathComponent("standups.json").path, "\(file.path) is a file, where a folder"),
+      ("", "--data-file needs the path of a file"),
+    ] {
+      let run = try await runStandups(
+        ["--script", "-", "--data-file", path], input: "wait 1s\nenter\ns\nq\n",
+        environment: folder.environment)
+      #expect(run.status == 64, "\(path)")
+      #expect(run.errors.contains(words), "\(path): \(run.errors)")
+    }
+    #expect(
+      try Data(contentsOf: directory.appendingPathComponent("inside.txt")) == Data("keep".utf8))
+    #expect(try Data(contentsOf: file) == Data("keep".utf8))
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == [
+        "a file", "a folder", "a pipe",
+      ])
+  }
+
+  @Test func aFolderAtTheDefaultDataPathIsNeverMovedAndNothingIsWrittenIntoIt() async throws {
+    let folder = try TemporaryFolder()
+    let inside = folder.dataFile.appendingPathComponent("notes.txt")
+    try FileManager.default.createDirectory(
+      at: folder.dataFile, withIntermediateDirectories: true)
+    try Data("mine".utf8).write(to: inside)
+
+    let run = try await runStandups(
+      ["--script", "-"],
+      input: "screen\nwait 1s\nenter\na\ntype \"Retro\"\nenter\nq\nwait 1s\nq\n",
+      environment: folder.environment)
+    #expect(run.output.contains("Standups cannot be saved"))
+    #expect(run.output.contains("it is a folder"))
+    #expect(!run.output.contains("Keep it aside"), "nothing offers to move the folder")
+    #expect(try Data(contentsOf: inside) == Data("mine".utf8))
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.dataFile.path) == ["notes.txt"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(
+        atPath: folder.dataFile.deletingLastPathComponent().path) == ["standups.json"])
+    #expect(run.status == 74, "Retro could not be saved: \(run.errors)")
+    #expect(try recoveryFiles(in: folder).count == 1)
   }
 
   /// Runs `script` on `standups.json` in `folder`, starting at ``now``.

@@ -108,7 +108,7 @@ struct PseudoTerminalTests {
   }
 
   @Test(arguments: [SIGTERM, SIGHUP])
-  func beingStoppedDuringAMeetingKeepsWhatWasSaid(signal: Int32) throws {
+  func beingStoppedDuringAMeetingKeepsEverythingTyped(signal: Int32) throws {
     let folder = try TemporaryFolder()
     let terminal = try PseudoTerminal(environment: folder.environment)
     #expect(terminal.read(untilItShows: "No standups yet."))
@@ -121,13 +121,18 @@ struct PseudoTerminalTests {
     let beforeEnter = terminal.mark
     terminal.type("Blob: the build is green\r")
     #expect(terminal.read(from: beforeEnter, untilItShows: "Blob: the build is green"))
+    let beforeLine = terminal.mark
+    terminal.type("Blob Jr: almost")
+    #expect(terminal.read(from: beforeLine, untilItShows: "almost"))
 
     terminal.send(signal)
     #expect(terminal.waitForExit() == 0)
     #expect(terminal.output.hasSuffix("\u{1B}[?2004l\u{1B}[?25h\u{1B}[?1049l"))
     let file = try StandupsFile.decode(Data(contentsOf: folder.dataFile))
     let engineering = file.standups[id: Standup.engineeringMock.id]
-    #expect(engineering?.meetings.map(\.transcript) == ["Blob: the build is green"])
+    #expect(
+      engineering?.meetings.map(\.transcript) == ["Blob: the build is green\nBlob Jr: almost"],
+      "the line being typed is the transcript's last")
   }
 
   @Test func ctrlCDuringAMeetingAsksFirst() throws {
@@ -144,5 +149,48 @@ struct PseudoTerminalTests {
     #expect(terminal.waitForExit() == 0)
     let file = try StandupsFile.decode(Data(contentsOf: folder.dataFile))
     #expect(file.standups[id: Standup.mock.id]?.meetings.count == 1)
+  }
+
+  @Test func quittingWithChangesThatCannotBeSavedAsksThenKeepsThemInARecoveryFile() throws {
+    let folder = try TemporaryFolder()
+    let directory = folder.path("readonly")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let data = directory.appendingPathComponent("standups.json")
+    let original = try StandupsFile(standups: [.engineeringMock]).encoded()
+    try original.write(to: data)
+    try makeUnwritable(directory)
+    defer { makeWritable(directory) }
+
+    let terminal = try PseudoTerminal(["--data-file", data.path], environment: folder.environment)
+    #expect(terminal.read(untilItShows: "Engineering"))
+    terminal.type("a")
+    #expect(terminal.read(untilItShows: "New standup"))
+    terminal.type("Retro\r")
+    #expect(terminal.read(untilItShows: "could not be saved"))
+    terminal.pauseToReadTheScreen()
+    terminal.type("\r")
+    let beforeQuit = terminal.mark
+    terminal.type("q")
+    #expect(terminal.read(from: beforeQuit, untilItShows: "Quit with unsaved changes?"))
+    terminal.pauseToReadTheScreen()
+    let beforeStay = terminal.mark
+    terminal.type("\r")
+    // NB: Enter stays; the retry that quitting made failed too, and says so.
+    #expect(terminal.read(from: beforeStay, untilItShows: "Changes not saved"))
+    terminal.pauseToReadTheScreen()
+    terminal.type("\r")
+
+    let beforeSecondQuit = terminal.mark
+    terminal.type("q")
+    #expect(terminal.read(from: beforeSecondQuit, untilItShows: "Quit with unsaved changes?"))
+    terminal.pauseToReadTheScreen()
+    terminal.type("q")
+    #expect(terminal.waitForExit() == 74)
+    #expect(try Data(contentsOf: data) == original)
+    let recovered = try #require(try recoveryFiles(in: folder).first)
+    #expect(terminal.output.contains(recovered.lastPathComponent))
+    #expect(
+      try StandupsFile.decode(Data(contentsOf: recovered)).standups.map(\.title)
+        == ["Engineering", "Retro"])
   }
 }

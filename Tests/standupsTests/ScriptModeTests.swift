@@ -176,7 +176,7 @@ func recoveryFiles(in folder: borrowing TemporaryFolder) throws -> [URL] {
 }
 
 /// Makes a folder refuse new files, even to root (who ignores permissions): immutable.
-private func makeUnwritable(_ directory: URL) throws {
+func makeUnwritable(_ directory: URL) throws {
   try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: directory.path)
   if geteuid() == 0 {
     let process = Process()
@@ -188,7 +188,8 @@ private func makeUnwritable(_ directory: URL) throws {
   }
 }
 
-private func makeWritable(_ directory: URL) {
+/// Undoes ``makeUnwritable(_:)``.
+func makeWritable(_ directory: URL) {
   if geteuid() == 0 {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")

@@ -182,7 +182,7 @@ public enum Launcher {
     app.notice =
       [
         recovered.map {
-          "Changes not saved last time are in \($0.path) (open it with --data-file)."
+          "Not saved last time: \($0.path) (open it with --data-file)."
         },
         screens.notice,
       ].compactMap { $0 }.joined(separator: " ").nilIfEmpty

@@ -72,6 +72,11 @@ func runStandups(
   process.executableURL = standupsExecutable
   process.arguments = arguments
   process.environment = environment
+  // NB: In the test's own folder, so that a path the app resolves against the working
+  // directory (an empty --data-file) can only ever reach that folder.
+  if let home = environment["HOME"] {
+    process.currentDirectoryURL = URL(fileURLWithPath: home, isDirectory: true)
+  }
   let standardInput = Pipe()
   let standardOutput = Pipe()
   let standardError = Pipe()

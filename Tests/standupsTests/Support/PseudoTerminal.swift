@@ -31,6 +31,9 @@ final class PseudoTerminal {
     process.executableURL = standupsExecutable
     process.arguments = arguments
     process.environment = environment
+    if let home = environment["HOME"] {
+      process.currentDirectoryURL = URL(fileURLWithPath: home, isDirectory: true)
+    }
     process.standardInput = terminal
     process.standardOutput = terminal
     process.standardError = terminal
@@ -76,6 +79,13 @@ final class PseudoTerminal {
   @discardableResult
   func read(from offset: Int = 0, untilItShows text: String) -> Bool {
     read(from: offset) { $0.contains(text) }
+  }
+
+  /// Lets the app's input guard lapse: after a change of screen the user did not make, the app
+  /// drops keys until the keyboard has been quiet for half a second. A person pauses to read a
+  /// new alert; a test that answers one pauses as long, reading what the app draws meanwhile.
+  func pauseToReadTheScreen() {
+    read(until: { _ in false }, within: .milliseconds(700))
   }
 
   /// The number of bytes read so far, to look only at what comes after it.
