@@ -42,7 +42,7 @@ extension AppFeature {
 
   /// The list asked to add a standup: present the form with a new, empty one.
   func presentAddForm(_ state: inout State) -> Effect<Action> {
-    guard acceptsChanges(&state) else { return .none }
+    guard state.acceptsChanges() else { return .none }
     state.destination = .add(StandupForm.State(standup: Standup(id: Standup.ID(uuid()))))
     return .none
   }
@@ -50,9 +50,9 @@ extension AppFeature {
   /// The add form was confirmed: add its standup to the list.
   func addStandup(_ state: inout State) -> Effect<Action> {
     guard let standup = confirmedStandup(in: \.add, &state) else { return .none }
-    guard acceptsChanges(&state) else { return .none }
+    guard state.acceptsChanges() else { return .none }
     state.list.standups.append(standup)
-    recordChangeBeforeLoad(&state) { $0.record(standup) }
+    state.recordChangeBeforeLoad { $0.record(standup) }
     return .none
   }
 
@@ -61,7 +61,7 @@ extension AppFeature {
   /// that into every place that shows it.
   func finishEditing(_ state: inout State) -> Effect<Action> {
     guard let edited = confirmedStandup(in: \.edit, &state) else { return .none }
-    guard acceptsChanges(&state) else { return .none }
+    guard state.acceptsChanges() else { return .none }
     guard var standup = currentStandup(edited.id, state) else {
       reportIssue("Standup \(edited.id) was edited, but neither the list nor any screen has it.")
       return .none
@@ -94,12 +94,12 @@ extension AppFeature {
   func loadSampleData(_ state: inout State) {
     switch state.persistence.status {
     case .notSaving(let error):
-      notify(.loadFailed(error), &state)
+      state.notify(.loadFailed(error))
     case .readOnly:
-      notify(.changesRefused, &state)
+      state.notify(.changesRefused)
     case .notLoaded, .loading, .loaded:
-      for standup in addSampleData(&state) {
-        recordChangeBeforeLoad(&state) { $0.record(standup) }
+      for standup in state.addSampleData() {
+        state.recordChangeBeforeLoad { $0.record(standup) }
       }
     }
   }
@@ -114,15 +114,15 @@ extension AppFeature {
     case .deleteStandup(let standupID):
       deleteStandup(standupID, &state)
     case .editStandup(let standup):
-      guard acceptsChanges(&state) else { break }
+      guard state.acceptsChanges() else { break }
       state.destination = .edit(StandupForm.State(standup: standup))
     case .meetingTapped(let meetingID):
       openMeeting(meetingID, shownBy: id, &state)
     case .startMeeting(let standup):
-      guard acceptsChanges(&state) else { break }
+      guard state.acceptsChanges() else { break }
       state.path.append(.record(RecordMeeting.State(standup: standup)))
     case .standupUpdated(let standup):
-      guard acceptsChanges(&state) else {
+      guard state.acceptsChanges() else {
         // NB: The screen changed its own copy; put back the one everybody else shows.
         if let current = currentStandup(standup.id, state, excluding: id) {
           state.path[id: id]?.standup = current
@@ -152,7 +152,7 @@ extension AppFeature {
     if !isListed, !isShown {
       reportIssue("Standup \(standup.id) changed, but neither the list nor any screen has it.")
     }
-    recordChangeBeforeLoad(&state) { $0.record(standup, previously: previous) }
+    state.recordChangeBeforeLoad { $0.record(standup, previously: previous) }
   }
 
   /// The current version of a standup: the list's, or, while the list does not have it (a deep
@@ -173,10 +173,10 @@ extension AppFeature {
   /// The user confirmed deleting a standup, on the list or on its detail screen: remove it
   /// from the list, and every screen that shows it, which ends their effects.
   func deleteStandup(_ id: Standup.ID, _ state: inout State) {
-    guard acceptsChanges(&state) else { return }
+    guard state.acceptsChanges() else { return }
     state.list.standups.remove(id: id)
     state.path.removeAll { $0.standup.id == id }
-    recordChangeBeforeLoad(&state) { $0.recordDeletion(of: id) }
+    state.recordChangeBeforeLoad { $0.recordDeletion(of: id) }
   }
 
   /// A detail screen asked to show one of its standup's past meetings.
@@ -197,7 +197,7 @@ extension AppFeature {
     shownBy id: StackElementID,
     _ state: inout State
   ) -> Effect<Action> {
-    guard acceptsChanges(&state) else { return .none }
+    guard state.acceptsChanges() else { return .none }
     guard
       let shown = state.path[id: id]?.standup,
       var standup = currentStandup(shown.id, state)
@@ -224,7 +224,7 @@ extension AppFeature {
       reportIssue("A recording on screen \(id) was saved after the screen was gone.")
       return .none
     }
-    guard acceptsChanges(&state) else {
+    guard state.acceptsChanges() else {
       state.path.pop(from: id)
       return .none
     }
@@ -233,26 +233,5 @@ extension AppFeature {
     standup.meetings.insert(meeting, at: 0)
     update(standup, exceptIn: nil, &state)
     return .none
-  }
-
-  /// Whether the standups may change; when they may not (the data is read-only), tells the
-  /// user why.
-  private func acceptsChanges(_ state: inout State) -> Bool {
-    guard case .readOnly = state.persistence.status else { return true }
-    notify(.changesRefused, &state)
-    return false
-  }
-
-  /// Tells the persistence policy about a change made while the standups were loading.
-  private func recordChangeBeforeLoad(
-    _ state: inout State,
-    _ record: (inout ChangesBeforeLoad) -> Void
-  ) {
-    switch state.persistence.status {
-    case .notLoaded, .loading:
-      record(&state.persistence.changesBeforeLoad)
-    case .loaded, .notSaving, .readOnly:
-      return
-    }
   }
 }

@@ -7,15 +7,16 @@ import RecordMeeting
 import StandupDetail
 import StandupForm
 public import StandupsList
-public import StorageClient
+import StorageClient
 
 /// The root of the app: the list of standups with a navigation stack on top of it.
 ///
 /// This is the only feature that knows every other one. Screens speak through delegate
 /// actions; the glue here turns them into pushes, pops, sheets and changes to the standups (see
-/// `AppFeature+Glue.swift`). Loading and saving the standups are one policy, kept here in
-/// `AppFeature+Persistence.swift`: nothing the user does while they load is lost, data that
-/// could not be read is never written over, and what is written reads back the same.
+/// `AppFeature+Glue.swift`). Loading and saving the standups are one policy, a part of its own
+/// (`Persistence/`) that wraps the screens and sees every change they make: nothing the user
+/// does while they load is lost, data that could not be read is never written over, another
+/// instance's changes are merged, and what is written reads back the same.
 public struct AppFeature: Reducer {
   /// The list, the stack above it, the sheet and alert over both, and the state of the data.
   public struct State: Equatable, Sendable {
@@ -59,14 +60,10 @@ public struct AppFeature: Reducer {
     case destination(PresentationAction<Destination.Action>)
     case dismissAddButtonTapped
     case doneEditingButtonTapped
-    case flushPendingSave
     case list(StandupsList.Action)
     case onTask
     case path(StackAction<Path.State, Path.Action>)
-    case saveCooldownEnded
-    case saveFailed(StorageError)
-    case standupsLoaded(Result<StoredStandups, StorageError>)
-    case unreadableDataKeptAside(Result<String?, StorageError>, then: Persistence.FreshStart)
+    case persistence(PersistenceAction)
 
     /// The buttons of the app's alerts.
     @CasePathable
@@ -75,25 +72,18 @@ public struct AppFeature: Reducer {
     }
   }
 
-  @Dependency(\.continuousClock) var clock
-  @Dependency(\.storageClient.keepUnreadableData) var keepUnreadableData
-  @Dependency(\.storageClient.load) var loadStandups
   @Dependency(\.date.now) var now
-  @Dependency(\.storageClient.save) var saveStandups
   @Dependency(\.uuid) var uuid
 
   /// Creates the app's reducer.
   public init() {}
 
   public var body: some ReducerOf<Self> {
-    CombineReducers {
+    StandupsPersistence {
       Scope(state: \.list, action: \.list) { StandupsList() }
       Reduce { state, action in
         switch action {
-        case .alert(.presented(.keepUnreadableDataAside(let freshStart))):
-          return keepUnreadableDataAside(then: freshStart)
-
-        case .alert(.dismiss):
+        case .alert:
           return .none
 
         case .cancelEditButtonTapped, .dismissAddButtonTapped:
@@ -109,9 +99,6 @@ public struct AppFeature: Reducer {
         case .doneEditingButtonTapped:
           return finishEditing(&state)
 
-        case .flushPendingSave:
-          return flushPendingSave(&state)
-
         case .list(.delegate(let delegate)):
           return handle(delegate, &state)
 
@@ -119,7 +106,7 @@ public struct AppFeature: Reducer {
           return .none
 
         case .onTask:
-          return load(&state)
+          return .none
 
         case .path(.element(let id, .detail(.delegate(let delegate)))):
           return handle(delegate, fromDetail: id, &state)
@@ -133,29 +120,13 @@ public struct AppFeature: Reducer {
         case .path:
           return .none
 
-        case .saveCooldownEnded:
-          return saveCooldownEnded(&state)
-
-        case .saveFailed(let error):
-          return saveFailed(error, &state)
-
-        case .standupsLoaded(let result):
-          return standupsLoaded(result, &state)
-
-        case .unreadableDataKeptAside(let result, let freshStart):
-          return unreadableDataKeptAside(result, then: freshStart, &state)
+        case .persistence:
+          return .none
         }
       }
       .ifLet(\.$alert, action: \.alert)
       .ifLet(\.$destination, action: \.destination) { Destination() }
       .forEach(\.path, action: \.path) { Path() }
-    }
-    .onChange(of: \.list.standups) { _, _ in
-      Reduce { state, action in standupsChanged(&state, action: action) }
-    }
-    Reduce { state, _ in
-      showWaitingAlert(&state)
-      return .none
     }
   }
 }

@@ -170,7 +170,7 @@ public final class TerminalApp {
 
   /// Writes any change not saved yet, and waits until it is written (or failed).
   public func flush() async {
-    await store.send(.flushPendingSave).finish()
+    await store.send(.persistence(.flushPendingSave)).finish()
   }
 
   /// Whether the standups have changes that are not in the data file (after a ``flush()``):

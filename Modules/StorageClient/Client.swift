@@ -5,20 +5,31 @@ public import Models
 
 /// Loads and saves the standups.
 ///
-/// The client owns the rule that keeps the user's data safe: it never writes over stored data
-/// it has not read. Saves are refused until the data has been loaded. A missing store loads as
+/// The client owns the rules that keep the user's data safe. It never writes over stored data
+/// it has not read: saves are refused until the data has been loaded. A missing store loads as
 /// no standups and can be written. Stored data that cannot be read, or is not standups, fails
 /// to load, and every save is refused until the app, at the user's request, keeps it aside as a
 /// backup with ``keepUnreadableData``. Data from a newer release is never written over, and
 /// cannot be kept aside: it loads when this release understands it, and fails with
-/// ``StandupsFileError/unsupportedVersion(_:)`` when it does not. And a save never replaces a
-/// newer one: each carries a revision, and an older revision that arrives late is skipped.
+/// ``StandupsFileError/unsupportedVersion(_:)`` when it does not. A save never replaces a newer
+/// one: each carries a revision, and an older revision that arrives late is skipped.
+///
+/// And a save never writes over someone else's changes. Several instances of the app (or an
+/// editor) may share the data; the client remembers what it last read or wrote, and a save
+/// writes only while the stored data is still that (or what the caller says it merged). When
+/// it is not, the save writes nothing and returns ``SaveOutcome/storedDataChanged(_:)`` with
+/// both, for the caller to merge (`applyingChanges(from:to:)`) and save again.
 ///
 /// ```swift
 /// @Dependency(\.storageClient) var storage
 ///
 /// let stored = try await storage.load()
-/// try await storage.save(stored.standups, revision: 1)
+/// switch try await storage.save(edited, nil, 1) {
+/// case .saved: break
+/// case .storedDataChanged(let change):
+///   let merged = change.stored.applyingChanges(from: change.known, to: edited)
+///   _ = try await storage.save(merged, change.stored, 2)
+/// }
 /// ```
 @DependencyClient
 public struct StorageClient: Sendable {
@@ -26,17 +37,55 @@ public struct StorageClient: Sendable {
   /// ``StorageError``.
   public var load: @Sendable () async throws -> StoredStandups
 
-  /// Replaces the stored standups, atomically: a failed save leaves the previous data intact.
+  /// Replaces the stored standups, atomically, unless they changed since this client last read
+  /// or wrote them: a failed save leaves the previous data intact.
   ///
-  /// A save whose `revision` is not higher than the last one written does nothing, so that a
-  /// write scheduled earlier can never land after a later one. Throws a ``StorageError``.
+  /// - `standups`: what to store.
+  /// - `basedOn`: the stored standups the caller merged into `standups` after a
+  ///   ``SaveOutcome/storedDataChanged(_:)``, which may then be replaced too; `nil` otherwise.
+  /// - `revision`: a save whose revision is not higher than the last one written does nothing,
+  ///   so that a write scheduled earlier can never land after a later one.
+  ///
+  /// Returns whether it wrote, or what the stored data became meanwhile. Throws a
+  /// ``StorageError``.
   public var save:
-    @Sendable (_ standups: IdentifiedArrayOf<Standup>, _ revision: Int) async throws -> Void
+    @Sendable (
+      _ standups: IdentifiedArrayOf<Standup>,
+      _ basedOn: IdentifiedArrayOf<Standup>?,
+      _ revision: Int
+    ) async throws -> SaveOutcome
+
+  /// What the stored data became, when it changed since this client last read or wrote it
+  /// (another instance saved, an editor changed the file); `nil` otherwise. Looking changes
+  /// nothing the client knows, so a save still finds the change until it is merged.
+  public var storedChange: @Sendable () async throws -> StoredChange?
 
   /// Keeps the stored data that could not be read as a backup beside it, after which saves may
   /// replace it; returns where the backup is, or `nil` when no data was in the way. Throws a
   /// ``StorageError``.
   public var keepUnreadableData: @Sendable () async throws -> String?
+}
+
+/// What came of ``StorageClient/save``.
+public enum SaveOutcome: Equatable, Sendable {
+  /// The standups were written, or a later revision was already.
+  case saved
+  /// Nothing was written: the stored standups changed since the client last read or wrote them.
+  case storedDataChanged(StoredChange)
+}
+
+/// Stored standups that changed behind the client's back.
+public struct StoredChange: Equatable, Sendable {
+  /// The standups as the client last read or wrote them.
+  public var known: IdentifiedArrayOf<Standup>
+  /// The standups stored now.
+  public var stored: IdentifiedArrayOf<Standup>
+
+  /// Creates a change.
+  public init(known: IdentifiedArrayOf<Standup>, stored: IdentifiedArrayOf<Standup>) {
+    self.known = known
+    self.stored = stored
+  }
 }
 
 /// What ``StorageClient/load`` read.

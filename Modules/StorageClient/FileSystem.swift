@@ -34,6 +34,11 @@ package struct FileSystem: Sendable {
   package var link: @Sendable (_ source: String, _ destination: String) -> SystemError?
   /// Removes a name.
   package var remove: @Sendable (_ path: String) -> SystemError?
+  /// Waits for, then takes, the lock every instance of the app takes on a folder before it
+  /// writes the data file in it; returns what ``unlock`` gives back.
+  package var lock: @Sendable (_ directory: String) -> Result<Int32, SystemError>
+  /// Gives back a lock taken with ``lock``.
+  package var unlock: @Sendable (_ descriptor: Int32) -> Void
 
   /// What a path names.
   package enum Entry: Equatable, Sendable {
@@ -57,7 +62,9 @@ package struct FileSystem: Sendable {
     close: @escaping @Sendable (Int32) -> SystemError?,
     rename: @escaping @Sendable (String, String) -> SystemError?,
     link: @escaping @Sendable (String, String) -> SystemError?,
-    remove: @escaping @Sendable (String) -> SystemError?
+    remove: @escaping @Sendable (String) -> SystemError?,
+    lock: @escaping @Sendable (String) -> Result<Int32, SystemError>,
+    unlock: @escaping @Sendable (Int32) -> Void
   ) {
     self.entry = entry
     self.linkTarget = linkTarget
@@ -70,6 +77,8 @@ package struct FileSystem: Sendable {
     self.rename = rename
     self.link = link
     self.remove = remove
+    self.lock = lock
+    self.unlock = unlock
   }
 }
 
@@ -187,6 +196,24 @@ extension FileSystem {
     },
     remove: { path in
       unlink(path) == 0 ? nil : .last("unlink")
+    },
+    lock: { directory in
+      // NB: An advisory lock on the folder, not a lock file: nothing is left behind, and a
+      // lock whose holder dies is released with it.
+      let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      guard descriptor >= 0 else { return .failure(.last("open")) }
+      while flock(descriptor, LOCK_EX) != 0 {
+        guard errno == EINTR else {
+          let error = SystemError.last("flock")
+          _ = Glibc.close(descriptor)
+          return .failure(error)
+        }
+      }
+      return .success(descriptor)
+    },
+    unlock: { descriptor in
+      _ = flock(descriptor, LOCK_UN)
+      _ = Glibc.close(descriptor)
     }
   )
 }

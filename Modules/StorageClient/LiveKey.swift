@@ -41,7 +41,8 @@ extension StorageClient: DependencyKey {
     let file = StandupsFileStore(path: url.path, fileSystem: fileSystem)
     return Self(
       load: { try await file.load() },
-      save: { try await file.save($0, revision: $1) },
+      save: { try await file.save($0, basedOn: $1, revision: $2) },
+      storedChange: { await file.storedChange() },
       keepUnreadableData: { try await file.keepUnreadableData() }
     )
   }
@@ -199,7 +200,9 @@ actor StandupsFileStore {
     }
     do throws(StandupsFileError) {
       let file = try StandupsFile.decode(data)
-      policy.didLoad(file.isFromNewerRelease ? .newerRelease(file.formatVersion) : .read)
+      policy.didLoad(
+        file.isFromNewerRelease ? .newerRelease(file.formatVersion) : .read,
+        standups: file.standups)
       return StoredStandups(standups: file.standups, formatVersion: file.formatVersion)
     } catch {
       policy.didLoad(Self.knowledge(after: error))
@@ -214,19 +217,40 @@ actor StandupsFileStore {
     return .newerRelease(version)
   }
 
-  func save(_ standups: IdentifiedArrayOf<Standup>, revision: Int) throws(StorageError) {
-    guard !policy.isStale(revision) else { return }
+  func save(
+    _ standups: IdentifiedArrayOf<Standup>,
+    basedOn: IdentifiedArrayOf<Standup>?,
+    revision: Int
+  ) throws(StorageError) -> SaveOutcome {
+    guard !policy.isStale(revision) else { return .saved }
     try policy.checkWritable()
-    let destination: String
-    switch target() {
-    case .file(let file): destination = file
-    case .missing, .linkToNothing: destination = path
-    case .notADataFile(let problem): throw .notADataFile(problem)
-    case .unreadable(let problem): throw .writeFailed(problem)
-    }
-    let directory = (destination as NSString).deletingLastPathComponent
+    let directory = (destination() as NSString).deletingLastPathComponent
     if let error = fileSystem.createDirectories(directory) {
       throw .writeFailed(error.problem(at: directory))
+    }
+    // NB: Every instance takes the folder's lock from its look at the stored data to its
+    // rename, so that none writes between another's look and its write.
+    let lock: Int32
+    switch fileSystem.lock(directory) {
+    case .success(let descriptor): lock = descriptor
+    case .failure(let error): throw .writeFailed(error.problem(at: directory))
+    }
+    defer { fileSystem.unlock(lock) }
+    let destination: String
+    switch target() {
+    case .file(let file):
+      destination = file
+      if let stored = try storedStandups(in: file),
+        let change = policy.change(to: stored, basedOn: basedOn)
+      {
+        return .storedDataChanged(change)
+      }
+    case .missing, .linkToNothing:
+      destination = path
+    case .notADataFile(let problem):
+      throw .notADataFile(problem)
+    case .unreadable(let problem):
+      throw .writeFailed(problem)
     }
     let data: Data
     do {
@@ -251,7 +275,42 @@ actor StandupsFileStore {
       _ = fileSystem.remove(temporary)
       throw .writeFailed(error.problem(at: destination))
     }
-    policy.didWrite(revision: revision)
+    policy.didWrite(standups, revision: revision)
+    return .saved
+  }
+
+  func storedChange() -> StoredChange? {
+    guard policy.knowledge == .read || policy.knowledge == .nothingToLose,
+      case .file(let file) = target(),
+      let stored = try? storedStandups(in: file)
+    else { return nil }
+    return policy.change(to: stored, basedOn: nil)
+  }
+
+  /// The file a save writes: the end of any links at the path, or the path itself.
+  private func destination() -> String {
+    guard case .file(let file) = target() else { return path }
+    return file
+  }
+
+  /// The standups stored in `file` now, to compare with what the store knows; `nil` for the
+  /// unreadable data it kept aside, which a save may replace. Anything else that cannot be read
+  /// is never replaced.
+  private func storedStandups(in file: String) throws(StorageError) -> IdentifiedArrayOf<Standup>? {
+    let data: Data
+    switch fileSystem.read(file) {
+    case .success(let bytes): data = bytes
+    case .failure(let error): throw .writeFailed(error.problem(at: file))
+    }
+    let stored: StandupsFile
+    do throws(StandupsFileError) {
+      stored = try StandupsFile.decode(data)
+    } catch {
+      guard policy.knowledge == .nothingToLose else { throw .corrupt(error) }
+      return nil
+    }
+    guard !stored.isFromNewerRelease else { throw .refused(.newerRelease(stored.formatVersion)) }
+    return stored.standups
   }
 
   func keepUnreadableData() throws(StorageError) -> String? {

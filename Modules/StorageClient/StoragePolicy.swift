@@ -1,3 +1,6 @@
+import IdentifiedCollections
+import Models
+
 /// The rules that keep stored data safe, shared by every store so that they are written once:
 /// what the store knows about its data decides whether it may be written over, and revisions
 /// decide whether a write is stale.
@@ -20,10 +23,23 @@ struct StoragePolicy: Sendable {
 
   private(set) var knowledge = Knowledge.unknown
   private var lastRevision: Int?
+  /// The standups as the store last read or wrote them: what a save may replace.
+  private var known: IdentifiedArrayOf<Standup> = []
 
-  /// Records what loading found.
-  mutating func didLoad(_ knowledge: Knowledge) {
+  /// Records what loading found, and the standups read.
+  mutating func didLoad(_ knowledge: Knowledge, standups: IdentifiedArrayOf<Standup> = []) {
     self.knowledge = knowledge
+    known = standups
+  }
+
+  /// How the stored standups changed behind the store's back, if they did: they are neither
+  /// what it last read or wrote nor what the caller merged (`basedOn`).
+  func change(
+    to stored: IdentifiedArrayOf<Standup>,
+    basedOn: IdentifiedArrayOf<Standup>?
+  ) -> StoredChange? {
+    guard stored != known, stored != basedOn else { return nil }
+    return StoredChange(known: known, stored: stored)
   }
 
   /// Whether a save of `revision` comes too late: that revision, or a later one, was written.
@@ -46,14 +62,16 @@ struct StoragePolicy: Sendable {
     }
   }
 
-  /// Records a successful write.
-  mutating func didWrite(revision: Int) {
+  /// Records a successful write of `standups`.
+  mutating func didWrite(_ standups: IdentifiedArrayOf<Standup>, revision: Int) {
     lastRevision = revision
     knowledge = .read
+    known = standups
   }
 
   /// Records that unread data was kept aside, so that it may be written over.
   mutating func didKeepUnreadData() {
     knowledge = .nothingToLose
+    known = []
   }
 }

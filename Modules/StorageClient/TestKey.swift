@@ -32,6 +32,12 @@ extension StorageClient: TestDependencyKey {
 public final class InMemoryStorage: Sendable {
   private struct Contents {
     var data: Data?
+
+    /// The standups stored, when they can be read.
+    var storedStandups: IdentifiedArrayOf<Standup>? {
+      data.flatMap { try? StandupsFile.decode($0).standups }
+    }
+
     var unreadable: FileProblem?
     var policy = StoragePolicy()
     var saveCount = 0
@@ -88,6 +94,12 @@ public final class InMemoryStorage: Sendable {
     contents.withLock { $0.backups }
   }
 
+  /// Stores `standups` as another instance of the app would, behind the client's back.
+  public func saveElsewhere(_ standups: IdentifiedArrayOf<Standup>) {
+    let data = try? StandupsFile(standups: standups).encoded()
+    contents.withLock { $0.data = data }
+  }
+
   /// Makes every later save fail with `failure`, or succeed again with `nil`.
   public func failSaves(with failure: StorageError?) {
     contents.withLock { $0.saveFailure = failure }
@@ -119,18 +131,30 @@ public final class InMemoryStorage: Sendable {
         }
         return try contents.withLock { contents throws(StorageError) in try Self.load(&contents) }
       },
-      save: { [self] standups, revision in
+      save: { [self] standups, basedOn, revision in
         if let beforeSave = contents.withLock({ $0.beforeSave }) {
           await beforeSave(revision)
         }
         let data = try StandupsFile(standups: standups).encoded()
-        try contents.withLock { contents throws(StorageError) in
-          guard !contents.policy.isStale(revision) else { return }
+        return try contents.withLock { contents throws(StorageError) -> SaveOutcome in
+          guard !contents.policy.isStale(revision) else { return .saved }
           try contents.policy.checkWritable()
+          if let stored = contents.storedStandups,
+            let change = contents.policy.change(to: stored, basedOn: basedOn)
+          {
+            return .storedDataChanged(change)
+          }
           if let failure = contents.saveFailure { throw failure }
           contents.data = data
           contents.saveCount += 1
-          contents.policy.didWrite(revision: revision)
+          contents.policy.didWrite(standups, revision: revision)
+          return .saved
+        }
+      },
+      storedChange: { [self] in
+        contents.withLock { contents in
+          guard let stored = contents.storedStandups else { return nil }
+          return contents.policy.change(to: stored, basedOn: nil)
         }
       },
       keepUnreadableData: { [self] in
@@ -162,7 +186,9 @@ public final class InMemoryStorage: Sendable {
     }
     do throws(StandupsFileError) {
       let file = try StandupsFile.decode(data)
-      contents.policy.didLoad(file.isFromNewerRelease ? .newerRelease(file.formatVersion) : .read)
+      contents.policy.didLoad(
+        file.isFromNewerRelease ? .newerRelease(file.formatVersion) : .read,
+        standups: file.standups)
       return StoredStandups(standups: file.standups, formatVersion: file.formatVersion)
     } catch {
       contents.policy.didLoad(StandupsFileStore.knowledge(after: error))

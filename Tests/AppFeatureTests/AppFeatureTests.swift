@@ -50,7 +50,7 @@ struct AppFeatureTests {
     #expect(json.contains(#""title" : "Design Review""#))
 
     await clock.advance(by: .seconds(1))
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
     await expectNothingLeftRunning(store)
   }
 
@@ -79,7 +79,7 @@ struct AppFeatureTests {
     #expect(storage.savedStandups == [.engineeringMock])
 
     await clock.advance(by: .seconds(1))
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
     await expectNothingLeftRunning(store)
   }
 
@@ -125,7 +125,7 @@ struct AppFeatureTests {
     #expect(storage.savedStandups == [recorded])
 
     await clock.advance(by: .seconds(1))
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
     await expectNothingLeftRunning(store)
   }
 
@@ -242,7 +242,7 @@ struct AppFeatureTests {
     #expect(storage.savedStandups == [withoutMeeting])
 
     await clock.advance(by: .seconds(1))
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
   }
 
   @Test func tappingAPastMeetingPushesIt() async {
@@ -291,7 +291,7 @@ struct AppFeatureTests {
     #expect(store.state.path[id: 1, case: \.detail]?.standup == .engineeringMock)
 
     await clock.advance(by: .seconds(1))
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
   }
 
   // MARK: - Helpers
@@ -335,7 +335,7 @@ struct AppFeatureTests {
       $0.persistence.revision += 1
     }
     await clock.advance(by: .seconds(1))
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
     await expectNothingLeftRunning(store)
   }
 }

@@ -69,7 +69,7 @@ struct FormTests {
     #expect(storage.savedStandups == [added])
 
     await clock.advance(by: .seconds(1))
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
   }
 
   @Test func addingValidatesAttendees() async {
@@ -99,7 +99,7 @@ struct FormTests {
       $0.persistence.revision += 1
     }
     await clock.advance(by: .seconds(1))
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
   }
 
   @Test func aStandupWithoutATitleIsNotAdded() async {
@@ -165,7 +165,7 @@ struct FormTests {
       $0.persistence.revision += 1
     }
     await clock.advance(by: .seconds(1))
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
   }
 
   @Test func anUntitledEditStaysOpen() async {

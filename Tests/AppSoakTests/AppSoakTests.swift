@@ -292,7 +292,7 @@ struct Soak {
   /// Flushes, lets the writes land, and checks that the stored bytes decode to the list.
   mutating func checkTheFile(after step: Int) async {
     guard failure == nil, store.state.persistence.status == .loaded else { return }
-    await send(.flushPendingSave)
+    await send(.persistence(.flushPendingSave))
     await wait(seconds: 2)
     let saved = storage.data.flatMap { try? StandupsFile.decode($0).standups }
     if saved != store.state.list.standups {
@@ -306,7 +306,7 @@ struct Soak {
     for id in store.state.path.ids.reversed() {
       withIssueReporters([issues]) { _ = store.send(.path(.popFrom(id: id))) }
     }
-    await send(.flushPendingSave)
+    await send(.persistence(.flushPendingSave))
     await wait(seconds: 2)
   }
 }

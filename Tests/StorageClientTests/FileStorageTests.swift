@@ -32,10 +32,10 @@ struct FileStorageTests {
     let storage = StorageClient.file(at: fileURL)
 
     await #expect(throws: StorageError.refused(.unreadDataInTheWay)) {
-      try await storage.save(standups, 1)
+      try await storage.save(standups, nil, 1)
     }
     _ = try await storage.load()
-    try await storage.save(standups, 1)
+    _ = try await storage.save(standups, nil, 1)
 
     #expect(try await StorageClient.file(at: fileURL).load().standups == standups)
     let attributes = try FileManager.default.attributesOfItem(atPath: fileURL.path)
@@ -52,8 +52,8 @@ struct FileStorageTests {
     let storage = StorageClient.file(at: fileURL)
     _ = try await storage.load()
 
-    try await storage.save([.engineeringMock], 2)
-    try await storage.save([.mock], 1)
+    _ = try await storage.save([.engineeringMock], nil, 2)
+    _ = try await storage.save([.mock], nil, 1)
 
     #expect(try await storage.load().standups == [.engineeringMock])
   }
@@ -71,7 +71,7 @@ struct FileStorageTests {
       return path == "standups[0].id"
     }
     await #expect(throws: StorageError.refused(.unreadDataInTheWay)) {
-      try await storage.save([.mock], 1)
+      try await storage.save([.mock], nil, 1)
     }
     #expect(try Data(contentsOf: fileURL) == corrupt)
   }
@@ -85,7 +85,7 @@ struct FileStorageTests {
 
     let backup = try #require(try await storage.keepUnreadableData())
     #expect(try Data(contentsOf: fileURL) == corrupt)
-    try await storage.save([.productMock], 1)
+    _ = try await storage.save([.productMock], nil, 1)
 
     #expect(try await storage.load().standups == [.productMock])
     #expect(try Data(contentsOf: URL(fileURLWithPath: backup)) == corrupt)
@@ -100,7 +100,7 @@ struct FileStorageTests {
       let storage = StorageClient.file(at: fileURL)
       _ = try? await storage.load()
       made.append(try #require(try await storage.keepUnreadableData()))
-      try await storage.save([.mock], 1)
+      _ = try await storage.save([.mock], nil, 1)
     }
 
     let names = made.map { ($0 as NSString).lastPathComponent }
@@ -129,7 +129,7 @@ struct FileStorageTests {
         && !message.contains("NSCocoaErrorDomain")
     }
     await #expect(throws: StorageError.refused(.notADataFile)) {
-      try await storage.save([.mock], 1)
+      try await storage.save([.mock], nil, 1)
     }
     await #expect(throws: StorageError.self) {
       try await storage.keepUnreadableData()
@@ -154,7 +154,7 @@ struct FileStorageTests {
         && "\(error)".contains("\(fileURL.path) is a file, where a folder should be")
     }
     await #expect(throws: StorageError.refused(.notADataFile)) {
-      try await storage.save([.mock], 1)
+      try await storage.save([.mock], nil, 1)
     }
     #expect(try Data(contentsOf: fileURL) == Data("a file".utf8))
   }
@@ -170,7 +170,7 @@ struct FileStorageTests {
     // NB: Opened, a named pipe would block the load until something wrote to it.
     await #expect(throws: StorageError.self) { try await storage.load() }
     await #expect(throws: StorageError.refused(.notADataFile)) {
-      try await storage.save([.mock], 1)
+      try await storage.save([.mock], nil, 1)
     }
     #expect(StorageClient.problemWithDataFile(at: fileURL)?.reason == .namedPipe)
   }
@@ -187,7 +187,7 @@ struct FileStorageTests {
     #expect(stored.formatVersion == 7)
     #expect(stored.isFromNewerRelease)
     await #expect(throws: StorageError.refused(.newerRelease(7))) {
-      try await storage.save([.mock], 1)
+      try await storage.save([.mock], nil, 1)
     }
     #expect(try await storage.keepUnreadableData() == nil)
     #expect(try Data(contentsOf: fileURL) == newer)
@@ -204,7 +204,7 @@ struct FileStorageTests {
     }
     #expect(try await storage.keepUnreadableData() == nil)
     await #expect(throws: StorageError.refused(.newerRelease(9))) {
-      try await storage.save([.mock], 1)
+      try await storage.save([.mock], nil, 1)
     }
     #expect(try Data(contentsOf: fileURL) == newer)
     #expect(try backups().isEmpty)
@@ -226,7 +226,7 @@ struct FileStorageTests {
     let storage = StorageClient.file(at: fileURL)
 
     #expect(try await storage.load().standups == [.mock])
-    try await storage.save([.engineeringMock], 1)
+    _ = try await storage.save([.engineeringMock], nil, 1)
 
     let attributes = try FileManager.default.attributesOfItem(atPath: fileURL.path)
     #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink)
@@ -237,14 +237,14 @@ struct FileStorageTests {
     defer { cleanUp() }
     let storage = StorageClient.file(at: fileURL)
     _ = try await storage.load()
-    try await storage.save([.mock], 1)
+    _ = try await storage.save([.mock], nil, 1)
     let previous = try Data(contentsOf: fileURL)
 
     try makeReadOnly(fileURL.deletingLastPathComponent())
     defer { try? makeWritable(fileURL.deletingLastPathComponent()) }
 
     await #expect {
-      try await storage.save([.engineeringMock], 2)
+      try await storage.save([.engineeringMock], nil, 2)
     } throws: { error in
       guard case .writeFailed(let problem) = error as? StorageError else { return false }
       let message = "\(error)"

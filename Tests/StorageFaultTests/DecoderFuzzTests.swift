@@ -127,11 +127,11 @@ struct DecoderFuzzTests {
 
       await #expect(throws: StorageError.self) { try await storage.load() }
       await #expect(throws: StorageError.refused(.unreadDataInTheWay)) {
-        try await storage.save([.mock], 1)
+        try await storage.save([.mock], nil, 1)
       }
       #expect(try Data(contentsOf: file) == corrupt, "round \(round)")
       let backup = try #require(try await storage.keepUnreadableData())
-      try await storage.save([.mock], 1)
+      _ = try await storage.save([.mock], nil, 1)
       #expect(try Data(contentsOf: URL(fileURLWithPath: backup)) == corrupt, "round \(round)")
       #expect(try StandupsFile.decode(Data(contentsOf: file)).standups == [.mock])
     }

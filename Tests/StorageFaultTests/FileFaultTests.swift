@@ -171,7 +171,7 @@ final class AppHarness {
 
   func load() async {
     await store.send(.onTask)
-    await store.receive(\.standupsLoaded)
+    await store.receive(\.persistence.standupsLoaded)
   }
 
   func addSampleData() async {
@@ -189,7 +189,7 @@ final class AppHarness {
 
   func keepUnreadableDataAside(then freshStart: AppFeature.Persistence.FreshStart) async {
     await store.send(.alert(.presented(.keepUnreadableDataAside(then: freshStart))))
-    await store.receive(\.unreadableDataKeptAside)
+    await store.receive(\.persistence.unreadableDataKeptAside)
     await store.skipReceivedActions(strict: false)
   }
 
@@ -198,7 +198,7 @@ final class AppHarness {
   }
 
   func flush() async {
-    await store.send(.flushPendingSave).finish()
+    await store.send(.persistence(.flushPendingSave)).finish()
     await store.skipReceivedActions(strict: false)
   }
 

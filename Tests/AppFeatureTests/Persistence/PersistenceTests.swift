@@ -93,7 +93,7 @@ struct PersistenceTests {
     #expect(storage.saveCount == 1)
 
     await clock.advance(by: .milliseconds(1))
-    await store.receive(\.saveCooldownEnded) {
+    await store.receive(\.persistence.saveCooldownEnded) {
       $0.persistence.hasUnsavedChanges = false
       $0.persistence.revision = 2
     }
@@ -101,7 +101,7 @@ struct PersistenceTests {
     #expect(storage.savedStandups == [third])
 
     await clock.advance(by: .seconds(1))
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
     #expect(storage.saveCount == 2)
     await expectNothingLeftRunning(store)
   }
@@ -139,15 +139,15 @@ struct PersistenceTests {
     let latest = await deleteFirstMeeting(in: store, startsWrite: false)
     #expect(storage.saveCount == 1)
 
-    await store.send(.flushPendingSave) {
+    await store.send(.persistence(.flushPendingSave)) {
       $0.persistence.hasUnsavedChanges = false
       $0.persistence.revision = 2
     }
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
     #expect(storage.saveCount == 2)
     #expect(storage.savedStandups == [latest])
 
-    await store.send(.flushPendingSave)
+    await store.send(.persistence(.flushPendingSave))
     #expect(storage.saveCount == 2)
     await expectNothingLeftRunning(store)
   }
@@ -161,13 +161,13 @@ struct PersistenceTests {
     storage.failSaves(with: failure)
 
     _ = await deleteFirstMeeting(in: store, startsWrite: true)
-    await store.receive(\.saveFailed, failure) {
+    await store.receive(\.persistence.saveFailed, failure) {
       $0.persistence.hasUnsavedChanges = true
       $0.persistence.lastWriteError = failure
       $0.alert = .saveFailed(failure)
     }
     await clock.advance(by: .seconds(1))
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
     #expect(storage.savedStandups == [Self.standup])
     #expect(storage.saveCount == 0)
     #expect(store.state.persistence.problem?.contains("the disk is full") == true)
@@ -193,7 +193,7 @@ struct PersistenceTests {
     #expect(storage.savedStandups == [latest])
 
     await clock.advance(by: .seconds(1))
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
     await expectNothingLeftRunning(store)
   }
 
@@ -205,7 +205,7 @@ struct PersistenceTests {
       $0.persistence.status = .loading
       $0.persistence.changesBeforeLoad = AppFeature.ChangesBeforeLoad(baseline: [])
     }
-    await store.receive(\.standupsLoaded, .success(StoredStandups(standups: []))) {
+    await store.receive(\.persistence.standupsLoaded, .success(StoredStandups(standups: []))) {
       $0.persistence.status = .loaded
     }
     #expect(storage.saveCount == 0)
@@ -217,7 +217,7 @@ struct PersistenceTests {
     }
     #expect(storage.savedStandups == [.mock, .engineeringMock, .productMock])
     await clock.advance(by: .seconds(1))
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
     await expectNothingLeftRunning(store)
   }
 
@@ -229,7 +229,7 @@ struct PersistenceTests {
       $0.persistence.status = .loading
       $0.persistence.changesBeforeLoad = AppFeature.ChangesBeforeLoad(baseline: [])
     }
-    await store.receive(\.standupsLoaded, .success(StoredStandups(standups: [.mock]))) {
+    await store.receive(\.persistence.standupsLoaded, .success(StoredStandups(standups: [.mock]))) {
       $0.persistence.status = .loaded
       $0.list.standups = [.mock]
     }
@@ -244,8 +244,8 @@ struct PersistenceTests {
     let latest = await deleteFirstMeeting(in: store, startsWrite: true)
     #expect(storage.saveCount == 1)
 
-    await store.send(.flushPendingSave) { $0.persistence.revision = 2 }
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.send(.persistence(.flushPendingSave)) { $0.persistence.revision = 2 }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
     #expect(storage.saveCount == 2)
     #expect(storage.savedStandups == [latest])
     await expectNothingLeftRunning(store)

@@ -62,7 +62,7 @@ extension AppFeature {
       }
       for standup in latest {
         if let stored = merged[id: standup.id], let before = baseline[id: standup.id] {
-          merged[id: standup.id] = stored.applying(from: before, to: standup)
+          merged[id: standup.id] = stored.applyingChanges(from: before, to: standup)
         } else {
           merged[id: standup.id] = standup
         }
@@ -72,28 +72,5 @@ extension AppFeature {
       }
       return merged
     }
-  }
-}
-
-extension Standup {
-  /// This standup with the changes that turned `before` into `after`: each field that changed
-  /// takes its new value, meetings added are inserted (newest first) and meetings removed are
-  /// removed; everything else keeps this standup's value.
-  fileprivate func applying(from before: Standup, to after: Standup) -> Standup {
-    var result = self
-    if after.title != before.title { result.title = after.title }
-    if after.duration != before.duration { result.duration = after.duration }
-    if after.theme != before.theme { result.theme = after.theme }
-    if after.attendees != before.attendees { result.attendees = after.attendees }
-    let added = after.meetings.filter {
-      before.meetings[id: $0.id] == nil && result.meetings[id: $0.id] == nil
-    }
-    result.meetings.removeAll {
-      after.meetings[id: $0.id] == nil && before.meetings[id: $0.id] != nil
-    }
-    for meeting in added.reversed() {
-      result.meetings.insert(meeting, at: 0)
-    }
-    return result
   }
 }

@@ -79,7 +79,7 @@ struct DataSafetyTests {
     #expect(storage.saveCount == 0)
 
     load.open()
-    await store.receive(\.standupsLoaded) {
+    await store.receive(\.persistence.standupsLoaded) {
       $0.persistence.status = .loaded
       $0.persistence.changesBeforeLoad = AppFeature.ChangesBeforeLoad()
       $0.list.standups = [.mock, added]
@@ -124,7 +124,7 @@ struct DataSafetyTests {
     }
 
     load.open()
-    await store.receive(\.standupsLoaded) {
+    await store.receive(\.persistence.standupsLoaded) {
       $0.persistence.status = .loaded
       $0.persistence.changesBeforeLoad = AppFeature.ChangesBeforeLoad()
       $0.list.standups = [recorded]
@@ -165,7 +165,7 @@ struct DataSafetyTests {
     }
 
     load.open()
-    await store.receive(\.standupsLoaded) {
+    await store.receive(\.persistence.standupsLoaded) {
       $0.persistence.status = .loaded
       $0.persistence.changesBeforeLoad = AppFeature.ChangesBeforeLoad()
       $0.list.standups = [merged]
@@ -202,7 +202,7 @@ struct DataSafetyTests {
     }
 
     load.open()
-    await store.receive(\.standupsLoaded) {
+    await store.receive(\.persistence.standupsLoaded) {
       $0.persistence.status = .loaded
       $0.persistence.changesBeforeLoad = AppFeature.ChangesBeforeLoad()
       $0.list.standups = [.engineeringMock]
@@ -245,7 +245,7 @@ struct DataSafetyTests {
       $0.list.standups = [added]
       $0.persistence.hasUnsavedChanges = true
     }
-    await store.send(.flushPendingSave)
+    await store.send(.persistence(.flushPendingSave))
     #expect(storage.saveCount == 0)
     #expect(storage.backups.isEmpty)
     #expect(store.state.persistence.problem?.contains("permission denied") == true)
@@ -257,7 +257,7 @@ struct DataSafetyTests {
     await store.send(.alert(.presented(.keepUnreadableDataAside(then: .sampleData)))) {
       $0.alert = nil
     }
-    await store.receive(\.unreadableDataKeptAside) {
+    await store.receive(\.persistence.unreadableDataKeptAside) {
       $0.persistence.status = .loaded
       $0.persistence.backup = "memory:backup-1"
       $0.list.standups = [added, .mock, .engineeringMock, .productMock]
@@ -281,12 +281,12 @@ struct DataSafetyTests {
     await store.send(.alert(.presented(.keepUnreadableDataAside(then: .empty)))) {
       $0.alert = nil
     }
-    await store.receive(\.unreadableDataKeptAside) {
+    await store.receive(\.persistence.unreadableDataKeptAside) {
       $0.alert = .backupFailed(backupError)
     }
     #expect(store.state.persistence.status == .notSaving(.unreadable(problem)))
     #expect(storage.saveCount == 0)
-    await store.send(.flushPendingSave)
+    await store.send(.persistence(.flushPendingSave))
     #expect(storage.saveCount == 0)
   }
 
@@ -304,14 +304,14 @@ struct DataSafetyTests {
     store.exhaustivity = .off
 
     await store.send(.onTask)
-    await store.receive(\.standupsLoaded)
+    await store.receive(\.persistence.standupsLoaded)
     #expect(store.state.alert?.title == TextState("Data failed to load"))
-    await store.send(.flushPendingSave)
+    await store.send(.persistence(.flushPendingSave))
     #expect(try Data(contentsOf: file) == corrupt)
 
     await store.send(.alert(.presented(.keepUnreadableDataAside(then: .sampleData))))
-    await store.receive(\.unreadableDataKeptAside)
-    await store.send(.flushPendingSave).finish()
+    await store.receive(\.persistence.unreadableDataKeptAside)
+    await store.send(.persistence(.flushPendingSave)).finish()
     await store.skipInFlightEffects(strict: false)
 
     let saved = try StandupsFile.decode(Data(contentsOf: file))
@@ -338,7 +338,7 @@ struct DataSafetyTests {
       $0.persistence.status = .loading
       $0.persistence.changesBeforeLoad = AppFeature.ChangesBeforeLoad(baseline: [])
     }
-    await store.receive(\.standupsLoaded) {
+    await store.receive(\.persistence.standupsLoaded) {
       $0.persistence.status = .readOnly(formatVersion: 2)
       $0.persistence.changesBeforeLoad = AppFeature.ChangesBeforeLoad()
       $0.list.standups = [.mock]
@@ -376,7 +376,7 @@ struct DataSafetyTests {
     }
     await store.receive(\.path[id: 0].detail.delegate.startMeeting) { $0.alert = .changesRefused }
 
-    await store.send(.flushPendingSave)
+    await store.send(.persistence(.flushPendingSave))
     #expect(storage.saveCount == 0)
     #expect(storage.data == newer)
   }
@@ -417,7 +417,7 @@ struct DataSafetyTests {
       $0.persistence.hasUnsavedChanges = true
     }
     await clock.advance(by: .seconds(1))
-    await store.receive(\.saveCooldownEnded) {
+    await store.receive(\.persistence.saveCooldownEnded) {
       $0.persistence.hasUnsavedChanges = false
       $0.persistence.revision = 2
     }
@@ -456,7 +456,7 @@ struct DataSafetyTests {
       $0.persistence.revision = 1
     }
     await clock.advance(by: .seconds(60))
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
     #expect(storage.savedStandups == [.engineeringMock])
     await expectNothingLeftRunning(store)
   }
@@ -478,7 +478,7 @@ struct DataSafetyTests {
     await store.receive(\.list.delegate.deleteStandup)
     #expect(store.state.persistence.hasUnsavedChanges)
 
-    await store.send(.flushPendingSave).finish()
+    await store.send(.persistence(.flushPendingSave)).finish()
     #expect(storage.savedStandups == [])
     firstWrite.open()
     await store.skipInFlightEffects(strict: false)
@@ -509,7 +509,7 @@ struct DataSafetyTests {
       $0.list.alert = .deleteStandup(.engineeringMock)
     }
     write.open()
-    await store.receive(\.saveFailed, failure) {
+    await store.receive(\.persistence.saveFailed, failure) {
       $0.persistence.hasUnsavedChanges = true
       $0.persistence.lastWriteError = failure
       $0.persistence.waitingAlerts = [.saveFailed(failure)]
@@ -522,7 +522,7 @@ struct DataSafetyTests {
       $0.alert = .saveFailed(failure)
     }
     await clock.advance(by: .seconds(1))
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
     await expectNothingLeftRunning(store)
   }
 
@@ -538,14 +538,14 @@ struct DataSafetyTests {
     await store.send(.onTask) {
       $0.persistence.status = .loading
     }
-    await store.receive(\.standupsLoaded) {
+    await store.receive(\.persistence.standupsLoaded) {
       $0.persistence.status = .readOnly(formatVersion: 4)
       $0.alert = .unreadableNewerRelease(formatVersion: 4)
     }
     await store.send(.alert(.dismiss)) { $0.alert = nil }
     await store.send(.list(.loadSampleDataButtonTapped))
     await store.receive(\.list.delegate.loadSampleData) { $0.alert = .changesRefused }
-    await store.send(.flushPendingSave)
+    await store.send(.persistence(.flushPendingSave))
     #expect(storage.data == newer)
     #expect(storage.backups.isEmpty)
   }
@@ -563,7 +563,7 @@ struct DataSafetyTests {
     await store.receive(\.list.delegate.addStandup)
     await store.send(\.destination.add.titleChanged, "Added while loading")
     load.open()
-    await store.receive(\.standupsLoaded)
+    await store.receive(\.persistence.standupsLoaded)
     await store.send(.confirmAddButtonTapped) {
       $0.destination = nil
       $0.alert = .changesRefused
@@ -590,13 +590,13 @@ struct DataSafetyTests {
     await store.send(\.destination.edit.titleChanged, "Platform")
     await store.send(.doneEditingButtonTapped)
     await store.send(.onTask)
-    await store.receive(\.standupsLoaded)
+    await store.receive(\.persistence.standupsLoaded)
 
     var merged = Self.storedEngineering
     merged.title = "Platform"
     #expect(store.state.list.standups == [merged])
     #expect(store.state.path[id: 0, case: \.detail]?.standup == merged)
-    await store.send(.flushPendingSave).finish()
+    await store.send(.persistence(.flushPendingSave)).finish()
     #expect(storage.savedStandups == [merged])
   }
 
@@ -610,7 +610,7 @@ struct DataSafetyTests {
     await store.send(.onTask)
     await store.send(.list(.loadSampleDataButtonTapped))
     await store.receive(\.list.delegate.loadSampleData)
-    let flush = await store.send(.flushPendingSave)
+    let flush = await store.send(.persistence(.flushPendingSave))
     load.open()
     await flush.finish()
 
@@ -636,7 +636,7 @@ struct DataSafetyTests {
       \.path[id: 0].detail.alert.presented.confirmMeetingDeletion,
       [Self.storedEngineering.meetings[0].id])
     load.open()
-    await store.receive(\.standupsLoaded) {
+    await store.receive(\.persistence.standupsLoaded) {
       $0.list.standups = [.mock]
       $0.path = StackState()
       $0.alert = .changesDiscarded
@@ -657,9 +657,9 @@ struct DataSafetyTests {
     store.exhaustivity = .off
 
     await store.send(.list(.deleteButtonTapped(id: Standup.mock.id)))
-    await store.send(.saveFailed(saveFailure))
-    await store.send(.saveFailed(saveFailure))
-    await store.send(.unreadableDataKeptAside(.failure(backupFailure), then: .empty))
+    await store.send(.persistence(.saveFailed(saveFailure)))
+    await store.send(.persistence(.saveFailed(saveFailure)))
+    await store.send(.persistence(.unreadableDataKeptAside(.failure(backupFailure), then: .empty)))
     #expect(store.state.alert == nil)
     #expect(
       store.state.persistence.waitingAlerts == [
@@ -689,7 +689,7 @@ struct DataSafetyTests {
       $0.persistence.status = .loading
       $0.persistence.changesBeforeLoad = AppFeature.ChangesBeforeLoad(baseline: [])
     }
-    await store.receive(\.standupsLoaded, .failure(error)) {
+    await store.receive(\.persistence.standupsLoaded, .failure(error)) {
       $0.persistence.status = .notSaving(error)
       $0.persistence.changesBeforeLoad = AppFeature.ChangesBeforeLoad()
       $0.alert = .dataFailedToLoad(error)
@@ -699,7 +699,7 @@ struct DataSafetyTests {
   /// Lets the quiet second after a write pass, and checks that nothing is left running.
   private func finishSaving(_ store: TestStore<AppFeature.State, AppFeature.Action>) async {
     await clock.advance(by: .seconds(1))
-    await store.receive(\.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
     await expectNothingLeftRunning(store)
   }
 }
