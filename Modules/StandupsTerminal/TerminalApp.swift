@@ -142,6 +142,9 @@ public final class TerminalApp {
     if let line = lineInProgress, line != draft {
       transcript.setLineInProgress(line)
     }
+    // NB: A key may change what is shown without changing the store (closing the question
+    // about quitting); what it shows now is the user's doing too.
+    view.update(from: store.state)
     onChange?()
   }
 
@@ -166,6 +169,12 @@ public final class TerminalApp {
   /// Draws the app at `size`.
   public func render(size: Size) -> Canvas {
     AppView.render(store.state, view, size: size, format: format)
+  }
+
+  /// Shows what another instance of the app saved since this one last read or wrote the data,
+  /// merged with what changed here.
+  public func lookForChangesElsewhere() {
+    store.send(.persistence(.lookForChangesElsewhere))
   }
 
   /// Writes any change not saved yet, and waits until it is written (or failed).

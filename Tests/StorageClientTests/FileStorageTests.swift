@@ -271,6 +271,50 @@ struct FileStorageTests {
     )
   }
 
+  @Test func twoClientsOnOneFileNeverWriteOverEachOther() async throws {
+    defer { cleanUp() }
+    let first = StorageClient.file(at: fileURL)
+    let second = StorageClient.file(at: fileURL)
+    _ = try await first.load()
+    _ = try await second.load()
+
+    #expect(try await first.save([.mock], nil, 1) == .saved)
+    let seen = StoredChange(known: [], stored: [.mock])
+    #expect(try await second.storedChange() == seen)
+    #expect(try await second.storedChange() == seen, "looking changes nothing the client knows")
+    #expect(try await second.save([.engineeringMock], nil, 1) == .storedDataChanged(seen))
+    #expect(try await StorageClient.file(at: fileURL).load().standups == [.mock])
+
+    let merged = seen.stored.applyingChanges(from: seen.known, to: [.engineeringMock])
+    #expect(try await second.save(merged, seen.stored, 2) == .saved)
+    #expect(try await second.storedChange() == nil)
+    #expect(try await StorageClient.file(at: fileURL).load().standups == [.mock, .engineeringMock])
+
+    #expect(
+      try await first.save([.productMock], nil, 2)
+        == .storedDataChanged(StoredChange(known: [.mock], stored: [.mock, .engineeringMock])))
+  }
+
+  @Test func anEditOfTheFileFromOutsideIsNoticedAndAFileDeletedFromOutsideIsWrittenAgain()
+    async throws
+  {
+    defer { cleanUp() }
+    let storage = StorageClient.file(at: fileURL)
+    _ = try await storage.load()
+    #expect(try await storage.save([.mock], nil, 1) == .saved)
+
+    var edited = Standup.mock
+    edited.title = "Edited in a text editor"
+    try write(try StandupsFile(standups: [edited]).encoded())
+    #expect(
+      try await storage.save([.mock, .productMock], nil, 2)
+        == .storedDataChanged(StoredChange(known: [.mock], stored: [edited])))
+
+    try FileManager.default.removeItem(at: fileURL)
+    #expect(try await storage.save([.mock, .productMock], nil, 3) == .saved)
+    #expect(try await storage.load().standups == [.mock, .productMock])
+  }
+
   private func write(_ data: Data) throws {
     try FileManager.default.createDirectory(
       at: fileURL.deletingLastPathComponent(),

@@ -42,6 +42,8 @@ final class LiveTerminal {
   /// How long a paste may go without bytes before it ends without its end marker: a terminal
   /// sends a paste at once, so only one that lost the marker waits this long.
   private static let pasteDelay = Duration.seconds(1)
+  /// How often the app looks for changes another instance saved, to show them.
+  private static let lookInterval = Duration.seconds(2)
 
   private enum Event: Sendable {
     case bytes([UInt8])
@@ -51,6 +53,7 @@ final class LiveTerminal {
     case escapeTimedOut
     case pasteTimedOut(count: Int)
     case frameDue
+    case lookForChangesElsewhere
   }
 
   init(app: TerminalApp, colors: ColorSupport) throws {
@@ -71,6 +74,14 @@ final class LiveTerminal {
     app.onChange = { [weak self] in self?.requestFrame() }
     app.start()
     drawFrame()
+    let send = self.send
+    let looking = Task {
+      while !Task.isCancelled {
+        try? await Task.sleep(for: Self.lookInterval)
+        send.yield(.lookForChangesElsewhere)
+      }
+    }
+    defer { looking.cancel() }
 
     for await event in events {
       switch event {
@@ -99,6 +110,8 @@ final class LiveTerminal {
       case .frameDue:
         isFramePending = false
         drawFrame()
+      case .lookForChangesElsewhere:
+        app.lookForChangesElsewhere()
       case .inputEnded, .terminated:
         await app.saveMeetingInProgress()
         await app.flush()

@@ -1,0 +1,51 @@
+import Foundation
+import Models
+import Testing
+
+/// Two instances of `standups` on one data file, each on a terminal of its own: neither writes
+/// over the other, each shows what the other saved, and a deletion stays deleted.
+@Suite(.serialized)
+struct SharedDataFileTests {
+  @Test func twoInstancesOnOneFileKeepBothOnesChangesAndShowThemToEachOther() throws {
+    let folder = try TemporaryFolder()
+    let dataFile = folder.dataFile
+    let first = try PseudoTerminal(["--fresh"], environment: folder.environment)
+    let second = try PseudoTerminal(["--fresh"], environment: folder.environment)
+    #expect(first.read(untilItShows: "No standups yet."))
+    #expect(second.read(untilItShows: "No standups yet."))
+
+    first.type("a")
+    #expect(first.read(untilItShows: "New standup"))
+    first.type("FromA\r")
+    #expect(first.read(untilItShows: "FromA"))
+
+    second.type("a")
+    #expect(second.read(untilItShows: "New standup"))
+    let beforeAdding = second.mark
+    second.type("FromB\r")
+    #expect(second.read(from: beforeAdding, untilItShows: "FromA"), "the second shows the first's")
+    #expect(first.read(untilItShows: "FromB"), "the first looks, and shows the second's")
+
+    // NB: The first deletes its standup; the second's next, unrelated change keeps it deleted.
+    let beforeDeleting = first.mark
+    first.type("d")
+    #expect(first.read(from: beforeDeleting, untilItShows: "Delete \"FromA\"?"))
+    first.type("d")
+    #expect(first.read(until: { _ in (try? titles(in: dataFile)) == ["FromB"] }))
+
+    second.type("a")
+    #expect(second.read(untilItShows: "New standup"))
+    second.type("FromB2\r")
+    #expect(second.read(until: { _ in (try? titles(in: dataFile)) == ["FromB", "FromB2"] }))
+
+    first.type("q")
+    second.type("q")
+    #expect(first.waitForExit() == 0)
+    #expect(second.waitForExit() == 0)
+    #expect(try titles(in: dataFile) == ["FromB", "FromB2"])
+  }
+
+  private func titles(in dataFile: URL) throws -> [String] {
+    try StandupsFile.decode(Data(contentsOf: dataFile)).standups.map(\.title)
+  }
+}
