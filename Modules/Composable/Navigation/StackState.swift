@@ -2,7 +2,6 @@ public import CasePaths
 import Dependencies
 import IssueReporting
 public import OrderedCollections
-import Synchronization
 
 /// The state of a navigation stack: an ordered collection of elements, each tagged with a
 /// ``StackElementID``.
@@ -34,20 +33,12 @@ public struct StackState<Element> {
   @usableFromInline
   final class Storage {
     @usableFromInline var elements: OrderedDictionary<StackElementID, Element>
-    /// Identifies the sequence of IDs. Every change to the IDs draws a new value from a global
-    /// counter, so two stacks with the same version have the same IDs; element writes keep it.
-    var version: UInt64
-    /// The IDs removed since a navigation operator last looked (see ``RemovalLog``).
-    var removals: RemovalLog
+    /// The changes to the IDs since `forEach` last reconciled the elements' effects with them.
+    var changes: StackChanges
 
-    init(
-      _ elements: OrderedDictionary<StackElementID, Element>,
-      version: UInt64,
-      removals: RemovalLog? = nil
-    ) {
+    init(_ elements: OrderedDictionary<StackElementID, Element>, changes: StackChanges) {
       self.elements = elements
-      self.version = version
-      self.removals = removals ?? RemovalLog(base: version)
+      self.changes = changes
     }
   }
 
@@ -55,7 +46,7 @@ public struct StackState<Element> {
 
   /// Creates an empty stack.
   public init() {
-    self.storage = Storage([:], version: nextStackVersion())
+    self.storage = Storage([:], changes: StackChanges())
   }
 
   /// Creates a stack from a sequence of elements, bottom first, with new IDs.
@@ -67,7 +58,7 @@ public struct StackState<Element> {
     for element in elements {
       dictionary[nextID()] = element
     }
-    self.storage = Storage(dictionary, version: nextStackVersion())
+    self.storage = Storage(dictionary, changes: StackChanges())
   }
 
   /// The IDs of the elements, bottom first.
@@ -158,9 +149,8 @@ public struct StackState<Element> {
   @discardableResult
   public mutating func removeLast() -> Element {
     makeUnique()
-    storage.version = nextStackVersion()
     let (id, element) = storage.elements.removeLast()
-    storage.removals.record(CollectionOfOne(id))
+    storage.changes.recordRemoval(of: CollectionOfOne(id))
     return element
   }
 
@@ -184,33 +174,31 @@ public struct StackState<Element> {
     removeSubrange((index + 1)...)
   }
 
-  /// The number that identifies the sequence of IDs; see `Storage.version`.
+  /// The number that identifies the sequence of IDs (``StackChanges/version``).
   package var version: UInt64 {
-    storage.version
+    storage.changes.version
   }
 
-  /// The IDs removed since a navigation operator last marked the stack reconciled.
-  package var removals: RemovalLog {
-    storage.removals
+  /// The changes to the IDs since a navigation operator last marked the stack reconciled.
+  package var changes: StackChanges {
+    storage.changes
   }
 
-  /// Starts a new removal log at the current version, once a navigation operator has ended
-  /// the effects of everything removed so far. Skipped when the storage is shared: a copy costs
-  /// more than the log saves, and a log that does not match only makes the next check look at
-  /// every element.
+  /// Starts a new list of changes at the current version, once a navigation operator has
+  /// handed the changes to the runtime (see `Reconciliation`). Skipped when the storage is
+  /// shared: a copy costs more than the list saves, and a list that does not match only makes
+  /// the next reconciliation check every element.
   package mutating func markReconciled() {
-    guard storage.removals.base != storage.version || !storage.removals.ids.isEmpty else {
-      return
-    }
+    guard storage.changes.hasChangesSinceReconciled else { return }
     guard isKnownUniquelyReferenced(&storage) else { return }
-    storage.removals = RemovalLog(base: storage.version)
+    storage.changes.markReconciled()
   }
 
   /// Adds an element with an ID that was generated elsewhere.
   package mutating func insert(_ element: Element, id: StackElementID) {
     makeUnique()
     storage.elements[id] = element
-    storage.version = nextStackVersion()
+    storage.changes.recordInsertion()
   }
 
   /// A new ID for an element added on top: newer than the top element's and unused here.
@@ -263,12 +251,12 @@ public struct StackState<Element> {
   private mutating func didWrite(id: StackElementID, countBefore: Int) {
     let count = storage.elements.count
     guard count != countBefore else { return }
-    storage.version = nextStackVersion()
     if count > countBefore {
+      storage.changes.recordInsertion()
       @Dependency(\.stackElementID) var stackElementID
       stackElementID.skip(past: id)
     } else {
-      storage.removals.record(CollectionOfOne(id))
+      storage.changes.recordRemoval(of: CollectionOfOne(id))
     }
   }
 
@@ -284,7 +272,7 @@ public struct StackState<Element> {
   /// NB: Apart from ``makeUnique()``, so that the inlined check does not bring the copy with it.
   @usableFromInline
   mutating func copyStorage() {
-    storage = Storage(storage.elements, version: storage.version, removals: storage.removals)
+    storage = Storage(storage.elements, changes: storage.changes)
   }
 }
 
@@ -310,14 +298,13 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
   /// - Parameter keepCapacity: Whether to keep the storage's capacity.
   public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
     guard !isEmpty else { return }
-    var removals = storage.removals
-    removals.record(storage.elements.keys)
+    var changes = storage.changes
+    changes.recordRemoval(of: storage.elements.keys)
     if isKnownUniquelyReferenced(&storage) {
       storage.elements.removeAll(keepingCapacity: keepCapacity)
-      storage.version = nextStackVersion()
-      storage.removals = removals
+      storage.changes = changes
     } else {
-      storage = Storage([:], version: nextStackVersion(), removals: removals)
+      storage = Storage([:], changes: changes)
     }
   }
 
@@ -331,8 +318,7 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
     for id in ids {
       storage.elements.removeValue(forKey: id)
     }
-    storage.version = nextStackVersion()
-    storage.removals.record(ids)
+    storage.changes.recordRemoval(of: ids)
   }
 
   /// Replaces the elements in `subrange` with `newElements`, which get new IDs.
@@ -345,7 +331,7 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
     with newElements: some Collection<Element>
   ) {
     makeUnique()
-    storage.removals.record(storage.elements.keys[subrange])
+    storage.changes.recordRemoval(of: storage.elements.keys[subrange])
     storage.elements.removeSubrange(subrange)
     for (offset, element) in newElements.enumerated() {
       storage.elements.updateValue(
@@ -354,49 +340,10 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
         insertingAt: subrange.lowerBound + offset
       )
     }
-    storage.version = nextStackVersion()
   }
 
   /// The storage's identity, for tests that check that writes happen in place.
   package var storageIdentity: ObjectIdentifier {
     ObjectIdentifier(storage)
   }
-}
-
-/// The IDs removed from a stack since version ``base``, when there were few.
-///
-/// `forEach` ends the effects of removed elements; with the log it checks only what left, so a
-/// push or a pop costs the same however many elements below have running effects. A log that
-/// grew long is dropped (`isComplete` is `false`), and the operator checks every element with
-/// running effects instead, which costs about as much as the removal did.
-package struct RemovalLog: Sendable {
-  /// The version of the stack when the log started.
-  package let base: UInt64
-  /// The IDs removed since, oldest first; empty when the log is incomplete.
-  package private(set) var ids: [StackElementID] = []
-  /// Whether `ids` holds every removal since `base`.
-  package private(set) var isComplete = true
-
-  /// The most removals the log keeps before giving up on listing them.
-  static var limit: Int { 32 }
-
-  init(base: UInt64) {
-    self.base = base
-  }
-
-  mutating func record(_ removed: some Collection<StackElementID>) {
-    guard isComplete, !removed.isEmpty else { return }
-    guard ids.count + removed.count <= Self.limit else {
-      ids = []
-      isComplete = false
-      return
-    }
-    ids.append(contentsOf: removed)
-  }
-}
-
-private let stackVersions = Atomic<UInt64>(0)
-
-private func nextStackVersion() -> UInt64 {
-  stackVersions.wrappingAdd(1, ordering: .relaxed).newValue
 }
