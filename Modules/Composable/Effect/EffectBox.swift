@@ -53,6 +53,7 @@ extension Effect {
 
   /// What the effect does, or `nil` for ``none``: the one place a box is cast to its class.
   @inlinable
+  @inline(__always)
   var operation: Operation? {
     guard let box else { return nil }
     // NB: Each box was made by the initialiser of its class, which sets its kind, and every box

@@ -33,12 +33,29 @@ public struct StackState<Element> {
   @usableFromInline
   final class Storage {
     @usableFromInline var elements: OrderedDictionary<StackElementID, Element>
-    /// The changes to the IDs since `forEach` last reconciled the elements' effects with them.
-    var changes: StackChanges
+    /// Identifies the sequence of IDs (``StackChanges/nextVersion()``).
+    var version: UInt64
+    /// The IDs removed since `forEach` last reconciled the elements' effects (see
+    /// `Reconciliation`).
+    var removals: StackChanges.Removals
 
-    init(_ elements: OrderedDictionary<StackElementID, Element>, changes: StackChanges) {
+    init(
+      _ elements: OrderedDictionary<StackElementID, Element>,
+      version: UInt64 = StackChanges.nextVersion(),
+      removals: StackChanges.Removals? = nil
+    ) {
       self.elements = elements
-      self.changes = changes
+      self.version = version
+      self.removals = removals ?? StackChanges.Removals(since: version)
+    }
+
+    /// Records a change to the IDs: a new version.
+    ///
+    /// NB: Not generic over the IDs removed, which callers record in ``removals`` themselves: a
+    /// generic method of this generic class runs unspecialised, looking up the metadata of the
+    /// collection of IDs on every push and pop.
+    func recordChange() {
+      version = StackChanges.nextVersion()
     }
   }
 
@@ -46,7 +63,7 @@ public struct StackState<Element> {
 
   /// Creates an empty stack.
   public init() {
-    self.storage = Storage([:], changes: StackChanges())
+    self.storage = Storage([:])
   }
 
   /// Creates a stack from a sequence of elements, bottom first, with new IDs.
@@ -58,7 +75,7 @@ public struct StackState<Element> {
     for element in elements {
       dictionary[nextID()] = element
     }
-    self.storage = Storage(dictionary, changes: StackChanges())
+    self.storage = Storage(dictionary)
   }
 
   /// The IDs of the elements, bottom first.
@@ -150,7 +167,8 @@ public struct StackState<Element> {
   public mutating func removeLast() -> Element {
     makeUnique()
     let (id, element) = storage.elements.removeLast()
-    storage.changes.recordRemoval(of: CollectionOfOne(id))
+    storage.recordChange()
+    storage.removals.record(CollectionOfOne(id))
     return element
   }
 
@@ -176,12 +194,12 @@ public struct StackState<Element> {
 
   /// The number that identifies the sequence of IDs (``StackChanges/version``).
   package var version: UInt64 {
-    storage.changes.version
+    storage.version
   }
 
   /// The changes to the IDs since a navigation operator last marked the stack reconciled.
   package var changes: StackChanges {
-    storage.changes
+    StackChanges(version: storage.version, removals: storage.removals)
   }
 
   /// Starts a new list of changes at the current version, once a navigation operator has
@@ -189,16 +207,16 @@ public struct StackState<Element> {
   /// shared: a copy costs more than the list saves, and a list that does not match only makes
   /// the next reconciliation check every element.
   package mutating func markReconciled() {
-    guard storage.changes.hasChangesSinceReconciled else { return }
+    guard !storage.removals.isEmpty(since: storage.version) else { return }
     guard isKnownUniquelyReferenced(&storage) else { return }
-    storage.changes.markReconciled()
+    storage.removals = StackChanges.Removals(since: storage.version)
   }
 
   /// Adds an element with an ID that was generated elsewhere.
   package mutating func insert(_ element: Element, id: StackElementID) {
     makeUnique()
     storage.elements[id] = element
-    storage.changes.recordInsertion()
+    storage.recordChange()
   }
 
   /// A new ID for an element added on top: newer than the top element's and unused here.
@@ -225,8 +243,8 @@ public struct StackState<Element> {
   /// - Returns: Whether there is such an element; `body` runs only if there is.
   ///
   /// NB: Inlinable so that the stack operator's element closure, compiled for the feature's
-  /// types, runs it specialised: as generic code it looked up the metadata of the ordered
-  /// dictionary, its keys' array and the storage on every element action.
+  /// types (see `NavigatedChildRunner`), runs it specialised, without looking up the metadata of
+  /// the ordered dictionary, its keys' array and the storage on every element action.
   @inlinable
   @discardableResult
   package mutating func modify(id: StackElementID, _ body: (inout Element) -> Void) -> Bool {
@@ -252,11 +270,12 @@ public struct StackState<Element> {
     let count = storage.elements.count
     guard count != countBefore else { return }
     if count > countBefore {
-      storage.changes.recordInsertion()
+      storage.recordChange()
       @Dependency(\.stackElementID) var stackElementID
       stackElementID.skip(past: id)
     } else {
-      storage.changes.recordRemoval(of: CollectionOfOne(id))
+      storage.recordChange()
+      storage.removals.record(CollectionOfOne(id))
     }
   }
 
@@ -272,7 +291,7 @@ public struct StackState<Element> {
   /// NB: Apart from ``makeUnique()``, so that the inlined check does not bring the copy with it.
   @usableFromInline
   mutating func copyStorage() {
-    storage = Storage(storage.elements, changes: storage.changes)
+    storage = Storage(storage.elements, version: storage.version, removals: storage.removals)
   }
 }
 
@@ -298,13 +317,14 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
   /// - Parameter keepCapacity: Whether to keep the storage's capacity.
   public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
     guard !isEmpty else { return }
-    var changes = storage.changes
-    changes.recordRemoval(of: storage.elements.keys)
+    var removals = storage.removals
+    removals.record(storage.elements.keys)
     if isKnownUniquelyReferenced(&storage) {
       storage.elements.removeAll(keepingCapacity: keepCapacity)
-      storage.changes = changes
+      storage.version = StackChanges.nextVersion()
+      storage.removals = removals
     } else {
-      storage = Storage([:], changes: changes)
+      storage = Storage([:], removals: removals)
     }
   }
 
@@ -318,7 +338,8 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
     for id in ids {
       storage.elements.removeValue(forKey: id)
     }
-    storage.changes.recordRemoval(of: ids)
+    storage.recordChange()
+    storage.removals.record(ids)
   }
 
   /// Replaces the elements in `subrange` with `newElements`, which get new IDs.
@@ -331,7 +352,8 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
     with newElements: some Collection<Element>
   ) {
     makeUnique()
-    storage.changes.recordRemoval(of: storage.elements.keys[subrange])
+    storage.recordChange()
+    storage.removals.record(storage.elements.keys[subrange])
     storage.elements.removeSubrange(subrange)
     for (offset, element) in newElements.enumerated() {
       storage.elements.updateValue(

@@ -226,19 +226,15 @@ struct TaskInheritance {
     self.dependencies = dependencies
   }
 
-  /// Runs `walk`, which creates the tasks of `effect`, with `dependencies` bound, so that every
-  /// task it creates inherits them; an effect that creates no task (the navigation operators'
-  /// own, on every push and pop) skips the binding.
-  static func creatingTasks<Action>(
-    of effect: Effect<Action>,
-    with dependencies: DependencyValues,
-    _ walk: () -> Void
-  ) {
-    guard !effect.isSynchronous else { return walk() }
-    DependencyValues.$_current.withValue(dependencies, operation: walk)
+  /// Whether the store's walk over `effect` binds the store's dependencies around it, so that
+  /// every task it creates inherits them: when it creates a task at all (the navigation
+  /// operators' own effects, on every push and pop, create none).
+  static func bindsDependencies<Action>(aroundWalkOf effect: Effect<Action>) -> Bool {
+    !effect.isSynchronous
   }
 
   /// What the task of a run made in `environment` binds; `nil` when it binds nothing.
+  @inline(__always)
   mutating func binding(for environment: EffectEnvironment) -> TaskBinding? {
     let inheritsDependencies = DependencyIdentity.areIdentical(
       environment.dependencies,
@@ -270,6 +266,10 @@ enum TaskBinding {
   case dependenciesAndContext
 
   /// Runs the work of `run` with what this binds from the run's environment.
+  ///
+  /// Never inlined into the task's closure, whose frame every effect's task holds: the three
+  /// bindings would enlarge it past the task's first block of memory (see `EffectTask`).
+  @inline(never)
   func execute<Action>(_ run: Effect<Action>.RunBox, send: Send<Action>, origin: Action) async {
     let environment = run.environment
     switch self {

@@ -12,13 +12,14 @@ import Synchronization
 ///
 /// - The runtime records, for each slot, the stack version it last reconciled the slot
 ///   against (`LiveChildren.reconciledVersion`).
-/// - ``StackChanges/version`` changes whenever the stack's IDs change, and ``StackChanges``
-///   lists every ID removed since version ``StackChanges/since`` (while it is complete).
+/// - ``StackChanges/version`` changes whenever the stack's IDs change, and
+///   ``StackChanges/removals`` lists every ID removed since version
+///   ``StackChanges/Removals/since`` (while it is complete).
 /// - After handing its changes to the runtime, the operator starts a new list at the current
 ///   version (`StackState.markReconciled()`).
 ///
 /// So: a slot reconciled at the stack's version has lost nothing since; a slot reconciled at
-/// ``StackChanges/since`` has lost at most the listed IDs; any other slot (the list was given up,
+/// ``StackChanges/Removals/since`` has lost at most the listed IDs; any other slot (the list was given up,
 /// or the stack was shared and not restarted) has every live child checked. Each of these only
 /// ever checks more children than left, never fewer. Guarded by `NavigationCostTests` (how many
 /// entries a push and a pop examine), `StackReducerLifetimeTests` and the stack model tests.
@@ -43,65 +44,58 @@ package struct Reconciliation: Sendable {
 }
 
 /// The changes to a stack's IDs since a navigation operator last reconciled the stack's
-/// children: the stack's version and the IDs removed since an earlier version. Kept in the
-/// stack's storage; see ``Reconciliation`` for how the two meet.
+/// children: the stack's version and the IDs removed since an earlier version. A stack keeps
+/// the two (`StackState.Storage`); see ``Reconciliation`` for how they meet the runtime's.
 package struct StackChanges: Sendable {
-  /// Identifies the sequence of IDs: drawn from one counter for the process whenever the IDs
-  /// change, so two stacks with the same version have the same IDs. Writes to an element keep
-  /// it.
-  package private(set) var version: UInt64
-  /// The version at which ``removed`` started.
-  package private(set) var since: UInt64
-  /// The IDs removed since ``since``, oldest first; empty when ``isComplete`` is `false`.
-  package private(set) var removed: [StackElementID] = []
-  /// Whether ``removed`` lists every removal since ``since``: a list that would grow past
-  /// ``limit`` is given up, and the next reconciliation checks every live child instead, which
-  /// costs about what the removals did.
-  package private(set) var isComplete = true
+  /// Identifies the stack's sequence of IDs (``nextVersion()``).
+  package let version: UInt64
+  /// The IDs removed since an earlier version.
+  package let removals: Removals
 
-  /// The most removals listed before the list is given up.
-  static var limit: Int { 32 }
+  /// The IDs removed from a stack since version ``since``.
+  package struct Removals: Sendable {
+    /// The version at which the list started.
+    package private(set) var since: UInt64
+    /// The IDs removed since ``since``, oldest first; empty when ``isComplete`` is `false`.
+    package private(set) var ids: [StackElementID] = []
+    /// Whether ``ids`` lists every removal since ``since``: a list that would grow past
+    /// ``limit`` is given up, and the next reconciliation checks every live child instead,
+    /// which costs about what the removals did.
+    package private(set) var isComplete = true
 
-  /// The changes of a new stack: a new version, nothing removed.
-  init() {
-    version = Self.nextVersion()
-    since = version
-  }
+    /// The most removals listed before the list is given up.
+    static var limit: Int { 32 }
 
-  /// Records a change to the IDs that removed none, such as a push.
-  mutating func recordInsertion() {
-    version = Self.nextVersion()
-  }
-
-  /// Records a change to the IDs that removed `ids` (and may have inserted others).
-  mutating func recordRemoval(of ids: some Collection<StackElementID>) {
-    version = Self.nextVersion()
-    guard isComplete, !ids.isEmpty else { return }
-    guard removed.count + ids.count <= Self.limit else {
-      removed = []
-      isComplete = false
-      return
+    /// An empty list, started at `version`.
+    init(since version: UInt64) {
+      self.since = version
     }
-    removed.append(contentsOf: ids)
+
+    /// Adds IDs removed by a change to the stack.
+    mutating func record(_ removed: some Collection<StackElementID>) {
+      guard isComplete, !removed.isEmpty else { return }
+      guard ids.count + removed.count <= Self.limit else {
+        ids = []
+        isComplete = false
+        return
+      }
+      ids.append(contentsOf: removed)
+    }
+
+    /// Whether this is an empty list started at `version`, as a new one would be.
+    func isEmpty(since version: UInt64) -> Bool {
+      since == version && isComplete && ids.isEmpty
+    }
   }
 
-  /// Whether a new list started now would differ from this one.
-  var hasChangesSinceReconciled: Bool {
-    since != version || !removed.isEmpty || !isComplete
-  }
-
-  /// Starts a new list at the current version, once the runtime has reconciled the stack.
-  mutating func markReconciled() {
-    since = version
-    removed = []
-    isComplete = true
+  /// A new version of a stack's IDs, for every change to them: drawn from one counter for the
+  /// process, so two stacks with the same version have the same IDs. Writes to an element keep
+  /// the version.
+  static func nextVersion() -> UInt64 {
+    versions.wrappingAdd(1, ordering: .relaxed).newValue
   }
 
   private static let versions = Atomic<UInt64>(0)
-
-  private static func nextVersion() -> UInt64 {
-    versions.wrappingAdd(1, ordering: .relaxed).newValue
-  }
 }
 
 extension EffectRegistry {
@@ -116,8 +110,10 @@ extension EffectRegistry {
     if let changes, live.reconciledVersion == changes.version { return ([], []) }
     var gone: [HashableIdentity] = []
     var examined = 0
-    if let changes, changes.isComplete, live.reconciledVersion == changes.since {
-      for id in changes.removed {
+    if let removals = changes?.removals, removals.isComplete,
+      live.reconciledVersion == removals.since
+    {
+      for id in removals.ids {
         let child = HashableIdentity(id)
         guard live.children.contains(child) else { continue }
         examined += 1

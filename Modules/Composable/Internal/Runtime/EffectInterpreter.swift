@@ -35,7 +35,13 @@ extension EffectRuntime {
       inheritance: TaskInheritance(dependencies: dependencies),
       sender: .unmade(group, make: makeSend)
     )
-    TaskInheritance.creatingTasks(of: effect, with: dependencies) {
+    // NB: Bound here, not through a function that takes the walk in a closure: a closure that
+    // captures the walk looks up its metadata on every action.
+    if TaskInheritance.bindsDependencies(aroundWalkOf: effect) {
+      DependencyValues.$_current.withValue(dependencies) {
+        walk.start(effect, keys: SmallArray())
+      }
+    } else {
       walk.start(effect, keys: SmallArray())
     }
     group = walk.group

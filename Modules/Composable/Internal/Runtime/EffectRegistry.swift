@@ -117,14 +117,15 @@ struct EffectRegistry {
   // MARK: - Unregistering
 
   /// Unregisters a task whose work is over from every key it is still registered under, and
-  /// returns its entry; `nil` when the token is free.
-  mutating func unregister(_ token: EffectRuntime.Token) -> Entry? {
+  /// returns its group and its token there; `nil` when the token is free or the task has no
+  /// group. (Only those are returned: an entry is large, and this runs for every effect.)
+  mutating func unregister(_ token: EffectRuntime.Token) -> (EffectGroup, groupToken: Int?)? {
     guard task(at: token) != nil else { return nil }
     let entry = running.remove(at: token)
     entry.keys.visit { key in
       unregister(token, from: key)
     }
-    return entry
+    return entry.group.map { ($0, entry.groupToken) }
   }
 
   private mutating func unregister(_ token: EffectRuntime.Token, from key: CancellationKey) {

@@ -180,11 +180,12 @@ package final class EffectRuntime: Sendable {
 
   /// Unregisters a task started by ``spawn(keys:prefixes:origin:group:makeTask:)`` whose work is
   /// over; the task calls it last.
+  ///
+  /// Never inlined into the task's closure, whose frame every effect's task holds (see
+  /// `EffectTask`).
+  @inline(never)
   func taskDidFinish(_ token: Token) {
-    let finished = changeRegistry { registry -> (EffectGroup, token: Int?)? in
-      guard let entry = registry.unregister(token) else { return nil }
-      return entry.group.map { ($0, entry.groupToken) }
-    }
+    let finished = changeRegistry { $0.unregister(token) }
     if let (group, groupToken) = finished {
       // NB: The finishing task is the one that calls this.
       group.taskDidFinish(groupToken, wasCancelled: Task.isCancelled)
