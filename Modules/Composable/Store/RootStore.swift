@@ -116,7 +116,13 @@ package final class RootStore<State, Action: Sendable> {
     batchGroup: inout EffectGroup?,
     synchronousActions: inout [Action]
   ) {
-    let effect = reduce(action)
+    let effect = Self.reduce(
+      &state,
+      action: action,
+      with: reducer,
+      runtime: runtime,
+      dependencies: dependencies
+    )
     didReduce?(action, state)
     guard !effect.isNone else { return }
     var group = actionGroup ?? batchGroup
@@ -166,17 +172,8 @@ package final class RootStore<State, Action: Sendable> {
     return true
   }
 
-  /// Runs the reducer with the store's runtime, navigation and dependencies in effect.
-  private func reduce(_ action: Action) -> Effect<Action> {
-    Self.reduce(
-      &state,
-      action: action,
-      with: reducer,
-      runtime: runtime,
-      dependencies: dependencies
-    )
-  }
-
+  /// Runs the reducer in the store's root context, with the store's dependencies.
+  ///
   /// Not isolated, so that its closures are not either: an isolated closure handed to code that
   /// is not checks that it runs on the main actor each time it is called.
   nonisolated private static func reduce(

@@ -202,8 +202,24 @@ where Element.State: Sendable {
 
     switch request {
     case .element(let id):
+      // The element's reducer runs in the element's scope, and its effects are lifted into
+      // the parent's, registered under the element (see `NavigatedChildRunner`).
+      let scope = NavigatedScope(parent: context.navigationIDPath, slot: runner.slot, element: id)
+      let toStackAction = runner.toAction
       let isOnStack: Bool
-      (isOnStack, elementEffects) = reduceElement(id, action: action, state: &state, in: context)
+      (isOnStack, elementEffects) = runner.reduce(
+        scope,
+        in: context,
+        state: &state,
+        action: action,
+        child: element
+      ) { effect in
+        effect.navigated(
+          scope,
+          embed: { toStackAction.embed(.element(id: id, action: $0)) },
+          dismiss: { toStackAction.embed(.popFrom(id: id)) }
+        )
+      }
       if !isOnStack, !cancelledBeforehand.contains(where: { $0 == HashableIdentity(id) }) {
         reportMissingElement(id, action: action)
       }
@@ -285,32 +301,6 @@ where Element.State: Sendable {
     _ body: (StackState<Element.State>) -> Result
   ) -> Result {
     body(state[keyPath: runner.toState])
-  }
-
-  /// Runs the element's reducer in its scope; returns whether the element is on the stack, and
-  /// its effects lifted into the parent's.
-  private func reduceElement(
-    _ id: StackElementID,
-    action: Parent.Action,
-    state: inout Parent.State,
-    in context: ReducerContext
-  ) -> (isOnStack: Bool, effect: Effect<Parent.Action>) {
-    let scope = NavigatedScope(parent: context.navigationIDPath, slot: runner.slot, element: id)
-    let toStackAction = runner.toAction
-    let (isOnStack, effect) = runner.reduce(
-      scope,
-      in: context,
-      state: &state,
-      action: action,
-      child: element
-    ) { effect in
-      effect.navigated(
-        scope,
-        embed: { toStackAction.embed(.element(id: id, action: $0)) },
-        dismiss: { toStackAction.embed(.popFrom(id: id)) }
-      )
-    }
-    return (isOnStack, effect)
   }
 
   /// Pushes the element of a push action.
