@@ -49,14 +49,6 @@ public struct StackState<Element> {
       self.removals = removals ?? StackChanges.Removals(since: version)
     }
 
-    /// Records a change to the IDs: a new version.
-    ///
-    /// NB: Not generic over the IDs removed, which callers record in ``removals`` themselves: a
-    /// generic method of this generic class runs unspecialised, looking up the metadata of the
-    /// collection of IDs on every push and pop.
-    func recordChange() {
-      version = StackChanges.nextVersion()
-    }
   }
 
   @usableFromInline var storage: Storage
@@ -167,7 +159,7 @@ public struct StackState<Element> {
   public mutating func removeLast() -> Element {
     makeUnique()
     let (id, element) = storage.elements.removeLast()
-    storage.recordChange()
+    storage.version = StackChanges.nextVersion()
     storage.removals.record(CollectionOfOne(id))
     return element
   }
@@ -216,7 +208,7 @@ public struct StackState<Element> {
   package mutating func insert(_ element: Element, id: StackElementID) {
     makeUnique()
     storage.elements[id] = element
-    storage.recordChange()
+    storage.version = StackChanges.nextVersion()
   }
 
   /// A new ID for an element added on top: newer than the top element's and unused here.
@@ -269,12 +261,11 @@ public struct StackState<Element> {
   private mutating func didWrite(id: StackElementID, countBefore: Int) {
     let count = storage.elements.count
     guard count != countBefore else { return }
+    storage.version = StackChanges.nextVersion()
     if count > countBefore {
-      storage.recordChange()
       @Dependency(\.stackElementID) var stackElementID
       stackElementID.skip(past: id)
     } else {
-      storage.recordChange()
       storage.removals.record(CollectionOfOne(id))
     }
   }
@@ -292,5 +283,63 @@ public struct StackState<Element> {
   @usableFromInline
   mutating func copyStorage() {
     storage = Storage(storage.elements, version: storage.version, removals: storage.removals)
+  }
+}
+
+// The removals `RangeReplaceableCollection` routes through; each records the IDs it removes.
+extension StackState {
+  /// Removes every element.
+  ///
+  /// A stack that shares its storage with a copy starts over with empty storage instead of
+  /// copying elements only to remove them.
+  ///
+  /// - Parameter keepCapacity: Whether to keep the storage's capacity.
+  public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
+    guard !isEmpty else { return }
+    var removals = storage.removals
+    removals.record(storage.elements.keys)
+    if isKnownUniquelyReferenced(&storage) {
+      storage.elements.removeAll(keepingCapacity: keepCapacity)
+      storage.version = StackChanges.nextVersion()
+      storage.removals = removals
+    } else {
+      storage = Storage([:], removals: removals)
+    }
+  }
+
+  /// Removes the elements that match `shouldBeRemoved`; the others keep their IDs.
+  ///
+  /// - Parameter shouldBeRemoved: Whether to remove an element.
+  public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+    let ids = try storage.elements.filter { try shouldBeRemoved($0.value) }.map(\.key)
+    guard !ids.isEmpty else { return }
+    makeUnique()
+    for id in ids {
+      storage.elements.removeValue(forKey: id)
+    }
+    storage.version = StackChanges.nextVersion()
+    storage.removals.record(ids)
+  }
+
+  /// Replaces the elements in `subrange` with `newElements`, which get new IDs.
+  ///
+  /// - Parameters:
+  ///   - subrange: The positions to replace.
+  ///   - newElements: The elements to insert there.
+  public mutating func replaceSubrange(
+    _ subrange: Range<Int>,
+    with newElements: some Collection<Element>
+  ) {
+    makeUnique()
+    storage.version = StackChanges.nextVersion()
+    storage.removals.record(storage.elements.keys[subrange])
+    storage.elements.removeSubrange(subrange)
+    for (offset, element) in newElements.enumerated() {
+      storage.elements.updateValue(
+        element,
+        forKey: newID(),
+        insertingAt: subrange.lowerBound + offset
+      )
+    }
   }
 }

@@ -80,7 +80,15 @@ struct EffectRegistry {
     isTracked: Bool
   ) {
     keys.visit { key in
-      register(token, under: key)
+      // NB: One lookup whether the key is new or not: the default is made only for a new key.
+      var isNewKey = false
+      tokensByKey[key, default: Self.noTokens(noting: &isNewKey)].insert(token)
+      guard isNewKey, let child = key.navigatedChild else { return }
+      if liveChildren[key.path] == nil {
+        liveChildren[key.path] = LiveChildren(children: SmallSet(child))
+      } else {
+        liveChildren[key.path]?.children.insert(child)
+      }
     }
     running.insert(
       Entry(
@@ -96,19 +104,7 @@ struct EffectRegistry {
     nextSequence += 1
   }
 
-  private mutating func register(_ token: EffectRuntime.Token, under key: CancellationKey) {
-    var isNewKey = false
-    tokensByKey[key, default: Self.noTokens(noting: &isNewKey)].insert(token)
-    guard isNewKey, let child = key.navigatedChild else { return }
-    if liveChildren[key.path] == nil {
-      liveChildren[key.path] = LiveChildren(children: SmallSet(child))
-    } else {
-      liveChildren[key.path]?.children.insert(child)
-    }
-  }
-
-  /// No tokens, for a key registered for the first time; sets `isNew`. (The default of a
-  /// dictionary subscript is made only when the key is missing: one lookup either way.)
+  /// No tokens, for a key registered for the first time; sets `isNew`.
   private static func noTokens(noting isNew: inout Bool) -> SmallSet<EffectRuntime.Token> {
     isNew = true
     return SmallSet()
