@@ -1,5 +1,24 @@
 public import CasePaths
 
+/// What an action asks of a navigation operator's child, without its payload.
+///
+/// One type for the three operators, so that the closure that works it out has the same type
+/// in the operator that builds it as in the runner that keeps it (a type parameter would make
+/// the runner wrap it in a thunk, allocated with every operator).
+@usableFromInline
+enum NavigationRequest {
+  /// An action of the stack element with the ID.
+  case element(StackElementID)
+  /// A push of a stack element with the ID.
+  case push(StackElementID)
+  /// A pop of the stack element with the ID and of every element above it.
+  case popFrom(StackElementID)
+  /// An action of the presented or optional child.
+  case child
+  /// The dismissal of the presented child.
+  case dismiss
+}
+
 /// Runs the child of a navigation operator — a stack element (`forEach`), a presentation
 /// (`ifLet` on `PresentationState`) or an optional child (`ifLet` on an optional) — in the
 /// child's own reducer context, and lifts its effects into the parent's: the steps the three
@@ -23,11 +42,11 @@ public import CasePaths
 /// `Benchmarks/instruction-counts` (element send, sheet screen) and `NavigationCostTests`.
 @usableFromInline
 struct NavigatedChildRunner<
-  ParentState, ParentAction: Sendable, Child: Reducer, ChildState, ChildAction, Request
+  ParentState, ParentAction: Sendable, Child: Reducer, ChildState, ChildAction
 > {
   /// What the action asks of the child, if it is one of the operator's actions.
   @usableFromInline
-  typealias Classify = (AnyCasePath<ParentAction, ChildAction>, ParentAction) -> Request?
+  typealias Classify = (AnyCasePath<ParentAction, ChildAction>, ParentAction) -> NavigationRequest?
 
   /// Runs `child` for the child action in the action, on the child's state reached through the
   /// key path, setting the effect; returns whether the child was there.
@@ -72,7 +91,7 @@ struct NavigatedChildRunner<
 
   /// What `action` asks of the child, if it is one of the operator's actions.
   @inline(__always)
-  func request(in action: ParentAction) -> Request? {
+  func request(in action: ParentAction) -> NavigationRequest? {
     classify(toAction, action)
   }
 

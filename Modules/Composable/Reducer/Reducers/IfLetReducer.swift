@@ -100,7 +100,7 @@ extension Reducer {
 struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline
   typealias Runner = NavigatedChildRunner<
-    Parent.State, Parent.Action, Child, Child.State?, Child.Action, Void
+    Parent.State, Parent.Action, Child, Child.State?, Child.Action
   >
 
   let parent: Parent
@@ -124,7 +124,9 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       toChildState: toChildState,
       toChildAction: toChildAction,
       location: location,
-      classify: { toChildAction, action in toChildAction.extract(from: action).map { _ in () } },
+      classify: { toChildAction, action in
+        toChildAction.extract(from: action) == nil ? nil : .child
+      },
       reduceChild: { child, toChildState, toChildAction, state, action, effect in
         guard let childAction = toChildAction.extract(from: action) else { return false }
         // NB: Force-unwrapping the key path's value mutates the child in place; copying it out

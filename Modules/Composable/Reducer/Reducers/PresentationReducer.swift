@@ -108,19 +108,12 @@ extension Reducer {
   }
 }
 
-/// What a presentation action asks of the presentation, without its payload.
-@usableFromInline
-enum PresentationActionKind {
-  case dismiss
-  case presented
-}
-
 @usableFromInline
 struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   @usableFromInline
   typealias Runner = NavigatedChildRunner<
     Parent.State, Parent.Action, Destination, PresentationState<Destination.State>,
-    PresentationAction<Destination.Action>, PresentationActionKind
+    PresentationAction<Destination.Action>
   >
 
   let parent: Parent
@@ -147,7 +140,7 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
       classify: { toPresentationAction, action in
         switch toPresentationAction.extract(from: action) {
         case .dismiss: .dismiss
-        case .presented: .presented
+        case .presented: .child
         case nil: nil
         }
       },
@@ -202,9 +195,9 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     switch (request, identityBefore) {
     case (.some, nil):
       reportNothingPresented(action)
-    case (.presented, let identity?):
+    case (.child, let identity?):
       destinationEffects = reduceDestination(identity, action: action, state: &state)
-    case (.dismiss, _), (nil, _):
+    case (.dismiss, _), (.element, _), (.push, _), (.popFrom, _), (nil, _):
       break
     }
 
@@ -251,7 +244,7 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   /// presented state, and look up its metadata, on every action.
   private func dismiss(
     _ identity: PresentationIdentity,
-    for request: PresentationActionKind,
+    for request: NavigationRequest,
     action: Parent.Action,
     state: inout Parent.State
   ) {
@@ -259,12 +252,14 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     switch request {
     case .dismiss:
       state[keyPath: runner.toState].wrappedValue = nil
-    case .presented:
+    case .child:
       // NB: `isEphemeralAction` checks the type too; checked first here, it spares a normal
       // destination's actions a second extraction.
       if identity.ephemeralActionType != nil, isEphemeral(action, presented: identity) {
         state[keyPath: runner.toState].wrappedValue = nil
       }
+    case .element, .push, .popFrom:
+      break
     }
   }
 

@@ -111,21 +111,13 @@ extension Reducer {
   }
 }
 
-/// What a stack action asks of the stack, without its payload.
-@usableFromInline
-enum StackActionKind {
-  case element(StackElementID)
-  case popFrom(StackElementID)
-  case push(StackElementID)
-}
-
 @usableFromInline
 struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer
 where Element.State: Sendable {
   @usableFromInline
   typealias Runner = NavigatedChildRunner<
     Parent.State, Parent.Action, Element, StackState<Element.State>,
-    StackAction<Element.State, Element.Action>, StackActionKind
+    StackAction<Element.State, Element.Action>
   >
 
   let parent: Parent
@@ -227,7 +219,7 @@ where Element.State: Sendable {
     case .push(let id):
       push(id, from: action, state: &state)
 
-    case .popFrom, nil:
+    case .popFrom, .child, .dismiss, nil:
       break
     }
 
