@@ -143,6 +143,10 @@ extension TestStore {
 
   /// Asserts the current state without sending an action.
   ///
+  /// As in the Composable Architecture, the closure may change nothing: an assertion that only
+  /// confirms the state, such as a form's state between two sends, passes when the state is as
+  /// the test expects.
+  ///
   /// ```swift
   /// store.assert { $0.isLoading = false }
   /// ```
@@ -168,7 +172,7 @@ extension TestStore {
       nextID: root.dependencies.stackElementID.peek()
     )
     withoutActuallyEscaping(updateStateToExpectedResult) { update in
-      expectState(reduction, toMatch: update, at: location)
+      expectState(reduction, toMatch: update, at: location, requiringChange: false)
     }
   }
 
@@ -229,10 +233,14 @@ extension TestStore {
 
   /// Compares the state an action left with what the test expects, and adopts the actual state
   /// as the new baseline either way so that one mistake is reported once.
+  ///
+  /// - Parameter requiringChange: Whether a closure that changes nothing is reported (after a
+  ///   send or a receive, where it should be left out); `assert` confirms state without one.
   func expectState(
     _ reduction: Reduction,
     toMatch updateStateToExpectedResult: ((inout State) throws -> Void)?,
-    at location: CodeLocation
+    at location: CodeLocation,
+    requiringChange: Bool = true
   ) {
     let actualState = reduction.state
     defer { adopt(actualState) }
@@ -248,7 +256,7 @@ extension TestStore {
           changeExpected: updateStateToExpectedResult != nil,
           at: location
         )
-      } else if updateStateToExpectedResult != nil, expected == expectedState {
+      } else if requiringChange, updateStateToExpectedResult != nil, expected == expectedState {
         location.reportIssue(
           """
           Expected state to change, but no change occurred.

@@ -26,8 +26,8 @@ extension Effect {
     var flattened: [EffectBox] = []
     for effect in effects {
       guard let box = effect.box else { continue }
-      if box.kind == .concatenate {
-        flattened.append(contentsOf: unsafeDowncast(box, to: PartsBox.self).parts)
+      if case .concatenate(let concatenate) = effect.operation {
+        flattened.append(contentsOf: concatenate.parts)
       } else {
         flattened.append(box)
       }

@@ -19,20 +19,19 @@ extension Effect {
   /// Transforms every action, and wraps the work of every ``run(priority:operation:catch:fileID:filePath:line:column:)``
   /// in `wrapBody`, when given, which receives the new effect's ``Send``.
   ///
-  /// NB: Without `wrapBody` the mapped work calls the child's work directly rather than through
-  /// an identity wrapper, which cost two more asynchronous frames at each level of parents in the
-  /// work's task: enough to push the work of a navigated child's effect out of its task's first
-  /// 984-byte block of memory.
+  /// Without `wrapBody` the mapped work calls the child's work directly: each wrapper is one
+  /// more asynchronous frame in the work's task at each level of parents (guarded by
+  /// `Benchmarks/instruction-counts`, pop with effects).
   func map<NewAction: Sendable>(
     _ transform: @escaping @Sendable (Action) -> NewAction,
     wrapBody: (@Sendable (Send<NewAction>, () async throws -> Void) async throws -> Void)?
   ) -> Effect<NewAction> {
-    guard let box else { return .none }
-    switch box.kind {
-    case .send:
-      return .send(transform(unsafeDowncast(box, to: SendBox.self).action))
-    case .run:
-      let run = unsafeDowncast(box, to: RunBox.self)
+    switch operation {
+    case nil:
+      return .none
+    case .send(let send):
+      return .send(transform(send.action))
+    case .run(let run):
       let body = run.body
       let mappedBody: @Sendable (Send<NewAction>) async throws -> Void
       if let wrapBody {
@@ -52,24 +51,17 @@ extension Effect {
           location: run.location
         )
       )
-    case .merge, .concatenate:
-      let parts = unsafeDowncast(box, to: PartsBox.self).parts
-      var mapped: [EffectBox] = []
-      mapped.reserveCapacity(parts.count)
-      for part in parts {
-        // NB: Mapping keeps every kind of effect but `.none`, which no part is.
-        guard let box = Effect(box: part).map(transform, wrapBody: wrapBody).box else {
-          preconditionFailure("A part of a merge or concatenation mapped to no effect")
-        }
-        mapped.append(box)
-      }
+    case .merge(let merge):
       return Effect<NewAction>(
-        box: box.kind == .merge
-          ? Effect<NewAction>.PartsBox(merging: mapped)
-          : Effect<NewAction>.PartsBox(concatenating: mapped)
+        box: Effect<NewAction>.PartsBox(merging: Self.mapParts(merge.parts, transform, wrapBody))
       )
-    case .cancellable:
-      let cancellable = unsafeDowncast(box, to: CancellableBox.self)
+    case .concatenate(let concatenation):
+      return Effect<NewAction>(
+        box: Effect<NewAction>.PartsBox(
+          concatenating: Self.mapParts(concatenation.parts, transform, wrapBody)
+        )
+      )
+    case .cancellable(let cancellable):
       return Effect<NewAction>(
         box: Effect<NewAction>.CancellableBox(
           cancellable.key,
@@ -77,16 +69,28 @@ extension Effect {
           cancellable.effect.map(transform, wrapBody: wrapBody)
         )
       )
-    case .cancel:
-      return Effect<NewAction>(
-        box: Effect<NewAction>.CancelBox(unsafeDowncast(box, to: CancelBox.self).key)
-      )
-    case .reconcile:
-      return Effect<NewAction>(
-        box: Effect<NewAction>.ReconcileBox(
-          unsafeDowncast(box, to: ReconcileBox.self).reconciliation
-        )
-      )
+    case .cancel(let cancel):
+      return Effect<NewAction>(box: Effect<NewAction>.CancelBox(cancel.key))
+    case .reconcile(let reconcile):
+      return Effect<NewAction>(box: Effect<NewAction>.ReconcileBox(reconcile.reconciliation))
     }
+  }
+
+  /// The parts of a merge or a concatenation, each mapped.
+  private static func mapParts<NewAction: Sendable>(
+    _ parts: [EffectBox],
+    _ transform: @escaping @Sendable (Action) -> NewAction,
+    _ wrapBody: (@Sendable (Send<NewAction>, () async throws -> Void) async throws -> Void)?
+  ) -> [EffectBox] {
+    var mapped: [EffectBox] = []
+    mapped.reserveCapacity(parts.count)
+    for part in parts {
+      // NB: Mapping keeps every kind of effect but `.none`, which no part is.
+      guard let box = Effect(box: part).map(transform, wrapBody: wrapBody).box else {
+        preconditionFailure("A part of a merge or concatenation mapped to no effect")
+      }
+      mapped.append(box)
+    }
+    return mapped
   }
 }

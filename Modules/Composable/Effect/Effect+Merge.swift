@@ -24,8 +24,8 @@ extension Effect {
     flattened.reserveCapacity(effects.underestimatedCount)
     for effect in effects {
       guard let box = effect.box else { continue }
-      if box.kind == .merge {
-        flattened.append(contentsOf: unsafeDowncast(box, to: PartsBox.self).parts)
+      if case .merge(let merge) = effect.operation {
+        flattened.append(contentsOf: merge.parts)
       } else {
         flattened.append(box)
       }

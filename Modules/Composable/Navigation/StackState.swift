@@ -2,7 +2,6 @@ public import CasePaths
 import Dependencies
 import IssueReporting
 public import OrderedCollections
-import Synchronization
 
 /// The state of a navigation stack: an ordered collection of elements, each tagged with a
 /// ``StackElementID``.
@@ -34,28 +33,29 @@ public struct StackState<Element> {
   @usableFromInline
   final class Storage {
     @usableFromInline var elements: OrderedDictionary<StackElementID, Element>
-    /// Identifies the sequence of IDs. Every change to the IDs draws a new value from a global
-    /// counter, so two stacks with the same version have the same IDs; element writes keep it.
+    /// Identifies the sequence of IDs (``StackChanges/nextVersion()``).
     var version: UInt64
-    /// The IDs removed since a navigation operator last looked (see ``RemovalLog``).
-    var removals: RemovalLog
+    /// The IDs removed since `forEach` last reconciled the elements' effects (see
+    /// `Reconciliation`).
+    var removals: StackChanges.Removals
 
     init(
       _ elements: OrderedDictionary<StackElementID, Element>,
-      version: UInt64,
-      removals: RemovalLog? = nil
+      version: UInt64 = StackChanges.nextVersion(),
+      removals: StackChanges.Removals? = nil
     ) {
       self.elements = elements
       self.version = version
-      self.removals = removals ?? RemovalLog(base: version)
+      self.removals = removals ?? StackChanges.Removals(since: version)
     }
+
   }
 
   @usableFromInline var storage: Storage
 
   /// Creates an empty stack.
   public init() {
-    self.storage = Storage([:], version: nextStackVersion())
+    self.storage = Storage([:])
   }
 
   /// Creates a stack from a sequence of elements, bottom first, with new IDs.
@@ -67,7 +67,7 @@ public struct StackState<Element> {
     for element in elements {
       dictionary[nextID()] = element
     }
-    self.storage = Storage(dictionary, version: nextStackVersion())
+    self.storage = Storage(dictionary)
   }
 
   /// The IDs of the elements, bottom first.
@@ -158,8 +158,8 @@ public struct StackState<Element> {
   @discardableResult
   public mutating func removeLast() -> Element {
     makeUnique()
-    storage.version = nextStackVersion()
     let (id, element) = storage.elements.removeLast()
+    storage.version = StackChanges.nextVersion()
     storage.removals.record(CollectionOfOne(id))
     return element
   }
@@ -184,33 +184,31 @@ public struct StackState<Element> {
     removeSubrange((index + 1)...)
   }
 
-  /// The number that identifies the sequence of IDs; see `Storage.version`.
+  /// The number that identifies the sequence of IDs (``StackChanges/version``).
   package var version: UInt64 {
     storage.version
   }
 
-  /// The IDs removed since a navigation operator last marked the stack reconciled.
-  package var removals: RemovalLog {
-    storage.removals
+  /// The changes to the IDs since a navigation operator last marked the stack reconciled.
+  package var changes: StackChanges {
+    StackChanges(version: storage.version, removals: storage.removals)
   }
 
-  /// Starts a new removal log at the current version, once a navigation operator has ended
-  /// the effects of everything removed so far. Skipped when the storage is shared: a copy costs
-  /// more than the log saves, and a log that does not match only makes the next check look at
-  /// every element.
+  /// Starts a new list of changes at the current version, once a navigation operator has
+  /// handed the changes to the runtime (see `Reconciliation`). Skipped when the storage is
+  /// shared: a copy costs more than the list saves, and a list that does not match only makes
+  /// the next reconciliation check every element.
   package mutating func markReconciled() {
-    guard storage.removals.base != storage.version || !storage.removals.ids.isEmpty else {
-      return
-    }
+    guard !storage.removals.isEmpty(since: storage.version) else { return }
     guard isKnownUniquelyReferenced(&storage) else { return }
-    storage.removals = RemovalLog(base: storage.version)
+    storage.removals = StackChanges.Removals(since: storage.version)
   }
 
   /// Adds an element with an ID that was generated elsewhere.
   package mutating func insert(_ element: Element, id: StackElementID) {
     makeUnique()
     storage.elements[id] = element
-    storage.version = nextStackVersion()
+    storage.version = StackChanges.nextVersion()
   }
 
   /// A new ID for an element added on top: newer than the top element's and unused here.
@@ -219,7 +217,7 @@ public struct StackState<Element> {
   /// generator has not reached yet; skipping past them keeps IDs unique and growing. A replaying
   /// generator (a test store applying an assertion) is taken at its word: the ID it gives is the
   /// one the reducer used, and writing to it describes that element.
-  private func newID() -> StackElementID {
+  func newID() -> StackElementID {
     @Dependency(\.stackElementID) var nextID
     if nextID.replaysIDs { return nextID() }
     if let top = storage.elements.keys.last, nextID.peek() <= top {
@@ -237,8 +235,8 @@ public struct StackState<Element> {
   /// - Returns: Whether there is such an element; `body` runs only if there is.
   ///
   /// NB: Inlinable so that the stack operator's element closure, compiled for the feature's
-  /// types, runs it specialised: as generic code it looked up the metadata of the ordered
-  /// dictionary, its keys' array and the storage on every element action.
+  /// types (see `NavigatedChildRunner`), runs it specialised, without looking up the metadata of
+  /// the ordered dictionary, its keys' array and the storage on every element action.
   @inlinable
   @discardableResult
   package mutating func modify(id: StackElementID, _ body: (inout Element) -> Void) -> Bool {
@@ -263,7 +261,7 @@ public struct StackState<Element> {
   private mutating func didWrite(id: StackElementID, countBefore: Int) {
     let count = storage.elements.count
     guard count != countBefore else { return }
-    storage.version = nextStackVersion()
+    storage.version = StackChanges.nextVersion()
     if count > countBefore {
       @Dependency(\.stackElementID) var stackElementID
       stackElementID.skip(past: id)
@@ -288,20 +286,8 @@ public struct StackState<Element> {
   }
 }
 
-// NB: Not `MutableCollection`: its algorithms (sorting, partitioning, swapping) move values
-// between positions while the IDs stay put, which would give elements each other's identity.
-extension StackState: RandomAccessCollection, RangeReplaceableCollection {
-  /// The position of the bottom element.
-  public var startIndex: Int { 0 }
-
-  /// The position after the top element.
-  public var endIndex: Int { storage.elements.count }
-
-  /// The element at a position, counting from the bottom.
-  public subscript(position: Int) -> Element {
-    storage.elements.values[position]
-  }
-
+// The removals `RangeReplaceableCollection` routes through; each records the IDs it removes.
+extension StackState {
   /// Removes every element.
   ///
   /// A stack that shares its storage with a copy starts over with empty storage instead of
@@ -314,10 +300,10 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
     removals.record(storage.elements.keys)
     if isKnownUniquelyReferenced(&storage) {
       storage.elements.removeAll(keepingCapacity: keepCapacity)
-      storage.version = nextStackVersion()
+      storage.version = StackChanges.nextVersion()
       storage.removals = removals
     } else {
-      storage = Storage([:], version: nextStackVersion(), removals: removals)
+      storage = Storage([:], removals: removals)
     }
   }
 
@@ -331,7 +317,7 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
     for id in ids {
       storage.elements.removeValue(forKey: id)
     }
-    storage.version = nextStackVersion()
+    storage.version = StackChanges.nextVersion()
     storage.removals.record(ids)
   }
 
@@ -345,6 +331,7 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
     with newElements: some Collection<Element>
   ) {
     makeUnique()
+    storage.version = StackChanges.nextVersion()
     storage.removals.record(storage.elements.keys[subrange])
     storage.elements.removeSubrange(subrange)
     for (offset, element) in newElements.enumerated() {
@@ -354,49 +341,5 @@ extension StackState: RandomAccessCollection, RangeReplaceableCollection {
         insertingAt: subrange.lowerBound + offset
       )
     }
-    storage.version = nextStackVersion()
   }
-
-  /// The storage's identity, for tests that check that writes happen in place.
-  package var storageIdentity: ObjectIdentifier {
-    ObjectIdentifier(storage)
-  }
-}
-
-/// The IDs removed from a stack since version ``base``, when there were few.
-///
-/// `forEach` ends the effects of removed elements; with the log it checks only what left, so a
-/// push or a pop costs the same however many elements below have running effects. A log that
-/// grew long is dropped (`isComplete` is `false`), and the operator checks every element with
-/// running effects instead, which costs about as much as the removal did.
-package struct RemovalLog: Sendable {
-  /// The version of the stack when the log started.
-  package let base: UInt64
-  /// The IDs removed since, oldest first; empty when the log is incomplete.
-  package private(set) var ids: [StackElementID] = []
-  /// Whether `ids` holds every removal since `base`.
-  package private(set) var isComplete = true
-
-  /// The most removals the log keeps before giving up on listing them.
-  static var limit: Int { 32 }
-
-  init(base: UInt64) {
-    self.base = base
-  }
-
-  mutating func record(_ removed: some Collection<StackElementID>) {
-    guard isComplete, !removed.isEmpty else { return }
-    guard ids.count + removed.count <= Self.limit else {
-      ids = []
-      isComplete = false
-      return
-    }
-    ids.append(contentsOf: removed)
-  }
-}
-
-private let stackVersions = Atomic<UInt64>(0)
-
-private func nextStackVersion() -> UInt64 {
-  stackVersions.wrappingAdd(1, ordering: .relaxed).newValue
 }

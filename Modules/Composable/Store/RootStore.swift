@@ -51,18 +51,11 @@ package final class RootStore<State, Action: Sendable> {
   }
 
   /// Makes the ``Send`` through which the effects of `group` deliver their actions, so that the
-  /// effects of those actions join the same group.
+  /// effects of those actions join the same group. (In which context they are reduced:
+  /// `ReducerContext.sendingBackFromEffect(_:)`.)
   private lazy var makeSend: (EffectGroup) -> Send<Action> = { [weak self] group in
     Send { [weak self] action in
-      // NB: The action is reduced inside the effect's task, whose context is the feature's that
-      // made the effect. The reducers have theirs from the thread, but a task one of them starts
-      // by hand would inherit the effect's: it gets the store's root context instead, as it did
-      // when the reducers' context was a task-local.
-      guard !ReducerContext.ofTask.isRoot else {
-        self?.send(action, group: group)
-        return
-      }
-      ReducerContext.$ofTask.withValue(ReducerContext(runtime: nil)) {
+      ReducerContext.sendingBackFromEffect {
         self?.send(action, group: group)
       }
     }
@@ -90,7 +83,8 @@ package final class RootStore<State, Action: Sendable> {
     var synchronousActions: [Action] = []
     // NB: The action that starts the batch is reduced as it was passed, without going through
     // the buffer or a copy: most actions come alone and only change state, and in this generic
-    // code every array operation costs metadata lookups that used to outweigh a small reducer.
+    // code every array operation looks up metadata. Guarded by `Benchmarks/thresholds`
+    // (Stack.ElementSend allocations) and `Benchmarks/instruction-counts` (element send).
     process(action, group: nil, batchGroup: &batchGroup, synchronousActions: &synchronousActions)
     var index = 0
     while hasBufferedActions,
@@ -122,7 +116,13 @@ package final class RootStore<State, Action: Sendable> {
     batchGroup: inout EffectGroup?,
     synchronousActions: inout [Action]
   ) {
-    let effect = reduce(action)
+    let effect = Self.reduce(
+      &state,
+      action: action,
+      with: reducer,
+      runtime: runtime,
+      dependencies: dependencies
+    )
     didReduce?(action, state)
     guard !effect.isNone else { return }
     var group = actionGroup ?? batchGroup
@@ -172,19 +172,10 @@ package final class RootStore<State, Action: Sendable> {
     return true
   }
 
-  /// Runs the reducer with the store's runtime, navigation and dependencies in effect.
-  private func reduce(_ action: Action) -> Effect<Action> {
-    Self.reduce(
-      &state,
-      action: action,
-      with: reducer,
-      runtime: runtime,
-      dependencies: dependencies
-    )
-  }
-
-  /// NB: Not isolated, so that its closures are not either: an isolated closure handed to code
-  /// that is not checks that it runs on the main actor each time it is called.
+  /// Runs the reducer in the store's root context, with the store's dependencies.
+  ///
+  /// Not isolated, so that its closures are not either: an isolated closure handed to code that
+  /// is not checks that it runs on the main actor each time it is called.
   nonisolated private static func reduce(
     _ state: inout State,
     action: Action,
@@ -192,13 +183,11 @@ package final class RootStore<State, Action: Sendable> {
     runtime: EffectRuntime,
     dependencies: DependencyValues
   ) -> Effect<Action> {
-    // NB: Assigned rather than returned from the closures, so that they are not generic over
-    // their result.
+    // NB: Assigned rather than returned from the closure, so that the closure is not generic
+    // over its result.
     var effect = Effect<Action>.none
-    ReducerContext(runtime: runtime).run {
-      DependencyValues.$_current.withValue(dependencies) {
-        effect = reducer.reduce(into: &state, action: action)
-      }
+    ReducerContext.reduceAtRoot(runtime: runtime, dependencies: dependencies) {
+      effect = reducer.reduce(into: &state, action: action)
     }
     return effect
   }

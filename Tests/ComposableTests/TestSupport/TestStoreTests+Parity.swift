@@ -156,6 +156,40 @@ extension TestStoreTests {
     }
   }
 
+  @Test func assertingStateThatIsAlreadyThereConfirmsIt() async {
+    let recorder = IssueCollector()
+    await withIssueReporters(IssueReporters.current + [recorder]) {
+      let store = makeStore()
+      await store.send(.incrementButtonTapped) { $0.count = 1 }
+      store.assert { $0.count = 1 }
+      store.assert { _ in }
+      await store.send(.incrementButtonTapped) { $0.count = 2 }
+    }
+
+    #expect(recorder.messages.isEmpty)
+  }
+
+  @Test func assertingAStateThatIsNotThereIsReported() async {
+    let store = makeStore()
+
+    await store.send(.incrementButtonTapped) { $0.count = 1 }
+    withKnownIssue {
+      store.assert { $0.count = 3 }
+    } matching: { issue in
+      issue.says("−   count: 3", "+   count: 1")
+    }
+  }
+
+  @Test func aSendWhoseClosureChangesNothingIsStillReported() async {
+    let store = makeStore()
+
+    await withKnownIssue {
+      await store.send(.loaded("")) { $0.name = "" }
+    } matching: { issue in
+      issue.says("Expected state to change, but no change occurred")
+    }
+  }
+
   @Test func theWorkAnUntrackedEffectLeadsToIsUntrackedToo() async {
     struct Steps: Reducer {
       @Dependency(\.continuousClock) var clock

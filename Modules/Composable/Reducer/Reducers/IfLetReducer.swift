@@ -98,37 +98,18 @@ extension Reducer {
 
 @usableFromInline
 struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
+  @usableFromInline
+  typealias Runner = NavigatedChildRunner<
+    Parent.State, Parent.Action, Child, Child.State?, Child.Action
+  >
+
   let parent: Parent
   let child: Child
-  let toChildState: WritableKeyPath<Parent.State, Child.State?>
-  let toChildAction: AnyCasePath<Parent.Action, Child.Action>
+  let runner: Runner
   let location: CodeLocation
-  /// The identity of the slot the operator's children are in, built once: a key path is not
-  /// trivial, so each identity of it would be an allocation.
-  let navigationSlot: HashableIdentity
-  /// Whether the action is a child action.
-  let isChildAction: (AnyCasePath<Parent.Action, Child.Action>, Parent.Action) -> Bool
-  /// Runs the child reducer for the child action in the action on the child state, which is
-  /// there, setting the effect.
-  let reduceChildAction: ReduceChildAction
 
-  /// The child reducer, the child state, the child's actions, the state, the action, and the
-  /// child's effect to set.
-  @usableFromInline
-  typealias ReduceChildAction = (
-    Child,
-    WritableKeyPath<Parent.State, Child.State?>,
-    AnyCasePath<Parent.Action, Child.Action>,
-    inout Parent.State,
-    Parent.Action,
-    inout Effect<Child.Action>
-  ) -> Void
-
-  // NB: The two closures above are made here, where `ifLet` is written, for the feature's
-  // concrete types. Compiled once for any types, extracting the child action looked up the
-  // metadata of `Optional<Child.Action>` on every action through the operator, the child's or
-  // not. They are given the operator's parts rather than capturing them, so that making them
-  // allocates nothing.
+  // NB: The runner's closures are built here, where `ifLet` is written, for the feature's
+  // concrete types (see `NavigatedChildRunner`).
   @inlinable
   init(
     parent: Parent,
@@ -143,13 +124,16 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       toChildState: toChildState,
       toChildAction: toChildAction,
       location: location,
-      isChildAction: { toChildAction, action in toChildAction.extract(from: action) != nil },
-      reduceChildAction: { child, toChildState, toChildAction, state, action, effect in
-        guard let childAction = toChildAction.extract(from: action) else { return }
+      classify: { toChildAction, action in
+        toChildAction.extract(from: action) == nil ? nil : .child
+      },
+      reduceChild: { child, toChildState, toChildAction, state, action, effect in
+        guard let childAction = toChildAction.extract(from: action) else { return false }
         // NB: Force-unwrapping the key path's value mutates the child in place; copying it out
         // would make every write copy-on-write the child's storage. The caller checked it is
         // there.
         effect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
+        return true
       }
     )
   }
@@ -161,25 +145,28 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     toChildState: WritableKeyPath<Parent.State, Child.State?>,
     toChildAction: AnyCasePath<Parent.Action, Child.Action>,
     location: CodeLocation,
-    isChildAction: @escaping (AnyCasePath<Parent.Action, Child.Action>, Parent.Action) -> Bool,
-    reduceChildAction: @escaping ReduceChildAction
+    classify: @escaping Runner.Classify,
+    reduceChild: @escaping Runner.ReduceChild
   ) {
     self.parent = parent
     self.child = child
-    self.toChildState = toChildState
-    self.toChildAction = toChildAction
     self.location = location
-    self.navigationSlot = HashableIdentity(NavigationSlot(.ifLet, toChildState))
-    self.isChildAction = isChildAction
-    self.reduceChildAction = reduceChildAction
+    self.runner = Runner(
+      toState: toChildState,
+      toAction: toChildAction,
+      slot: .ifLet,
+      isDismissable: false,
+      classify: classify,
+      reduceChild: reduceChild
+    )
   }
 
   @usableFromInline
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let runningChild = endChildrenEndedElsewhere(state)
+    let runningChild = reconcileChildrenEndedElsewhere(state)
     var identityBefore: PresentationIdentity?
     var childEffects = Effect<Parent.Action>.none
-    if isChildAction(toChildAction, action) {
+    if runner.request(in: action) != nil {
       if let identity = runningChild ?? childIdentity(in: state) {
         identityBefore = identity
         childEffects = reduceChild(identity, action: action, state: &state)
@@ -198,7 +185,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return .merge(
       childEffects,
       parentEffects,
-      .end(child: HashableIdentity(identityBefore), in: slot)
+      .cancelChild(HashableIdentity(identityBefore), in: slotPath)
     )
   }
 
@@ -207,56 +194,47 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   /// NB: Apart from ``reduce(into:action:)``, which would otherwise make room for the optional
   /// child state, and look up its metadata, on every action.
   private func childIdentity(in state: Parent.State) -> PresentationIdentity? {
-    state[keyPath: toChildState].map(PresentationIdentity.init(of:))
+    state[keyPath: runner.toState].map(PresentationIdentity.init(of:))
   }
 
-  /// The navigation slot of the optional child.
-  private var slot: NavigationIDPath {
-    ReducerContext.currentNavigationIDPath.appending(identity: navigationSlot)
+  /// The path of the optional child's slot.
+  private var slotPath: NavigationIDPath {
+    ReducerContext.currentNavigationIDPath.appending(identity: runner.slot)
   }
 
-  /// Ends the effects of a child that another reducer set to `nil` or replaced since this
+  /// Cancels the effects of a child that another reducer set to `nil` or replaced since this
   /// operator last ran; returns the identity of the child there is now, when it has running
   /// effects, so that the caller need not work it out by reflection again.
-  private func endChildrenEndedElsewhere(_ state: Parent.State) -> PresentationIdentity? {
+  private func reconcileChildrenEndedElsewhere(_ state: Parent.State) -> PresentationIdentity? {
     guard let runtime = ReducerContext.current.runtime, runtime.hasNavigatedEffects else {
       return nil
     }
-    let slot = self.slot
-    guard runtime.hasChildren(in: slot) else { return nil }
+    let slotPath = self.slotPath
+    guard runtime.hasLiveChildren(in: slotPath) else { return nil }
     let current = childIdentity(in: state)
-    let currentComponent = current.map(HashableIdentity.init)
-    _ = runtime.reconcile(slot, marker: nil) { $0 == currentComponent }
+    let currentChild = current.map(HashableIdentity.init)
+    _ = runtime.reconcile(Reconciliation(slot: slotPath) { $0 == currentChild })
     return current
   }
 
+  /// Runs the child's reducer in its scope, and returns its effects lifted into the parent's.
   private func reduceChild(
     _ identity: PresentationIdentity,
     action: Parent.Action,
     state: inout Parent.State
   ) -> Effect<Parent.Action> {
     let context = ReducerContext.current
-    let scope = NavigatedScope(
-      parent: context.navigationIDPath,
-      slot: navigationSlot,
-      child: HashableIdentity(identity)
-    )
-    // NB: As in `forEach`: the effect comes out through a variable, and the closure captures
-    // the operator's parts rather than the operator, so that this generic code looks up no
-    // metadata it can do without.
-    var effect = Effect<Child.Action>.none
-    let (reduceChildAction, child, toChildState, toChildAction) = (
-      reduceChildAction, child, toChildState, toChildAction
-    )
-    context.entering(scope, isDismissable: false).run {
-      reduceChildAction(child, toChildState, toChildAction, &state, action, &effect)
-    }
-    guard !effect.isNone else { return .none }
-    return effect.navigated(
+    let scope = runner.scope(of: HashableIdentity(identity), in: context)
+    let toChildAction = runner.toAction
+    return runner.reduce(
       scope,
-      embed: { [toChildAction] in toChildAction.embed($0) },
-      dismiss: nil
-    )
+      in: context,
+      state: &state,
+      action: action,
+      child: child
+    ) { effect in
+      effect.navigated(scope, embed: { toChildAction.embed($0) }, dismiss: nil)
+    }.effect
   }
 
   private func reportNilChild(_ action: Parent.Action) {

@@ -106,127 +106,23 @@ extension Reducer {
       location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     )
   }
-
-  /// Runs presented state that has no logic of its own, such as an alert.
-  ///
-  /// ```swift
-  /// Reduce { state, action in … }
-  ///   .ifLet(\.$alert, action: \.alert)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - toPresentationState: A writable key path to the `PresentationState` (`\.$alert`).
-  ///   - toPresentationAction: A case key path to the presentation's actions.
-  ///   - fileID: The file of the call, which a reported issue points at.
-  ///   - filePath: The full path of that file.
-  ///   - line: The line of the call.
-  ///   - column: The column of the call.
-  /// - Returns: A reducer that dismisses the presentation and then runs `self`.
-  @inlinable
-  public func ifLet<DestinationState, DestinationAction: Sendable>(
-    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
-    action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) -> some Reducer<State, Action> {
-    ifLet(
-      toPresentationState,
-      action: toPresentationAction,
-      destination: { EmptyReducer() },
-      fileID: fileID,
-      filePath: filePath,
-      line: line,
-      column: column
-    )
-  }
-
-  /// Runs presented state that has no logic of its own, naming the presentation's action case
-  /// through the action's `AllCasePaths`.
-  ///
-  /// Swift picks this overload for a literal such as `\.alert`; the case path is looked up once,
-  /// when the reducer is built. It behaves exactly like the overload that takes a `CaseKeyPath`.
-  ///
-  /// ```swift
-  /// Reduce { state, action in … }
-  ///   .ifLet(\.$alert, action: \.alert)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - toPresentationState: A writable key path to the `PresentationState` (`\.$alert`).
-  ///   - toPresentationAction: The presentation's action case, as a member of the action's
-  ///     `AllCasePaths`.
-  ///   - fileID: The file of the call, which a reported issue points at.
-  ///   - filePath: The full path of that file.
-  ///   - line: The line of the call.
-  ///   - column: The column of the call.
-  /// - Returns: A reducer that dismisses the presentation and then runs `self`.
-  @_documentation(visibility: internal)
-  @inlinable
-  public func ifLet<DestinationState, DestinationAction: Sendable>(
-    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
-    action toPresentationAction: KeyPath<
-      Action.AllCasePaths, AnyCasePath<Action, PresentationAction<DestinationAction>>
-    >,
-    fileID: StaticString = #fileID,
-    filePath: StaticString = #filePath,
-    line: UInt = #line,
-    column: UInt = #column
-  ) -> some Reducer<State, Action> where Action: CasePathable {
-    ifLet(
-      toPresentationState,
-      action: toPresentationAction,
-      destination: { EmptyReducer() },
-      fileID: fileID,
-      filePath: filePath,
-      line: line,
-      column: column
-    )
-  }
-}
-
-/// What a presentation action asks of the presentation, without its payload.
-@usableFromInline
-enum PresentationActionKind {
-  case dismiss
-  case presented
 }
 
 @usableFromInline
 struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
+  @usableFromInline
+  typealias Runner = NavigatedChildRunner<
+    Parent.State, Parent.Action, Destination, PresentationState<Destination.State>,
+    PresentationAction<Destination.Action>
+  >
+
   let parent: Parent
   let destination: Destination
-  let toPresentationState: WritableKeyPath<Parent.State, PresentationState<Destination.State>>
-  let toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>
+  let runner: Runner
   let location: CodeLocation
-  /// The identity of the slot the operator's children are in, built once: a key path is not
-  /// trivial, so each identity of it would be an allocation.
-  let navigationSlot: HashableIdentity
-  /// What the action asks of the presentation, if it is a presentation action.
-  let kind:
-    (AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>, Parent.Action) ->
-      PresentationActionKind?
-  /// Runs the destination reducer for the presented action in the action on the presented
-  /// state, setting the effect.
-  let reduceDestinationAction: ReduceDestinationAction
 
-  /// The destination reducer, the presentation's actions, the presentation, the action, and
-  /// the destination's effect to set.
-  @usableFromInline
-  typealias ReduceDestinationAction = (
-    Destination,
-    AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>,
-    inout PresentationState<Destination.State>,
-    Parent.Action,
-    inout Effect<Destination.Action>
-  ) -> Void
-
-  // NB: The two closures above are made here, where `ifLet` is written, for the feature's
-  // concrete types. Compiled once for any types, extracting the presentation action looked up
-  // the metadata of the optional action, the action, and the tuple matched on, on every action
-  // through the operator, the destination's or not. They are given the operator's parts rather
-  // than capturing them, so that making them allocates nothing.
+  // NB: The runner's closures are built here, where `ifLet` is written, for the feature's
+  // concrete types (see `NavigatedChildRunner`).
   @inlinable
   init(
     parent: Parent,
@@ -241,19 +137,27 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
       toPresentationState: toPresentationState,
       toPresentationAction: toPresentationAction,
       location: location,
-      kind: { toPresentationAction, action in
+      classify: { toPresentationAction, action in
         switch toPresentationAction.extract(from: action) {
         case .dismiss: .dismiss
-        case .presented: .presented
+        case .presented: .child
         case nil: nil
         }
       },
-      reduceDestinationAction: { destination, toPresentationAction, presentation, action, effect in
-        guard case .presented(let destinationAction) = toPresentationAction.extract(from: action)
-        else { return }
-        presentation.modify {
+      reduceDestination: { destination, toState, toAction, state, action, effect in
+        guard case .presented(let destinationAction) = toAction.extract(from: action) else {
+          return false
+        }
+        // NB: `\.$destination` is a computed key path: writing through it works on a copy of
+        // the wrapper, whose box would then be shared and copied. Moved out first, the
+        // presentation is the only owner of its box, and the destination mutates in place.
+        var presentation = state[keyPath: toState]
+        state[keyPath: toState] = PresentationState(wrappedValue: nil)
+        let isPresented = presentation.modify {
           effect = destination.reduce(into: &$0, action: destinationAction)
         }
+        state[keyPath: toState] = presentation
+        return isPresented
       }
     )
   }
@@ -265,71 +169,72 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     toPresentationState: WritableKeyPath<Parent.State, PresentationState<Destination.State>>,
     toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>,
     location: CodeLocation,
-    kind:
-      @escaping (
-        AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>, Parent.Action
-      ) -> PresentationActionKind?,
-    reduceDestinationAction: @escaping ReduceDestinationAction
+    classify: @escaping Runner.Classify,
+    reduceDestination: @escaping Runner.ReduceChild
   ) {
     self.parent = parent
     self.destination = destination
-    self.toPresentationState = toPresentationState
-    self.toPresentationAction = toPresentationAction
     self.location = location
-    self.navigationSlot = HashableIdentity(NavigationSlot(.presentation, toPresentationState))
-    self.kind = kind
-    self.reduceDestinationAction = reduceDestinationAction
+    self.runner = Runner(
+      toState: toPresentationState,
+      toAction: toPresentationAction,
+      slot: .presentation,
+      isDismissable: true,
+      classify: classify,
+      reduceChild: reduceDestination
+    )
   }
 
   @usableFromInline
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    endPresentationsEndedElsewhere(state)
-    let presentationAction = kind(toPresentationAction, action)
-    let identityBefore = state[keyPath: toPresentationState].identity
+    reconcilePresentationsEndedElsewhere(state)
+    let request = runner.request(in: action)
+    let identityBefore = state[keyPath: runner.toState].identity
     var destinationEffects = Effect<Parent.Action>.none
 
-    switch (presentationAction, identityBefore) {
+    switch (request, identityBefore) {
     case (.some, nil):
       reportNothingPresented(action)
-    case (.presented, let identity?):
+    case (.child, let identity?):
       destinationEffects = reduceDestination(identity, action: action, state: &state)
-    case (.dismiss, _), (nil, _):
+    case (.dismiss, _), (.element, _), (.push, _), (.popFrom, _), (nil, _):
       break
     }
 
     let parentEffects = parent.reduce(into: &state, action: action)
 
-    if let presentationAction, let identityBefore {
-      dismiss(identityBefore, for: presentationAction, action: action, state: &state)
+    if let request, let identityBefore {
+      dismiss(identityBefore, for: request, action: action, state: &state)
     }
 
     guard
       let identityBefore,
-      state[keyPath: toPresentationState].identity != identityBefore
+      state[keyPath: runner.toState].identity != identityBefore
     else {
       return destinationEffects.merge(with: parentEffects)
     }
     return .merge(
       destinationEffects,
       parentEffects,
-      .end(child: HashableIdentity(identityBefore), in: slot)
+      .cancelChild(HashableIdentity(identityBefore), in: slotPath)
     )
   }
 
-  /// The navigation slot of this presentation: the parent's path and the key path of its
+  /// The path of this presentation's slot: the parent's path and the key path of its
   /// `PresentationState`, so that two presentations of one feature never share effects.
-  private var slot: NavigationIDPath {
-    ReducerContext.currentNavigationIDPath.appending(identity: navigationSlot)
+  private var slotPath: NavigationIDPath {
+    ReducerContext.currentNavigationIDPath.appending(identity: runner.slot)
   }
 
-  /// Ends the effects of a presentation that another reducer dismissed or replaced since this
-  /// operator last ran. Costs nothing when no navigated child of the store has running work.
-  private func endPresentationsEndedElsewhere(_ state: Parent.State) {
+  /// Cancels the effects of a presentation that another reducer dismissed or replaced since
+  /// this operator last ran. Costs nothing when no navigated child of the store has running
+  /// work.
+  private func reconcilePresentationsEndedElsewhere(_ state: Parent.State) {
     guard let runtime = ReducerContext.current.runtime, runtime.hasNavigatedEffects else {
       return
     }
-    let current = state[keyPath: toPresentationState].identity.map(HashableIdentity.init)
-    _ = runtime.reconcile(slot, marker: nil) { $0 == current }
+    let current = state[keyPath: runner.toState].identity.map(HashableIdentity.init)
+    _ = runtime.reconcile(Reconciliation(slot: slotPath) { $0 == current })
   }
 
   /// Dismisses the presentation `identity`, if the parent left it presented, for a dismiss
@@ -339,20 +244,22 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   /// presented state, and look up its metadata, on every action.
   private func dismiss(
     _ identity: PresentationIdentity,
-    for kind: PresentationActionKind,
+    for request: NavigationRequest,
     action: Parent.Action,
     state: inout Parent.State
   ) {
-    guard state[keyPath: toPresentationState].identity == identity else { return }
-    switch kind {
+    guard state[keyPath: runner.toState].identity == identity else { return }
+    switch request {
     case .dismiss:
-      state[keyPath: toPresentationState].wrappedValue = nil
-    case .presented:
+      state[keyPath: runner.toState].wrappedValue = nil
+    case .child:
       // NB: `isEphemeralAction` checks the type too; checked first here, it spares a normal
       // destination's actions a second extraction.
       if identity.ephemeralActionType != nil, isEphemeral(action, presented: identity) {
-        state[keyPath: toPresentationState].wrappedValue = nil
+        state[keyPath: runner.toState].wrappedValue = nil
       }
+    case .element, .push, .popFrom:
+      break
     }
   }
 
@@ -363,44 +270,34 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   private func isEphemeral(_ action: Parent.Action, presented identity: PresentationIdentity)
     -> Bool
   {
-    guard case .presented(let destinationAction) = toPresentationAction.extract(from: action)
+    guard case .presented(let destinationAction) = runner.toAction.extract(from: action)
     else { return false }
     return identity.isEphemeralAction(destinationAction)
   }
 
+  /// Runs the destination's reducer in its scope, and returns its effects lifted into the
+  /// parent's.
   private func reduceDestination(
     _ identity: PresentationIdentity,
     action: Parent.Action,
     state: inout Parent.State
   ) -> Effect<Parent.Action> {
     let context = ReducerContext.current
-    let scope = NavigatedScope(
-      parent: context.navigationIDPath,
-      slot: navigationSlot,
-      child: HashableIdentity(identity)
-    )
-    // NB: `\.$destination` is a computed key path: writing through it works on a copy of the
-    // wrapper, whose box would then be shared and copied. Moving the presentation out first
-    // leaves it the only owner of its box, so the destination mutates in place.
-    var presentation = state[keyPath: toPresentationState]
-    state[keyPath: toPresentationState] = PresentationState(wrappedValue: nil)
-    // NB: As in `forEach`: the effect comes out through a variable, and the closure captures
-    // the operator's parts rather than the operator, so that this generic code looks up no
-    // metadata it can do without.
-    var effect = Effect<Destination.Action>.none
-    let (reduceDestinationAction, destination, toPresentationAction) = (
-      reduceDestinationAction, destination, toPresentationAction
-    )
-    context.entering(scope, isDismissable: true).run {
-      reduceDestinationAction(destination, toPresentationAction, &presentation, action, &effect)
-    }
-    state[keyPath: toPresentationState] = presentation
-    guard !effect.isNone else { return .none }
-    return effect.navigated(
+    let scope = runner.scope(of: HashableIdentity(identity), in: context)
+    let toPresentationAction = runner.toAction
+    return runner.reduce(
       scope,
-      embed: { [toPresentationAction] in toPresentationAction.embed(.presented($0)) },
-      dismiss: { [toPresentationAction] in toPresentationAction.embed(.dismiss) }
-    )
+      in: context,
+      state: &state,
+      action: action,
+      child: destination
+    ) { effect in
+      effect.navigated(
+        scope,
+        embed: { toPresentationAction.embed(.presented($0)) },
+        dismiss: { toPresentationAction.embed(.dismiss) }
+      )
+    }.effect
   }
 
   private func reportNothingPresented(_ action: Parent.Action) {

@@ -20,9 +20,10 @@ import IssueReporting
 /// > to.
 public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {
   // NB: The child's work is a closure made by the inlinable initialisers, so that it is
-  // compiled where the feature writes the scope, for its concrete types. Compiled once for any
-  // types, as a method, it looked up the metadata of `Optional<Child.Action>` four times per
-  // action, about 450 instructions each, a third of a scope's cost.
+  // compiled where the feature writes the scope, for its concrete types: compiled once for any
+  // types, extracting the child action looks up the metadata of `Optional<Child.Action>` on
+  // every action (the pattern `NavigatedChildRunner` explains). Guarded by
+  // `Benchmarks/instruction-counts` (element send).
   @usableFromInline
   let reduceChild: (inout ParentState, ParentAction) -> Effect<ParentAction>
 

@@ -111,52 +111,22 @@ extension Reducer {
   }
 }
 
-/// What a stack action asks of the stack, without its payload.
-@usableFromInline
-enum StackActionKind {
-  case element(StackElementID)
-  case popFrom(StackElementID)
-  case push(StackElementID)
-}
-
 @usableFromInline
 struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer
 where Element.State: Sendable {
+  @usableFromInline
+  typealias Runner = NavigatedChildRunner<
+    Parent.State, Parent.Action, Element, StackState<Element.State>,
+    StackAction<Element.State, Element.Action>
+  >
+
   let parent: Parent
   let element: Element
-  let toStackState: WritableKeyPath<Parent.State, StackState<Element.State>>
-  let toStackAction: AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>
+  let runner: Runner
   let location: CodeLocation
-  /// The identity of the slot the operator's children are in, built once: a key path is not
-  /// trivial, so each identity of it would be an allocation.
-  let navigationSlot: HashableIdentity
-  /// What the action asks of the stack, if it is a stack action.
-  let kind:
-    (AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>, Parent.Action) ->
-      StackActionKind?
-  /// Runs the element reducer for the element action in the action on the element with the
-  /// ID, setting the effect; returns whether the element is on the stack.
-  let reduceElementAction: ReduceElementAction
 
-  /// The element reducer, the stack, the stack's actions, the state, the element's ID, the
-  /// action, and the element's effect to set.
-  @usableFromInline
-  typealias ReduceElementAction = (
-    Element,
-    WritableKeyPath<Parent.State, StackState<Element.State>>,
-    AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>,
-    inout Parent.State,
-    StackElementID,
-    Parent.Action,
-    inout Effect<Element.Action>
-  ) -> Bool
-
-  // NB: The two closures above are made here, where `forEach` is written, for the feature's
-  // concrete types. Compiled once for any types, extracting the stack action and modifying the
-  // element looked up the metadata of the optional action, the action, its payload's tuple,
-  // the ordered dictionary, its keys' array and the stack's storage: a fifth of an element
-  // action's cost. They are given the operator's parts rather than capturing them, so that
-  // making them allocates nothing.
+  // NB: The runner's closures are built here, where `forEach` is written, for the feature's
+  // concrete types (see `NavigatedChildRunner`).
   @inlinable
   init(
     parent: Parent,
@@ -171,7 +141,7 @@ where Element.State: Sendable {
       toStackState: toStackState,
       toStackAction: toStackAction,
       location: location,
-      kind: { toStackAction, action in
+      classify: { toStackAction, action in
         switch toStackAction.extract(from: action) {
         case .element(let id, _): .element(id)
         case .popFrom(let id): .popFrom(id)
@@ -179,8 +149,8 @@ where Element.State: Sendable {
         case nil: nil
         }
       },
-      reduceElementAction: { element, toStackState, toStackAction, state, id, action, effect in
-        guard case .element(_, let elementAction) = toStackAction.extract(from: action) else {
+      reduceElement: { element, toStackState, toStackAction, state, action, effect in
+        guard case .element(let id, let elementAction) = toStackAction.extract(from: action) else {
           return false
         }
         return state[keyPath: toStackState].modify(id: id) {
@@ -197,63 +167,79 @@ where Element.State: Sendable {
     toStackState: WritableKeyPath<Parent.State, StackState<Element.State>>,
     toStackAction: AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>,
     location: CodeLocation,
-    kind:
-      @escaping (
-        AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>, Parent.Action
-      ) -> StackActionKind?,
-    reduceElementAction: @escaping ReduceElementAction
+    classify: @escaping Runner.Classify,
+    reduceElement: @escaping Runner.ReduceChild
   ) {
     self.parent = parent
     self.element = element
-    self.toStackState = toStackState
-    self.toStackAction = toStackAction
     self.location = location
-    self.navigationSlot = HashableIdentity(NavigationSlot(.stack, toStackState))
-    self.kind = kind
-    self.reduceElementAction = reduceElementAction
+    self.runner = Runner(
+      toState: toStackState,
+      toAction: toStackAction,
+      slot: .stack,
+      isDismissable: true,
+      classify: classify,
+      reduceChild: reduceElement
+    )
   }
 
   @usableFromInline
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     // NB: Read once and passed down: each read copies the context.
     let context = ReducerContext.current
-    let endedBeforehand = endElementsRemovedElsewhere(&state, in: context)
-    let versionBefore = version(of: &state[keyPath: toStackState])
-    let stackAction = kind(toStackAction, action)
+    let cancelledBeforehand = reconcileElementsRemovedElsewhere(&state, in: context)
+    let versionBefore = version(of: &state[keyPath: runner.toState])
+    let request = runner.request(in: action)
     var elementEffects = Effect<Parent.Action>.none
 
-    switch stackAction {
+    switch request {
     case .element(let id):
-      if !reduceElement(id, action: action, state: &state, effects: &elementEffects, in: context),
-        !endedBeforehand.contains(where: { $0 == HashableIdentity(id) })
-      {
+      // The element's reducer runs in the element's scope, and its effects are lifted into
+      // the parent's, registered under the element (see `NavigatedChildRunner`).
+      let scope = NavigatedScope(parent: context.navigationIDPath, slot: runner.slot, element: id)
+      let toStackAction = runner.toAction
+      let isOnStack: Bool
+      (isOnStack, elementEffects) = runner.reduce(
+        scope,
+        in: context,
+        state: &state,
+        action: action,
+        child: element
+      ) { effect in
+        effect.navigated(
+          scope,
+          embed: { toStackAction.embed(.element(id: id, action: $0)) },
+          dismiss: { toStackAction.embed(.popFrom(id: id)) }
+        )
+      }
+      if !isOnStack, !cancelledBeforehand.contains(where: { $0 == HashableIdentity(id) }) {
         reportMissingElement(id, action: action)
       }
 
     case .push(let id):
       push(id, from: action, state: &state)
 
-    case .popFrom, nil:
+    case .popFrom, .child, .dismiss, nil:
       break
     }
 
     let parentEffects = parent.reduce(into: &state, action: action)
 
-    if case .popFrom(let id) = stackAction {
-      if state[keyPath: toStackState].contains(id: id) {
-        state[keyPath: toStackState].pop(from: id)
+    if case .popFrom(let id) = request {
+      if state[keyPath: runner.toState].contains(id: id) {
+        state[keyPath: runner.toState].pop(from: id)
       } else {
         reportMissingPop(id, action: action)
       }
     }
 
-    let version = version(of: &state[keyPath: toStackState])
+    let version = version(of: &state[keyPath: runner.toState])
     guard version != versionBefore else {
       return elementEffects.merge(with: parentEffects)
     }
-    let remainingIDs = state[keyPath: toStackState].ids
-    let removed = state[keyPath: toStackState].removals.removedChildren
-    state[keyPath: toStackState].markReconciled()
+    let remainingIDs = state[keyPath: runner.toState].ids
+    let changes = state[keyPath: runner.toState].changes
+    state[keyPath: runner.toState].markReconciled()
     @Dependency(\.stackElementID) var stackElementID
     // NB: A parent can delay this effect (behind asynchronous work in a concatenation); an
     // element pushed meanwhile has a newer ID and is not one this change removed.
@@ -261,49 +247,41 @@ where Element.State: Sendable {
     return .merge(
       elementEffects,
       parentEffects,
-      .endChildren(of: slot(in: context), reconciledAt: version, removed: removed) { child in
-        guard let id = child.value(as: StackElementID.self) else { return true }
-        return remainingIDs.contains(id) || newIDs <= id
-      }
+      .reconcile(
+        Reconciliation(slot: runner.slotPath(in: context), changes: changes) { child in
+          guard let id = child.value(as: StackElementID.self) else { return true }
+          return remainingIDs.contains(id) || newIDs <= id
+        }
+      )
     )
   }
 
-  /// The navigation slot of the stack; each element's scope is the slot plus its ID.
-  private func slot(in context: ReducerContext) -> NavigationIDPath {
-    context.navigationIDPath.appending(identity: navigationSlot)
-  }
-
-  /// Ends the effects of elements that left the stack since this operator last looked,
+  /// Cancels the effects of elements that left the stack since this operator last looked,
   /// removed by a reducer that runs elsewhere; returns them.
   ///
   /// Costs nothing when no navigated child of the store has running work, a lookup when the
   /// stack has not changed since, and otherwise a look at each element removed.
-  private func endElementsRemovedElsewhere(
+  private func reconcileElementsRemovedElsewhere(
     _ state: inout Parent.State,
     in context: ReducerContext
   ) -> [HashableIdentity] {
     guard let runtime = context.runtime, runtime.hasNavigatedEffects else { return [] }
-    let slot = slot(in: context)
-    let ended = withStack(state) { stack in
+    let slotPath = runner.slotPath(in: context)
+    let cancelled = withStack(state) { stack in
       runtime.reconcile(
-        slot,
-        marker: stack.version,
-        removed: stack.removals.removedChildren
-      ) { child in
-        guard let id = child.value(as: StackElementID.self) else { return true }
-        return stack.contains(id: id)
-      }
+        Reconciliation(slot: slotPath, changes: stack.changes) { child in
+          guard let id = child.value(as: StackElementID.self) else { return true }
+          return stack.contains(id: id)
+        }
+      )
     }
-    state[keyPath: toStackState].markReconciled()
-    return ended
+    state[keyPath: runner.toState].markReconciled()
+    return cancelled
   }
 
-  /// The stack's version, read through an `inout` access.
-  ///
-  /// NB: A read through the writable key path goes through the runtime's generic projection,
-  /// several times the cost of the in-place access a modification uses; and reading only the
-  /// version keeps the stack's storage uniquely referenced, so writes to an element happen in
-  /// place.
+  /// The stack's version, read through an `inout` access, which projects the stack in place
+  /// where a read through the key path copies it out, and leaves its storage uniquely
+  /// referenced, so that writes to an element stay in place.
   private func version(of stack: inout StackState<Element.State>) -> UInt64 {
     stack.version
   }
@@ -314,42 +292,7 @@ where Element.State: Sendable {
     _ state: Parent.State,
     _ body: (StackState<Element.State>) -> Result
   ) -> Result {
-    body(state[keyPath: toStackState])
-  }
-
-  /// Runs the element's reducer in its navigation scope and sets `effects` to its lifted
-  /// effects; returns whether the element is on the stack.
-  private func reduceElement(
-    _ id: StackElementID,
-    action: Parent.Action,
-    state: inout Parent.State,
-    effects: inout Effect<Parent.Action>,
-    in context: ReducerContext
-  ) -> Bool {
-    let scope = NavigatedScope(
-      parent: context.navigationIDPath,
-      slot: navigationSlot,
-      element: id
-    )
-    // NB: The effect comes out through a variable rather than as the closure's result, and the
-    // closure captures the operator's parts rather than the operator: either way this generic
-    // code would look up metadata (of `Effect<Element.Action>?`, of the operator) every time.
-    var effect = Effect<Element.Action>.none
-    let (reduceElementAction, element, toStackState, toStackAction) = (
-      reduceElementAction, element, toStackState, toStackAction
-    )
-    var isOnStack = false
-    context.entering(scope, isDismissable: true).run {
-      isOnStack = reduceElementAction(
-        element, toStackState, toStackAction, &state, id, action, &effect)
-    }
-    guard !effect.isNone else { return isOnStack }
-    effects = effect.navigated(
-      scope,
-      embed: { [toStackAction] in toStackAction.embed(.element(id: id, action: $0)) },
-      dismiss: { [toStackAction] in toStackAction.embed(.popFrom(id: id)) }
-    )
-    return true
+    body(state[keyPath: runner.toState])
   }
 
   /// Pushes the element of a push action.
@@ -357,8 +300,8 @@ where Element.State: Sendable {
   /// NB: Apart from ``reduce(into:action:)``, which would otherwise make room for the optional
   /// stack action, and look up its metadata, on every action.
   private func push(_ id: StackElementID, from action: Parent.Action, state: inout Parent.State) {
-    guard case .push(_, let elementState) = toStackAction.extract(from: action) else { return }
-    push(elementState, id: id, onto: &state[keyPath: toStackState], action: action)
+    guard case .push(_, let elementState) = runner.toAction.extract(from: action) else { return }
+    push(elementState, id: id, onto: &state[keyPath: runner.toState], action: action)
   }
 
   /// Pushes an element with an ID made outside the reducer: reported when the ID is in use
@@ -370,83 +313,14 @@ where Element.State: Sendable {
     action: Parent.Action
   ) {
     guard !stack.contains(id: id) else {
-      location.reportIssue(
-        """
-        A "forEach" received a push of element \(id), but the stack already has an element with \
-        that ID, so nothing was pushed.
-
-          Action:
-            \(debugCaseOutput(action))
-
-        Push elements with IDs from the store ("makeStackElementID()") or the "stackElementID" \
-        dependency, or append them to the "StackState", which generates them.
-        """
-      )
+      reportDuplicatePush(id, action: action)
       return
     }
     @Dependency(\.stackElementID) var stackElementID
     if isTesting, stackElementID.peek() < id {
-      location.reportIssue(
-        """
-        A "forEach" received a push of element \(id), but the "stackElementID" generator has \
-        not generated it yet: its next ID is \(stackElementID.peek()).
-
-          Action:
-            \(debugCaseOutput(action))
-
-        An ID made up ahead of the generator collides with an element the reducer adds later. \
-        Take IDs from the store ("makeStackElementID()") or the "stackElementID" dependency.
-        """
-      )
+      reportPushAheadOfGenerator(id, next: stackElementID.peek(), action: action)
     }
     stackElementID.skip(past: id)
     stack.insert(elementState, id: id)
-  }
-
-  private func reportMissingElement(_ id: StackElementID, action: Parent.Action) {
-    location.reportIssue(
-      """
-      A "forEach" received an action for element \(id), but the stack has no element with that \
-      ID, so only the parent ran.
-
-        Action:
-          \(debugCaseOutput(action))
-
-      The element was probably popped before the action arrived: a view sent it after the \
-      screen went away, or an effect started outside the element (in the parent, or detached \
-      from its store) sent it late. Effects the element itself returns end when it leaves the \
-      stack and cannot do this.
-      """
-    )
-  }
-
-  private func reportMissingPop(_ id: StackElementID, action: Parent.Action) {
-    location.reportIssue(
-      """
-      A "forEach" received a pop of element \(id), which is not on the stack, so nothing was \
-      popped.
-
-        Action:
-          \(debugCaseOutput(action))
-
-      The element was probably popped already: a view sent the pop twice, or after another \
-      change removed the screen.
-      """
-    )
-  }
-}
-
-extension RemovalLog {
-  /// The log as the runtime takes it: every removed element, or `nil` when the log gave up.
-  fileprivate var removedChildren: RemovedChildren? {
-    guard isComplete else { return nil }
-    return RemovedChildren(since: base, children: ids.map(HashableIdentity.init))
-  }
-}
-
-extension StackState {
-  /// Whether an element with the given ID is on the stack.
-  package func contains(id: StackElementID) -> Bool {
-    storage.elements.index(forKey: id) != nil
   }
 }

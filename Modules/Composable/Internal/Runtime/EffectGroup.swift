@@ -8,8 +8,8 @@ import Synchronization
 /// its effects belong to the same group.
 package final class EffectGroup: Sendable {
   private struct State {
-    /// The running tasks, each in the slot ``add(_:)`` gave it.
-    var tasks = Slots<EffectTask?>()
+    /// The running tasks, each under the token ``add(_:)`` gave it.
+    var tasks = TokenTable<EffectTask?>()
     var isCancelled = false
     var isTracked = true
     /// Whether some task of the group finished without being cancelled.
@@ -25,23 +25,23 @@ package final class EffectGroup: Sendable {
     self.label = label
   }
 
-  /// Adds a task that has just been started, and returns its slot for
-  /// ``remove(slot:wasCancelled:)`` — `nil` when the group has been cancelled already, in which
+  /// Adds a task that has just been started, and returns its token for
+  /// ``taskDidFinish(_:wasCancelled:)`` — `nil` when the group has been cancelled already, in which
   /// case the caller cancels the task — and whether a test store expects it to finish (see
   /// `EffectRuntime.untrackRunningEffects()`).
-  func add(_ task: EffectTask) -> (slot: Int?, isTracked: Bool) {
+  func add(_ task: EffectTask) -> (token: Int?, isTracked: Bool) {
     state.withLock { state in
       guard !state.isCancelled else { return (nil, state.isTracked) }
       return (state.tasks.insert(task), state.isTracked)
     }
   }
 
-  /// Forgets a task that has finished, given the slot ``add(_:)`` returned for it, or `nil` for
-  /// a task that never joined because the group was cancelled.
-  func remove(slot: Int?, wasCancelled: Bool) {
+  /// Unregisters a task whose work is over, given the token ``add(_:)`` returned for it, or
+  /// `nil` for a task that never joined because the group was cancelled.
+  func taskDidFinish(_ token: Int?, wasCancelled: Bool) {
     let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-      if let slot {
-        state.tasks.remove(at: slot)
+      if let token {
+        state.tasks.remove(at: token)
       }
       if !wasCancelled { state.hasCompletedTask = true }
       guard state.tasks.count == 0 else { return [] }
@@ -63,11 +63,6 @@ package final class EffectGroup: Sendable {
   /// Stops expecting the group's effects, now and to come, to finish.
   func untrack() {
     state.withLock { $0.isTracked = false }
-  }
-
-  /// Marks the group cancelled because the tasks were cancelled for it (the store went away).
-  func markCancelled() {
-    state.withLock { $0.isCancelled = true }
   }
 
   /// Whether the group's effects were cancelled: by ``cancel()``, by cancellation identifiers,

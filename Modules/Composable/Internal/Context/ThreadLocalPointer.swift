@@ -17,7 +17,7 @@
 package struct ThreadLocalPointer: Sendable {
   private let key: pthread_key_t
 
-  /// Makes a new thread-specific slot, `nil` on every thread. Slots are never freed: make one
+  /// Makes a new thread-specific pointer, `nil` on every thread. Its key is never freed: make one
   /// per purpose, once.
   package init() {
     var key = pthread_key_t()

@@ -53,7 +53,7 @@ private struct Seen: Equatable, Sendable {
       place: place,
       currentDepth: ReducerContext.current.navigationIDPath.components.count,
       scopeDepth: ReducerContext.currentNavigationIDPath.components.count,
-      taskDepth: ReducerContext.ofTask.navigationIDPath.components.count
+      taskDepth: ReducerContext.inTask.navigationIDPath.components.count
     )
   }
 }

@@ -5,7 +5,7 @@ import Synchronization
 /// it is in (for a `@CasePathable` destination enum), and its `id` when it is `Identifiable`.
 ///
 /// When the identity changes, the presentation operators treat the old presentation as
-/// dismissed and the new one as presented, and end the old one's effects. Editing a presented
+/// dismissed and the new one as presented, and cancel the old one's effects. Editing a presented
 /// feature in place keeps its identity. Working it out takes reflection, so
 /// ``PresentationState`` works it out when its value is written and keeps it.
 struct PresentationIdentity: Hashable, @unchecked Sendable {

@@ -46,10 +46,10 @@ package struct HashableIdentity: Hashable, Sendable, CustomStringConvertible {
       self.box = ValueBox(value)
     }
     self.valueType = Value.self
-    // NB: The type is mixed in by its address after hashing rather than fed to the hasher: a
-    // second `combine` costs about as much as the rest of making an identity of a small value,
-    // and the value's hash is already random, so the addresses of two types keep their values
-    // that hash alike apart just as well.
+    // NB: The type is mixed in by its address after hashing, rather than fed to the hasher as a
+    // second `combine`: the value's hash is already random, so the addresses of two types keep
+    // their values that hash alike apart just as well (`CancellationTests` checks that
+    // identifiers of types whose values all hash alike do not collide).
     var hasher = Hasher()
     hasher.combine(value)
     self.hash = hasher.finalize() ^ Int(bitPattern: ObjectIdentifier(Value.self))

@@ -1,0 +1,58 @@
+/// The identity of a group of cancellable effects: an identifier in a navigation scope.
+///
+/// The identifier is either a user's (from ``Effect/cancellable(id:cancelInFlight:)``), or a
+/// navigated child's, under which a navigation operator registers all of that child's work; a
+/// child's key has the child's *slot* as its path, so the runtime can index the live children of
+/// each slot.
+@usableFromInline
+package struct CancellationKey: Hashable, Sendable, CustomStringConvertible {
+  package let id: HashableIdentity
+  package let path: NavigationIDPath
+
+  @inlinable
+  package init(id: some Hashable & Sendable, path: NavigationIDPath) {
+    self.init(id: HashableIdentity(id), path: path)
+  }
+
+  @usableFromInline
+  package init(id: HashableIdentity, path: NavigationIDPath) {
+    self.id = id
+    self.path = path
+  }
+
+  /// The key of the identifier `id` in the navigation scope of the running reducer.
+  @inlinable
+  static func inCurrentScope(id: some Hashable & Sendable) -> Self {
+    Self(id: id, path: ReducerContext.currentNavigationIDPath)
+  }
+
+  /// The key of all the work of the child `child` of the navigation slot `slot`.
+  package static func navigation(slot: NavigationIDPath, child: HashableIdentity) -> Self {
+    Self(id: NavigatedChild(child: child), path: slot)
+  }
+
+  /// Whether this is a navigated child's key.
+  var isNavigation: Bool {
+    id.holds(NavigatedChild.self)
+  }
+
+  /// The child whose work the key covers, when it is a navigated child's key.
+  var navigatedChild: HashableIdentity? {
+    guard isNavigation else { return nil }
+    return id.value(as: NavigatedChild.self)?.child
+  }
+
+  @usableFromInline
+  package var description: String {
+    "\(id) in \(path)"
+  }
+}
+
+/// The identifier of a navigated child's key.
+struct NavigatedChild: Hashable, Sendable, CustomStringConvertible {
+  let child: HashableIdentity
+
+  var description: String {
+    "child \(child)"
+  }
+}

@@ -1,0 +1,187 @@
+/// The tables of a store's running tasks, kept by ``EffectRuntime`` under its lock.
+///
+/// Invariants, which every change below keeps:
+/// - a task in ``running`` is registered under exactly the keys its entry lists, and
+///   ``tokensByKey`` lists a token under a key only while that task is registered under it;
+/// - a key has an entry in ``tokensByKey`` only while it has a task, and a navigated child is
+///   in ``liveChildren`` only while its key has one;
+/// so a registry with nothing running is empty (`CancellationTests` and the navigation tests
+/// check that nothing is left behind).
+struct EffectRegistry {
+  /// The running tasks, each under its token; ``Entry/vacant`` under a free token.
+  var running = TokenTable<Entry>()
+  var nextSequence: UInt64 = 0
+  var tokensByKey: [CancellationKey: SmallSet<EffectRuntime.Token>] = [:]
+  /// The children with running work in each navigation slot.
+  var liveChildren: [NavigationIDPath: LiveChildren] = [:]
+  var examinedEntryCount = 0
+
+  /// A running task and what it is registered under.
+  struct Entry: TokenTableElement {
+    /// The task; `nil` under a free token.
+    var task: EffectTask?
+    /// The keys the task is registered under; emptied when it is unregistered from them.
+    var keys: SmallArray<CancellationKey>
+    /// The action that started the task, when the runtime records origins; a reference, so
+    /// that an entry moves in and out of the table without copying an existential.
+    var origin: Origin?
+    var group: EffectGroup?
+    /// The task's token in `group`; `nil` when the group was cancelled before the task joined.
+    var groupToken: Int?
+    /// When the task started relative to the others, for listing them oldest first.
+    var sequence: UInt64
+    /// Whether a test store still expects the task to finish.
+    var isTracked: Bool
+
+    static var vacant: Self {
+      Self(
+        task: nil,
+        keys: SmallArray(),
+        origin: nil,
+        group: nil,
+        groupToken: nil,
+        sequence: 0,
+        isTracked: false
+      )
+    }
+  }
+
+  /// The action that started a task, kept for diagnostics.
+  final class Origin: Sendable {
+    let action: any Sendable
+
+    init(_ action: any Sendable) {
+      self.action = action
+    }
+  }
+
+  /// The navigated children of one slot that have running work, and the stack version they
+  /// were last reconciled against (see ``Reconciliation``).
+  struct LiveChildren {
+    var children: SmallSet<HashableIdentity>
+    var reconciledVersion: UInt64?
+  }
+
+  /// The task running under `token`, or `nil` when the token is free.
+  func task(at token: EffectRuntime.Token) -> EffectTask? {
+    running.elements.indices.contains(token) ? running.elements[token].task : nil
+  }
+
+  // MARK: - Registering
+
+  /// Registers a task that has just been created under `token` (``TokenTable/nextToken``).
+  mutating func register(
+    _ task: EffectTask,
+    token: EffectRuntime.Token,
+    keys: consuming SmallArray<CancellationKey>,
+    origin: Origin?,
+    group: EffectGroup?,
+    groupToken: Int?,
+    isTracked: Bool
+  ) {
+    keys.visit { key in
+      // NB: One lookup whether the key is new or not: the default is made only for a new key.
+      var isNewKey = false
+      tokensByKey[key, default: Self.noTokens(noting: &isNewKey)].insert(token)
+      guard isNewKey, let child = key.navigatedChild else { return }
+      if liveChildren[key.path] == nil {
+        liveChildren[key.path] = LiveChildren(children: SmallSet(child))
+      } else {
+        liveChildren[key.path]?.children.insert(child)
+      }
+    }
+    running.insert(
+      Entry(
+        task: task,
+        keys: keys,
+        origin: origin,
+        group: group,
+        groupToken: groupToken,
+        sequence: nextSequence,
+        isTracked: isTracked
+      )
+    )
+    nextSequence += 1
+  }
+
+  /// No tokens, for a key registered for the first time; sets `isNew`.
+  private static func noTokens(noting isNew: inout Bool) -> SmallSet<EffectRuntime.Token> {
+    isNew = true
+    return SmallSet()
+  }
+
+  // MARK: - Unregistering
+
+  /// Unregisters a task whose work is over from every key it is still registered under, and
+  /// returns its group and its token there; `nil` when the token is free or the task has no
+  /// group. (Only those are returned: an entry is large, and this runs for every effect.)
+  mutating func unregister(_ token: EffectRuntime.Token) -> (EffectGroup, groupToken: Int?)? {
+    guard task(at: token) != nil else { return nil }
+    let entry = running.remove(at: token)
+    entry.keys.visit { key in
+      unregister(token, from: key)
+    }
+    return entry.group.map { ($0, entry.groupToken) }
+  }
+
+  private mutating func unregister(_ token: EffectRuntime.Token, from key: CancellationKey) {
+    // NB: Taken out and put back, rather than changed through `tokensByKey[key]?.remove`, whose
+    // modify accessor allocates a frame on every call.
+    guard var tokens = tokensByKey.removeValue(forKey: key) else { return }
+    guard tokens.remove(token), tokens.isEmpty else {
+      tokensByKey[key] = tokens
+      return
+    }
+    unregisterChild(of: key)
+  }
+
+  /// Takes a navigated child out of its slot's live children once nothing runs under its key.
+  private mutating func unregisterChild(of key: CancellationKey) {
+    guard let child = key.navigatedChild else { return }
+    liveChildren[key.path]?.children.remove(child)
+    if liveChildren[key.path]?.children.isEmpty == true {
+      liveChildren[key.path] = nil
+    }
+  }
+
+  /// Unregisters every task under `key` from every key, and adds it to `tasks` for the caller to
+  /// cancel; each task stays in ``running`` until it finishes.
+  mutating func unregisterTasks(under key: CancellationKey, into tasks: inout [EffectTask]) {
+    examinedEntryCount += 1
+    guard let tokens = tokensByKey.removeValue(forKey: key) else { return }
+    unregisterChild(of: key)
+    tokens.visit { token in
+      if let task = unregisterKeys(of: token, exceptRemoved: key) { tasks.append(task) }
+    }
+  }
+
+  /// Unregisters the task under `token` from its keys but `removedKey`, whose entry the caller
+  /// has removed whole, and returns the task.
+  private mutating func unregisterKeys(
+    of token: EffectRuntime.Token,
+    exceptRemoved removedKey: CancellationKey
+  ) -> EffectTask? {
+    guard let task = task(at: token) else { return nil }
+    examinedEntryCount += 1
+    var keys = SmallArray<CancellationKey>()
+    running.modify(token) { swap(&keys, &$0.keys) }
+    // NB: The task was found under `removedKey`, and its entry lists exactly its keys, so an
+    // entry with one key lists `removedKey` alone.
+    assert(keys.count != 1 || keys.contains { $0 == removedKey }, "A task under a key it lacks")
+    guard keys.count > 1 else { return task }
+    keys.visit { key in
+      if key != removedKey { unregister(token, from: key) }
+    }
+    return task
+  }
+
+  /// Unregisters every task, and returns each with its group: the store is going away.
+  mutating func unregisterAll() -> [(EffectTask, EffectGroup?)] {
+    tokensByKey.removeAll()
+    liveChildren.removeAll()
+    for token in running.elements.indices {
+      running.modify(token) { $0.keys = SmallArray() }
+    }
+    return running.elements.compactMap { entry in entry.task.map { ($0, entry.group) } }
+  }
+}
