@@ -20,7 +20,7 @@ func appBenchmarks() {
   let count = 1000
   let size = Size(width: 80, height: 24)
 
-  Benchmark("App.KeyToFrame/standups:\(count)", configuration: configuration()) { benchmark in
+  Benchmark("App.KeyToFrame/standups=\(count)", configuration: configuration()) { benchmark in
     let iterations = benchmark.scaledIterations
     await measureOnMainActor(benchmark) { measure in
       let app = sharedTerminalApp(standups: count)
@@ -43,7 +43,7 @@ func appBenchmarks() {
     }
   }
 
-  Benchmark("Baseline.RenderFrame/standups:\(count)", configuration: configuration()) {
+  Benchmark("Baseline.RenderFrame/standups=\(count)", configuration: configuration()) {
     benchmark in
     let iterations = benchmark.scaledIterations
     await measureOnMainActor(benchmark) { measure in

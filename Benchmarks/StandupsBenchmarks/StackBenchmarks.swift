@@ -9,7 +9,7 @@ import Dependencies
 func stackBenchmarks() {
   for depth in [1, 10, 100, 1000] {
     Benchmark(
-      "Stack.ElementSend/depth:\(depth)",
+      "Stack.ElementSend/depth=\(depth)",
       configuration: configuration(scalingFactor: .kilo)
     ) { benchmark in
       let count = benchmark.scaledIterations.count
@@ -26,7 +26,7 @@ func stackBenchmarks() {
     // NB: The floor of an element action: the element reducer run directly on the top element
     // of a plain array, with no store, no stack and no effects to start.
     Benchmark(
-      "Baseline.ElementReduce/depth:\(depth)",
+      "Baseline.ElementReduce/depth=\(depth)",
       configuration: configuration(scalingFactor: .kilo)
     ) { benchmark in
       var elements = Array(makeStack(count: depth))

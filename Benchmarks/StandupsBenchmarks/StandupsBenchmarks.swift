@@ -1,8 +1,8 @@
 import Benchmark
 import Foundation
 
-/// The benchmarks of the navigation core. Run them with `swift package benchmark`; see the
-/// README for how to read each case against its baseline.
+/// The benchmarks of the navigation core. Run them with `swift package benchmark`; see
+/// Benchmarks/README.md for how to read each case against its baseline.
 let benchmarks: @Sendable () -> Void = {
   Benchmark.defaultConfiguration = configuration()
   stackBenchmarks()
@@ -23,7 +23,8 @@ func configuration(scalingFactor: BenchmarkScalingFactor = .one) -> Benchmark.Co
     maxDuration: isSmokeTest ? .milliseconds(20) : .seconds(1),
     maxIterations: isSmokeTest ? 2 : 10_000,
     // NB: Allocation counts are exact where times are not, so a case that allocates more than
-    // its recorded count (Benchmarks/Thresholds) fails `thresholds check` in CI.
+    // its recorded count (Benchmarks/Thresholds) fails `Benchmarks/allocation-thresholds check`
+    // in CI.
     thresholds: [
       .mallocCountTotal: BenchmarkThresholds(
         relative: BenchmarkThresholds.Relative.strict,
