@@ -273,15 +273,8 @@ struct AppFeatureTests {
     )
     var edited = Standup.mock
     edited.meetings = []
-    let meeting = Standup.mock.meetings[0].id
 
-    await store.send(\.path[id: 2].detail.deleteMeetings, [0]) {
-      $0.path[id: 2, case: \.detail]?.alert = .deleteMeetings([meeting])
-    }
-    await store.send(\.path[id: 2].detail.alert.presented.confirmMeetingDeletion, [meeting]) {
-      $0.path[id: 2, case: \.detail]?.alert = nil
-      $0.path[id: 2, case: \.detail]?.standup = edited
-    }
+    await store.deleteMeeting(at: 0, onDetail: 2, leaving: edited)
     await store.receive(\.path[id: 2].detail.delegate.standupUpdated, edited) {
       $0.path[id: 0, case: \.detail]?.standup = edited
       $0.list.standups[id: edited.id] = edited

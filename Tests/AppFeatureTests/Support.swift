@@ -5,6 +5,7 @@ import Dependencies
 import Foundation
 import IdentifiedCollections
 import Models
+import StandupDetail
 import StandupsList
 import Testing
 
@@ -48,6 +49,30 @@ extension Standup {
       at: 0
     )
     return standup
+  }
+}
+
+extension TestStore where State == AppFeature.State, Action == AppFeature.Action {
+  /// Deletes a past meeting from the detail screen `id`, answering the question it asks first;
+  /// the screen then shows `standup`. The `standupUpdated` the screen sends is the caller's to
+  /// receive.
+  func deleteMeeting(
+    at offset: Int,
+    onDetail id: StackElementID,
+    leaving standup: Standup,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    guard let meeting = state.path[id: id]?.standup.meetings[offset].id else {
+      Issue.record("Screen \(id) shows no meeting \(offset).", sourceLocation: sourceLocation)
+      return
+    }
+    await send(\.path[id: id].detail.deleteMeetings, [offset]) {
+      $0.path[id: id, case: \.detail]?.alert = .deleteMeetings([meeting])
+    }
+    await send(\.path[id: id].detail.alert.presented.confirmMeetingDeletion, [meeting]) {
+      $0.path[id: id, case: \.detail]?.alert = nil
+      $0.path[id: id, case: \.detail]?.standup = standup
+    }
   }
 }
 

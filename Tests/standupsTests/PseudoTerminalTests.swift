@@ -153,13 +153,7 @@ struct PseudoTerminalTests {
 
   @Test func quittingWithChangesThatCannotBeSavedAsksThenKeepsThemInARecoveryFile() throws {
     let folder = try TemporaryFolder()
-    let directory = folder.path("readonly")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let data = directory.appendingPathComponent("standups.json")
-    let original = try StandupsFile(standups: [.engineeringMock]).encoded()
-    try original.write(to: data)
-    try makeUnwritable(directory)
-    defer { makeWritable(directory) }
+    let (data, original) = try folder.readOnlyDataFile(holding: [.engineeringMock])
 
     let terminal = try PseudoTerminal(["--data-file", data.path], environment: folder.environment)
     #expect(terminal.read(untilItShows: "Engineering"))

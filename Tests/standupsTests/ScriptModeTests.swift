@@ -142,13 +142,7 @@ struct ScriptModeTests {
 
   @Test func aFolderThatCannotBeWrittenLeavesTheOldFileAndSaysSo() async throws {
     let folder = try TemporaryFolder()
-    let directory = folder.path("readonly")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let data = directory.appendingPathComponent("standups.json")
-    let original = try StandupsFile(standups: [.engineeringMock]).encoded()
-    try original.write(to: data)
-    try makeUnwritable(directory)
-    defer { makeWritable(directory) }
+    let (data, original) = try folder.readOnlyDataFile(holding: [.engineeringMock])
 
     let run = try await runStandups(
       ["--script", "-", "--data-file", data.path],
@@ -173,30 +167,4 @@ func recoveryFiles(in folder: borrowing TemporaryFolder) throws -> [URL] {
   return try FileManager.default.contentsOfDirectory(atPath: state.path)
     .filter { $0.hasPrefix("unsaved-standups-") }.sorted()
     .map { state.appendingPathComponent($0) }
-}
-
-/// Makes a folder refuse new files, even to root (who ignores permissions): immutable.
-func makeUnwritable(_ directory: URL) throws {
-  try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: directory.path)
-  if geteuid() == 0 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-    process.arguments = ["+i", directory.path]
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "chattr +i must work for this test to mean anything")
-  }
-}
-
-/// Undoes ``makeUnwritable(_:)``.
-func makeWritable(_ directory: URL) {
-  if geteuid() == 0 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-    process.arguments = ["-i", directory.path]
-    try? process.run()
-    process.waitUntilExit()
-  }
-  try? FileManager.default.setAttributes(
-    [.posixPermissions: 0o700], ofItemAtPath: directory.path)
 }

@@ -355,14 +355,7 @@ struct DataSafetyTests {
     }
     var withoutMeetings = Standup.mock
     withoutMeetings.meetings = []
-    let meeting = Standup.mock.meetings[0].id
-    await store.send(\.path[id: 0].detail.deleteMeetings, [0]) {
-      $0.path[id: 0, case: \.detail]?.alert = .deleteMeetings([meeting])
-    }
-    await store.send(\.path[id: 0].detail.alert.presented.confirmMeetingDeletion, [meeting]) {
-      $0.path[id: 0, case: \.detail]?.alert = nil
-      $0.path[id: 0, case: \.detail]?.standup = withoutMeetings
-    }
+    await store.deleteMeeting(at: 0, onDetail: 0, leaving: withoutMeetings)
     await store.receive(\.path[id: 0].detail.delegate.standupUpdated) {
       $0.path[id: 0, case: \.detail]?.standup = .mock
       $0.alert = .changesRefused

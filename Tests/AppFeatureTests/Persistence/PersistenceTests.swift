@@ -59,14 +59,8 @@ struct PersistenceTests {
     startsWrite: Bool
   ) async -> Standup {
     var standup = store.state.list.standups[0]
-    let meeting = standup.meetings.removeFirst().id
-    await store.send(\.path[id: 0].detail.deleteMeetings, [0]) {
-      $0.path[id: 0, case: \.detail]?.alert = .deleteMeetings([meeting])
-    }
-    await store.send(\.path[id: 0].detail.alert.presented.confirmMeetingDeletion, [meeting]) {
-      $0.path[id: 0, case: \.detail]?.alert = nil
-      $0.path[id: 0, case: \.detail]?.standup = standup
-    }
+    standup.meetings.removeFirst()
+    await store.deleteMeeting(at: 0, onDetail: 0, leaving: standup)
     await store.receive(\.path[id: 0].detail.delegate.standupUpdated, standup) {
       $0.list.standups = [standup]
       if startsWrite {
@@ -175,14 +169,8 @@ struct PersistenceTests {
     await store.send(.alert(.dismiss)) { $0.alert = nil }
     storage.failSaves(with: nil)
     var latest = store.state.list.standups[0]
-    let meeting = latest.meetings.removeFirst().id
-    await store.send(\.path[id: 0].detail.deleteMeetings, [0]) {
-      $0.path[id: 0, case: \.detail]?.alert = .deleteMeetings([meeting])
-    }
-    await store.send(\.path[id: 0].detail.alert.presented.confirmMeetingDeletion, [meeting]) {
-      $0.path[id: 0, case: \.detail]?.alert = nil
-      $0.path[id: 0, case: \.detail]?.standup = latest
-    }
+    latest.meetings.removeFirst()
+    await store.deleteMeeting(at: 0, onDetail: 0, leaving: latest)
     await store.receive(\.path[id: 0].detail.delegate.standupUpdated, latest) {
       $0.list.standups = [latest]
       $0.persistence.isSaving = true

@@ -38,16 +38,9 @@ struct SharedDataTests {
     renamedElsewhere.title = "Design review"
     storage.saveElsewhere([renamedElsewhere, .engineeringMock])
 
-    let meeting = Standup.mock.meetings[0].id
     var withoutMeetings = Standup.mock
     withoutMeetings.meetings = []
-    await store.send(\.path[id: 0].detail.deleteMeetings, [0]) {
-      $0.path[id: 0, case: \.detail]?.alert = .deleteMeetings([meeting])
-    }
-    await store.send(\.path[id: 0].detail.alert.presented.confirmMeetingDeletion, [meeting]) {
-      $0.path[id: 0, case: \.detail]?.alert = nil
-      $0.path[id: 0, case: \.detail]?.standup = withoutMeetings
-    }
+    await store.deleteMeeting(at: 0, onDetail: 0, leaving: withoutMeetings)
     await store.receive(\.path[id: 0].detail.delegate.standupUpdated) {
       $0.list.standups = [withoutMeetings]
       $0.persistence.isSaving = true

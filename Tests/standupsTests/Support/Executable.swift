@@ -1,5 +1,11 @@
 import Foundation
+import IdentifiedCollections
+import Models
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The `standups` executable that `swift build` put beside this test binary.
 let standupsExecutable: URL = {
@@ -28,7 +34,24 @@ struct TemporaryFolder: ~Copyable {
   }
 
   deinit {
+    makeWritable(url.appendingPathComponent("readonly"))
     try? FileManager.default.removeItem(at: url)
+  }
+
+  /// A data file holding `standups` in a folder of its own that refuses new files, and so
+  /// every save; the folder is made writable again when this folder is removed.
+  ///
+  /// - Returns: The file and the bytes it holds.
+  func readOnlyDataFile(holding standups: IdentifiedArrayOf<Standup>) throws -> (
+    url: URL, contents: Data
+  ) {
+    let directory = path("readonly")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let file = directory.appendingPathComponent("standups.json")
+    let contents = try StandupsFile(standups: standups).encoded()
+    try contents.write(to: file)
+    try makeUnwritable(directory)
+    return (file, contents)
   }
 
   /// A path inside the folder.
@@ -97,4 +120,30 @@ func runStandups(
     output: String(decoding: outputData, as: UTF8.self),
     errors: String(decoding: errorData, as: UTF8.self)
   )
+}
+
+/// Makes a folder refuse new files, even to root (who ignores permissions): immutable.
+func makeUnwritable(_ directory: URL) throws {
+  try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: directory.path)
+  if geteuid() == 0 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+    process.arguments = ["+i", directory.path]
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "chattr +i must work for this test to mean anything")
+  }
+}
+
+/// Undoes ``makeUnwritable(_:)``.
+func makeWritable(_ directory: URL) {
+  if geteuid() == 0 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+    process.arguments = ["-i", directory.path]
+    try? process.run()
+    process.waitUntilExit()
+  }
+  try? FileManager.default.setAttributes(
+    [.posixPermissions: 0o700], ofItemAtPath: directory.path)
 }
