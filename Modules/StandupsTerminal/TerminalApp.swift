@@ -182,10 +182,9 @@ public final class TerminalApp {
     await store.send(.persistence(.flushPendingSave)).finish()
   }
 
-  /// Whether the standups have changes that are not in the data file (after a ``flush()``):
-  /// the data could not be loaded, or the last write failed.
+  /// Whether the standups have changes that are not in the data file (after a ``flush()``).
   public var hasUnsavedChanges: Bool {
-    store.state.persistence.hasUnsavedChanges || store.state.persistence.lastWriteError != nil
+    store.state.persistence.hasChangesNotInTheDataFile
   }
 
   /// Saves what is pending and says whether the app may exit now. When changes could not be

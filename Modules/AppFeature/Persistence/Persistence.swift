@@ -63,6 +63,12 @@ extension AppFeature {
       status == .loaded
     }
 
+    /// Whether some changes are not in the data file, once a flush is over: they could not be
+    /// written, or the data could not be loaded and nothing is written. Quitting then asks.
+    public var hasChangesNotInTheDataFile: Bool {
+      hasUnsavedChanges || lastWriteError != nil
+    }
+
     /// A line for a status bar: why changes are not being saved, or why the last save failed.
     /// `nil` when all is well.
     public var problem: String? {
