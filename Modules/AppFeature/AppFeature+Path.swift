@@ -28,6 +28,7 @@ extension AppFeature {
     /// Creates the reducer of the pushed screens.
     public init() {}
 
+    /// Runs the reducer of the screen each element is.
     public var body: some ReducerOf<Self> {
       Scope(state: \.detail, action: \.detail) { StandupDetail() }
       Scope(state: \.meeting, action: \.meeting) { MeetingFeature() }
@@ -56,6 +57,7 @@ extension AppFeature {
     /// Creates the reducer of the presented form.
     public init() {}
 
+    /// Runs the form's reducer, as the add or the edit form.
     public var body: some ReducerOf<Self> {
       Scope(state: \.add, action: \.add) { StandupForm() }
       Scope(state: \.edit, action: \.edit) { StandupForm() }

@@ -78,6 +78,7 @@ public struct AppFeature: Reducer {
   /// Creates the app's reducer.
   public init() {}
 
+  /// The screens and the glue between them, inside the persistence that saves what they change.
   public var body: some ReducerOf<Self> {
     StandupsPersistence {
       Scope(state: \.list, action: \.list) { StandupsList() }

@@ -50,6 +50,7 @@ public struct MeetingFeature: Reducer {
   /// Creates the screen's reducer.
   public init() {}
 
+  /// Asks before deleting the meeting, then asks the parent to delete it and closes.
   public var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {

@@ -141,6 +141,7 @@ public struct RecordMeeting: Reducer {
   /// Creates the screen's reducer.
   public init() {}
 
+  /// Ticks, turns, the transcript and the ways to end the meeting.
   public var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {

@@ -69,6 +69,7 @@ public struct StandupDetail: Reducer {
   /// Creates the screen's reducer.
   public init() {}
 
+  /// Handles the screen's buttons and alerts, and reports every change to its standup.
   public var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {

@@ -85,6 +85,7 @@ public struct StandupForm: Reducer {
   /// Creates the form's reducer.
   public init() {}
 
+  /// Edits the standup and moves the focus after attendees are added or removed.
   public var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {

@@ -58,6 +58,7 @@ public struct StandupsList: Reducer {
   /// Creates the list's reducer.
   public init() {}
 
+  /// Asks before deleting, and asks the parent for everything else.
   public var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {

@@ -84,6 +84,7 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
   /// file (they are in a recovery file): 74, an input/output error in `sysexits.h`.
   public static let unsavedChangesExitCode: Int32 = 74
 
+  /// The error in words, for standard error.
   public var description: String {
     switch self {
     case .unknownStandup(let query, let available):

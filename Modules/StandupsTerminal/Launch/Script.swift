@@ -162,6 +162,7 @@ public struct ScriptError: Error, Equatable, CustomStringConvertible {
     self.text = text
   }
 
+  /// The error in words: the line's number and text.
   public var description: String {
     "Script line \(line) is not a command: \(text)"
   }
