@@ -286,12 +286,13 @@ public enum AppView {
     destination.is(\.add) ? "New standup" : "Edit standup"
   }
 
-  /// The status line: why the data is not being saved, on every screen; otherwise a notice.
+  /// The status line: a notice until the next key (keys dropped, a recovery file from the last
+  /// run), then why the data is not being saved, on every screen.
   static func statusLine(_ state: AppFeature.State, _ view: AppViewState) -> (String, Style)? {
-    if let problem = state.persistence.problem {
-      return ("⚠ " + problem, Palette.problem)
+    if let notice = view.notice {
+      return (notice, Palette.label)
     }
-    return view.notice.map { ($0, Palette.label) }
+    return state.persistence.problem.map { ("⚠ " + $0, Palette.problem) }
   }
 
   private static func drawBreadcrumb(

@@ -235,4 +235,35 @@ struct KeyMapTests {
       #expect(driver.app.view.alertSelection == 1)
     }
   }
+
+  @Test func quittingWithChangesThatCannotBeSavedAsksAndEnterStays() async {
+    await withSerialEffects {
+      let driver = Driver(standups: [.mock])
+      await driver.start()
+      driver.storage.failSaves(with: Fixtures.diskFull)
+      driver.press(.character("a"))
+      driver.type("Retro")
+      driver.press(.enter)
+      await driver.settle(until: { driver.state.alert != nil }, "the failed save to be shown")
+      await driver.clock.advance(by: .seconds(1))
+      driver.press(.enter)
+
+      driver.press(.character("q"))
+      #expect(driver.app.isQuitRequested)
+      #expect(await driver.app.mayQuit() == false)
+      #expect(driver.screen.contains("Quit with unsaved changes?"))
+      await driver.clock.advance(by: .seconds(1))
+      driver.press(.enter)
+      #expect(driver.app.view.quitQuestion == nil, "Enter stays")
+      #expect(driver.app.isQuitRequested == false)
+
+      driver.press(.character("q"))
+      #expect(await driver.app.mayQuit() == false)
+      await driver.clock.advance(by: .seconds(1))
+      // NB: A second Ctrl-C answers the question: quit, keeping the changes elsewhere.
+      driver.press(.control("c"))
+      #expect(driver.app.isQuitRequested)
+      #expect(await driver.app.mayQuit())
+    }
+  }
 }

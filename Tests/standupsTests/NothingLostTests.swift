@@ -102,6 +102,9 @@ struct NothingLostTests {
     #expect(run.errors.contains(recovered.path))
     #expect(
       try StandupsFile.decode(Data(contentsOf: recovered)).standups.map(\.title) == ["Retro"])
+
+    let next = try await runScript("screen\n", in: folder)
+    #expect(next.output.contains("Not saved last time: \(recovered.lastPathComponent) in"))
   }
 
   @Test func aDataFileArgumentThatNamesNoFileIsAUsageErrorAndTouchesNothing() async throws {

@@ -182,7 +182,8 @@ public enum Launcher {
     app.notice =
       [
         recovered.map {
-          "Not saved last time: \($0.path) (open it with --data-file)."
+          "Not saved last time: \($0.lastPathComponent) in \($0.deletingLastPathComponent().path)"
+            + " (open it with --data-file)."
         },
         screens.notice,
       ].compactMap { $0 }.joined(separator: " ").nilIfEmpty

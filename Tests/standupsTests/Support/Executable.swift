@@ -34,7 +34,10 @@ struct TemporaryFolder: ~Copyable {
   }
 
   deinit {
-    makeWritable(url.appendingPathComponent("readonly"))
+    let readOnly = url.appendingPathComponent("readonly")
+    if FileManager.default.fileExists(atPath: readOnly.path) {
+      makeWritable(readOnly)
+    }
     try? FileManager.default.removeItem(at: url)
   }
 
