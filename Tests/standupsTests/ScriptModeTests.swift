@@ -5,6 +5,10 @@ import Testing
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// `standups --script`: the same store, views and key maps, driven from a file, on a virtual
