@@ -54,8 +54,12 @@ public struct LaunchOptions: Sendable {
 
 /// Why the app did not start.
 public enum LaunchError: Error, Equatable, CustomStringConvertible {
-  /// `--open` named a standup that is not in the data.
+  /// `--open` named a standup that is not in the data; the titles are the standups' display
+  /// titles (``Models/Standup/displayTitle``).
   case unknownStandup(String, available: [String])
+  /// `--open` named a title that several standups have, in some case, and none exactly as
+  /// given.
+  case ambiguousStandup(String, matches: [Standup])
   /// `--open` was given, but the data could not be read to find the standup.
   case unreadableData(String, StorageError)
   /// A script line is not a command.
@@ -74,7 +78,7 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
   /// 65 for bad input data, 66 for an input that cannot be opened.
   public var exitCode: Int32 {
     switch self {
-    case .unknownStandup, .unreadableData, .notATerminal, .notADataFile: 64
+    case .unknownStandup, .ambiguousStandup, .unreadableData, .notATerminal, .notADataFile: 64
     case .malformedScript, .scriptIsNotText: 65
     case .unreadableScript: 66
     }
@@ -87,14 +91,15 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .unknownStandup(let query, let available):
-      let names =
-        available.isEmpty
-        ? "There are no standups."
-        : "The standups are: "
-          + available.map { "\"\($0)\"" }.joined(separator: ", ") + "."
-      return "No standup is called \"\(query)\". \(names)"
+      let sentence = "No standup is called \(quoted(query))."
+      guard !available.isEmpty else { return sentence + " There are no standups." }
+      return sentence + " The standups are:\n" + screenful(available.map(quoted))
+    case .ambiguousStandup(let query, let matches):
+      return "\(quoted(query)) could be any of \(matches.count) standups; give the title "
+        + "exactly as it is written, or the ID:\n"
+        + screenful(matches.map { "\(quoted($0.displayTitle))  \($0.id.rawValue)" })
     case .unreadableData(let query, let error):
-      return "Standup \"\(query)\" could not be looked up: \(error)"
+      return "Standup \(quoted(query)) could not be looked up: \(error)"
     case .malformedScript(let error):
       return error.description
     case .unreadableScript(let problem):
@@ -112,14 +117,55 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
   }
 }
 
-extension IdentifiedArray where ID == Standup.ID, Element == Standup {
-  /// The standup a person means by `query`: its ID, or its title in any case.
-  public func standup(matching query: String) -> Standup? {
-    if let uuid = UUID(uuidString: query), let standup = self[id: Standup.ID(uuid)] {
-      return standup
+/// The most lines of a list in a message: with the sentence before it and the count after it,
+/// a message fits a 24-line terminal.
+private let linesInAScreenful = 20
+
+/// One indented line per entry, the entries past a screenful counted instead.
+private func screenful(_ entries: [String]) -> String {
+  let shown = entries.prefix(linesInAScreenful).map { "  " + $0 }
+  let rest = entries.count - shown.count
+  return (shown + (rest > 0 ? ["  and \(rest) more."] : [])).joined(separator: "\n")
+}
+
+/// Text in double quotes for a message on the terminal, as a Swift string literal writes it: a
+/// control character, which would move the cursor, ring the bell or redraw the screen, is
+/// written as its escape (`\u{1B}`), and so are the quotes and the backslash around it.
+private func quoted(_ text: String) -> String {
+  var result = "\""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"": result += "\\\""
+    case "\\": result += "\\\\"
+    case "\t": result += "\\t"
+    case "\n": result += "\\n"
+    case "\r": result += "\\r"
+    case _ where scalar.properties.generalCategory == .control:
+      result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+    default: result.unicodeScalars.append(scalar)
     }
-    let title = query.trimmingCharacters(in: .whitespaces).lowercased()
-    return first { $0.title.lowercased() == title }
+  }
+  return result + "\""
+}
+
+extension IdentifiedArray where ID == Standup.ID, Element == Standup {
+  /// The standups a person may mean by `query`: the one with that ID; else those whose display
+  /// title is `query` in any case, narrowed to the ones that are `query` exactly when there are
+  /// any. More than one means the person must say which.
+  ///
+  /// Titles are compared as they are shown (``Models/Standup/displayTitle``), so a title the
+  /// `--open` listing shows is a title `--open` takes.
+  public func standups(matching query: String) -> [Standup] {
+    if let uuid = UUID(uuidString: query), let standup = self[id: Standup.ID(uuid)] {
+      return [standup]
+    }
+    let title = query.trimmingCharacters(in: .whitespaces)
+    func shownTitle(_ standup: Standup) -> String {
+      standup.displayTitle.trimmingCharacters(in: .whitespaces)
+    }
+    let matches = elements.filter { shownTitle($0).lowercased() == title.lowercased() }
+    let exact = matches.filter { shownTitle($0) == title }
+    return exact.isEmpty ? matches : exact
   }
 }
 
@@ -138,7 +184,7 @@ public struct LaunchScreens: Equatable, Sendable {
 
   /// Decides the first screens from the options, the standups as stored, and the session.
   ///
-  /// - Throws: ``LaunchError`` when `--open` names no standup there is.
+  /// - Throws: ``LaunchError`` when `--open` names no standup there is, or several.
   public init(
     options: LaunchOptions,
     stored: Result<StoredStandups, StorageError>
@@ -150,8 +196,12 @@ public struct LaunchScreens: Equatable, Sendable {
       case .success(let stored): standups = stored.standups
       case .failure(let error): throw .unreadableData(query, error)
       }
-      guard let standup = standups.standup(matching: query) else {
-        throw .unknownStandup(query, available: standups.map(\.title))
+      let matches = standups.standups(matching: query)
+      guard let standup = matches.first else {
+        throw .unknownStandup(query, available: standups.map(\.displayTitle))
+      }
+      guard matches.count == 1 else {
+        throw .ambiguousStandup(query, matches: matches)
       }
       path = [.detail(StandupDetail.State(standup: standup))]
       return
