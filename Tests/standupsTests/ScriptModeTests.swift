@@ -164,6 +164,42 @@ struct ScriptModeTests {
     #expect(!FileManager.default.fileExists(atPath: data.path))
   }
 
+  @Test func everyMalformedLineIsNamedBeforeAnythingRuns() async throws {
+    let folder = try TemporaryFolder()
+    let data = folder.path("standups.json")
+    let run = try await runStandups(
+      ["--script", "-", "--data-file", data.path],
+      input: "a\nwait forever\ntype \"Retro\"\nenterr\n\nscreen 0x0\nenter\n",
+      environment: folder.environment)
+    #expect(run.status == 65)
+    #expect(
+      run.errors == """
+        standups: Script lines 2, 4 and 6 are not commands:
+          2: wait forever
+          4: enterr
+          6: screen 0x0
+
+        """)
+    #expect(run.output.isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: data.path))
+  }
+
+  @Test func aTrailingCommentIsSkippedAndAHashInQuotesIsText() async throws {
+    let folder = try TemporaryFolder()
+    let data = folder.path("standups.json")
+    let script = """
+      a        # add a standup
+      type "Retro #1 # of 2"  # its title, # and all
+      enter\t# save it
+      q # quit
+      """
+    let run = try await runStandups(
+      ["--script", "-", "--data-file", data.path], input: script, environment: folder.environment)
+    #expect(run.status == 0, "\(run.errors)")
+    let file = try StandupsFile.decode(Data(contentsOf: data))
+    #expect(file.standups.map(\.title) == ["Retro #1 # of 2"])
+  }
+
   @Test func usageErrorsExit64() async throws {
     let folder = try TemporaryFolder()
     let run = try await runStandups(["--no-such-flag"], environment: folder.environment)

@@ -91,15 +91,18 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .unknownStandup(let query, let available):
-      let sentence = "No standup is called \(quoted(query))."
+      let sentence = "No standup is called \(MessageText.quoted(query))."
       guard !available.isEmpty else { return sentence + " There are no standups." }
-      return sentence + " The standups are:\n" + screenful(available.map(quoted))
+      return sentence + " The standups are:\n"
+        + MessageText.screenful(available.map(MessageText.quoted))
     case .ambiguousStandup(let query, let matches):
-      return "\(quoted(query)) could be any of \(matches.count) standups; give the title "
+      return
+        "\(MessageText.quoted(query)) could be any of \(matches.count) standups; give the title "
         + "exactly as it is written, or the ID:\n"
-        + screenful(matches.map { "\(quoted($0.displayTitle))  \($0.id.rawValue)" })
+        + MessageText.screenful(
+          matches.map { "\(MessageText.quoted($0.displayTitle))  \($0.id.rawValue)" })
     case .unreadableData(let query, let error):
-      return "Standup \(quoted(query)) could not be looked up: \(error)"
+      return "Standup \(MessageText.quoted(query)) could not be looked up: \(error)"
     case .malformedScript(let error):
       return error.description
     case .unreadableScript(let problem):
@@ -115,37 +118,6 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
         + "standard input)."
     }
   }
-}
-
-/// The most lines of a list in a message: with the sentence before it and the count after it,
-/// a message fits a 24-line terminal.
-private let linesInAScreenful = 20
-
-/// One indented line per entry, the entries past a screenful counted instead.
-private func screenful(_ entries: [String]) -> String {
-  let shown = entries.prefix(linesInAScreenful).map { "  " + $0 }
-  let rest = entries.count - shown.count
-  return (shown + (rest > 0 ? ["  and \(rest) more."] : [])).joined(separator: "\n")
-}
-
-/// Text in double quotes for a message on the terminal, as a Swift string literal writes it: a
-/// control character, which would move the cursor, ring the bell or redraw the screen, is
-/// written as its escape (`\u{1B}`), and so are the quotes and the backslash around it.
-private func quoted(_ text: String) -> String {
-  var result = "\""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\"": result += "\\\""
-    case "\\": result += "\\\\"
-    case "\t": result += "\\t"
-    case "\n": result += "\\n"
-    case "\r": result += "\\r"
-    case _ where scalar.properties.generalCategory == .control:
-      result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-    default: result.unicodeScalars.append(scalar)
-    }
-  }
-  return result + "\""
 }
 
 extension IdentifiedArray where ID == Standup.ID, Element == Standup {
