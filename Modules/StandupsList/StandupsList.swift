@@ -101,7 +101,7 @@ extension AlertState where Action == StandupsList.Action.Alert {
   /// Asks before deleting a standup.
   public static func deleteStandup(_ standup: Standup) -> Self {
     AlertState {
-      TextState("Delete \"\(standup.title)\"?")
+      TextState("Delete \"\(standup.displayTitle)\"?")
     } actions: {
       ButtonState(role: .destructive, action: .confirmDeletion(id: standup.id)) {
         TextState("Delete")

@@ -236,7 +236,7 @@ public enum AppView {
     ["Standups"]
       + state.path.map { element in
         switch element {
-        case .detail(let detail): ListScreen.displayTitle(detail.standup)
+        case .detail(let detail): detail.standup.displayTitle
         case .meeting(let meeting): format.date(meeting.meeting.date)
         case .record: "Recording"
         }

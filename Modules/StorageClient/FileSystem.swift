@@ -2,6 +2,8 @@ package import Foundation
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
 #elseif canImport(Darwin)
   import Darwin
 #endif
@@ -147,11 +149,11 @@ extension FileSystem {
     read: { path in
       let descriptor = open(path, O_RDONLY | O_CLOEXEC)
       guard descriptor >= 0 else { return .failure(.last("open")) }
-      defer { _ = Glibc.close(descriptor) }
+      defer { _ = closeFile(descriptor) }
       var data = Data()
       var chunk = [UInt8](repeating: 0, count: 1 << 16)
       while true {
-        let count = Glibc.read(descriptor, &chunk, chunk.count)
+        let count = readFile(descriptor, &chunk, chunk.count)
         if count < 0 {
           if errno == EINTR { continue }
           return .failure(.last("read"))
@@ -176,7 +178,7 @@ extension FileSystem {
     },
     write: { descriptor, bytes in
       while true {
-        let count = Glibc.write(descriptor, bytes.baseAddress, bytes.count)
+        let count = writeFile(descriptor, bytes.baseAddress, bytes.count)
         if count >= 0 { return .success(count) }
         if errno != EINTR { return .failure(.last("write")) }
       }
@@ -185,10 +187,10 @@ extension FileSystem {
       fsync(descriptor) == 0 ? nil : .last("fsync")
     },
     close: { descriptor in
-      Glibc.close(descriptor) == 0 ? nil : .last("close")
+      closeFile(descriptor) == 0 ? nil : .last("close")
     },
     rename: { source, destination in
-      Glibc.rename(source, destination) == 0 ? nil : .last("rename")
+      renameFile(source, destination) == 0 ? nil : .last("rename")
     },
     link: { source, destination in
       // NB: No flags: a symbolic link gets a second name itself, never its target.
@@ -205,7 +207,7 @@ extension FileSystem {
       while flock(descriptor, LOCK_EX) != 0 {
         guard errno == EINTR else {
           let error = SystemError.last("flock")
-          _ = Glibc.close(descriptor)
+          _ = closeFile(descriptor)
           return .failure(error)
         }
       }
@@ -213,7 +215,7 @@ extension FileSystem {
     },
     unlock: { descriptor in
       _ = flock(descriptor, LOCK_UN)
-      _ = Glibc.close(descriptor)
+      _ = closeFile(descriptor)
     }
   )
 }
@@ -223,4 +225,28 @@ extension SystemError {
   fileprivate static func last(_ operation: String) -> Self {
     Self(code: errno, operation: operation)
   }
+}
+
+// NB: Inside `FileSystem`, its own `read`, `write`, `close` and `rename` hide the C library's
+// functions; these reach them by a name of their own, where a module name (`Glibc.close`)
+// would tie the file to one platform's C library.
+
+/// `close(2)`.
+private func closeFile(_ descriptor: Int32) -> Int32 {
+  close(descriptor)
+}
+
+/// `read(2)`.
+private func readFile(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+  read(descriptor, buffer, count)
+}
+
+/// `write(2)`.
+private func writeFile(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+  write(descriptor, bytes, count)
+}
+
+/// `rename(2)`.
+private func renameFile(_ source: String, _ destination: String) -> Int32 {
+  rename(source, destination)
 }

@@ -1,4 +1,10 @@
-import Glibc
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The terminal in raw mode for as long as this object lives: every key is delivered as it is
 /// pressed, and nothing is echoed.

@@ -38,4 +38,16 @@ struct StandupTests {
     }
     #expect(Theme.periwinkle.name == "Periwinkle")
   }
+
+  @Test func theDisplayTitleIsOneLineAndNeverBlank() {
+    var standup = Standup(id: Standup.ID(UUID(0)), title: "Weekly\tsync\r\nnotes\u{2028}v2")
+    #expect(standup.displayTitle == "Weekly sync notes v2")
+    #expect(standup.title == "Weekly\tsync\r\nnotes\u{2028}v2")
+    for blank in ["", " ", "\t\n", "\u{3000}"] {
+      standup.title = blank
+      #expect(standup.displayTitle == "Untitled")
+    }
+    standup.title = " Design "
+    #expect(standup.displayTitle == " Design ")
+  }
 }

@@ -36,8 +36,55 @@ struct ScriptTests {
     #"type "a" b""#, "ctrl-1", "enterr", "screen 0x10", "screen big", "press a",
   ])
   func aLineThatIsNotACommandIsNamed(line: String) {
-    #expect(throws: ScriptError(line: 2, text: line)) {
+    #expect(throws: ScriptError(lines: [ScriptError.Line(number: 2, text: line)])) {
       try Script("enter\n\(line)\nscreen")
+    }
+  }
+
+  @Test func everyLineThatIsNotACommandIsNamed() {
+    let error = #expect(throws: ScriptError.self) {
+      try Script("enterr\n# fine\nwait 5x  # not fine\ntype \"ok\"\npress a")
+    }
+    #expect(
+      error?.lines == [
+        ScriptError.Line(number: 1, text: "enterr"), ScriptError.Line(number: 3, text: "wait 5x"),
+        ScriptError.Line(number: 5, text: "press a"),
+      ])
+    #expect(
+      error?.description == """
+        Script lines 1, 3 and 5 are not commands:
+          1: enterr
+          3: wait 5x
+          5: press a
+        """)
+  }
+
+  @Test func manyLinesThatAreNotCommandsAreCountedPastAScreenful() {
+    let error = #expect(throws: ScriptError.self) {
+      try Script(Array(repeating: "nonsense \u{1B}[2J", count: 25).joined(separator: "\n"))
+    }
+    let description = error?.description.split(separator: "\n") ?? []
+    #expect(description.first == "25 script lines are not commands:")
+    #expect(description.dropFirst().first == #"  1: nonsense \u{1B}[2J"#)
+    #expect(description.last == "  and 5 more.")
+    #expect(description.count == 22)
+  }
+
+  @Test(arguments: [
+    ("enter # confirm", Script.Command.key(.enter)),
+    ("q\t# quit", .key(.character("q"))),
+    (#"type "Retro #1" # the title"#, .type("Retro #1")),
+    (##"type "say \"#hi\"" #"##, .type(##"say "#hi""##)),
+    ("wait 5s # then", .wait(.seconds(5))),
+  ])
+  func aCommentAfterACommandIsSkipped(line: String, command: Script.Command) throws {
+    #expect(try Script(line).commands.map(\.command) == [command])
+  }
+
+  @Test(arguments: ["q#", ##"type "a"#b"##])
+  func aHashThatDoesNotStartAWordIsNoComment(line: String) {
+    #expect(throws: ScriptError(lines: [ScriptError.Line(number: 1, text: line)])) {
+      try Script(line)
     }
   }
 }

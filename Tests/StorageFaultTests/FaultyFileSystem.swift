@@ -4,6 +4,10 @@ import StorageClient
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// The real file system with one step of a save made to fail, the way a disk can, once armed.

@@ -1,6 +1,13 @@
-import Glibc
 import TerminalUI
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 struct RawModeTests {
   @Test func aPipeIsNotATerminal() throws {
@@ -68,8 +75,8 @@ private struct Pipe {
   }
 
   func close() {
-    _ = Glibc.close(read)
-    _ = Glibc.close(write)
+    closeDescriptor(read)
+    closeDescriptor(write)
   }
 }
 
@@ -100,7 +107,12 @@ private struct PseudoTerminal {
   }
 
   func close() {
-    _ = Glibc.close(follower)
-    _ = Glibc.close(leader)
+    closeDescriptor(follower)
+    closeDescriptor(leader)
   }
+}
+
+/// `close(2)`, named apart from the `close()` of the types above.
+private func closeDescriptor(_ descriptor: Int32) {
+  _ = close(descriptor)
 }

@@ -5,6 +5,10 @@ import Testing
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// Nothing a person types or saves is lost at the keyboard: keys typed through a screen change

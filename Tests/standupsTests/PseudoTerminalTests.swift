@@ -4,6 +4,10 @@ import Testing
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// The app on a real pseudo-terminal: what a person sees and does, and what is left behind.

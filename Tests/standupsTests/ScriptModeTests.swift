@@ -1,10 +1,15 @@
 import Foundation
+import IdentifiedCollections
 import Models
 import SnapshotTesting
 import Testing
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// `standups --script`: the same store, views and key maps, driven from a file, on a virtual
@@ -83,8 +88,69 @@ struct ScriptModeTests {
       input: "screen\n", environment: folder.environment)
     #expect(run.status == 64)
     #expect(run.output.isEmpty)
-    #expect(run.errors.contains("No standup is called \"Marketing\""))
-    #expect(run.errors.contains("\"Design\", \"Engineering\""))
+    #expect(
+      run.errors == """
+        standups: No standup is called "Marketing". The standups are:
+          "Design"
+          "Engineering"
+
+        """)
+  }
+
+  @Test func anUnknownStandupListsAScreenfulOfTitlesWithControlCharactersEscaped() async throws {
+    let folder = try TemporaryFolder()
+    let data = folder.path("standups.json")
+    let titles =
+      ["Clear\u{1B}[2J the screen", "Bell\u{7}", "Weekly\tsync", "Say \"hi\" \\ bye", "   "]
+      + (1...30).map { "Team \($0)" }
+    let standups = titles.enumerated().map { index, title in
+      Standup(
+        id: Standup.ID(UUID(uuidString: "00000000-0000-0000-0000-\(100_000_000_000 + index)")!),
+        title: title)
+    }
+    try StandupsFile(standups: IdentifiedArray(uniqueElements: standups)).encoded().write(to: data)
+    let run = try await runStandups(
+      ["--script", "-", "--data-file", data.path, "--open", "Mark\u{1B}]0;x\u{7}eting"],
+      input: "screen\n", environment: folder.environment)
+    #expect(run.status == 64)
+    #expect(!run.errors.contains("\u{1B}") && !run.errors.contains("\u{7}"))
+    let lines = run.errors.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(
+      lines.first
+        == #"standups: No standup is called "Mark\u{1B}]0;x\u{7}eting". The standups are:"#)
+    #expect(lines.count <= 23, "a screenful: the sentence, at most 20 titles, the rest counted")
+    #expect(
+      lines.prefix(6) == [
+        lines[0], #"  "Clear\u{1B}[2J the screen""#, #"  "Bell\u{7}""#, #"  "Weekly sync""#,
+        #"  "Say \"hi\" \\ bye""#, #"  "Untitled""#,
+      ])
+    #expect(lines.suffix(3) == [#"  "Team 15""#, "  and 15 more.", ""])
+  }
+
+  @Test func anOpenThatMatchesTitlesEqualButForCaseIsAUsageErrorUnlessOneIsExact() async throws {
+    let folder = try TemporaryFolder()
+    let data = folder.path("standups.json")
+    let shouting = Standup(
+      id: Standup.ID(UUID(uuidString: "00000000-0000-0000-0000-00000000000D")!),
+      attendees: Standup.mock.attendees, title: "DESIGN")
+    try StandupsFile(standups: [.mock, shouting, .engineeringMock]).encoded().write(to: data)
+
+    let ambiguous = try await runStandups(
+      ["--script", "-", "--data-file", data.path, "--open", "design"],
+      input: "screen 40x12\n", environment: folder.environment)
+    #expect(ambiguous.status == 64)
+    #expect(ambiguous.output.isEmpty)
+    #expect(ambiguous.errors.contains(#"standups: "design" could be any of 2 standups"#))
+    #expect(ambiguous.errors.contains(#"  "Design"  \#(Standup.mock.id.rawValue)"#))
+    #expect(ambiguous.errors.contains(#"  "DESIGN"  00000000-0000-0000-0000-00000000000D"#))
+
+    for title in ["Design", "DESIGN"] {
+      let exact = try await runStandups(
+        ["--script", "-", "--data-file", data.path, "--open", title],
+        input: "screen 40x12\n", environment: folder.environment)
+      #expect(exact.status == 0, "\(exact.errors)")
+      #expect(exact.output.contains("Standups › \(title)"))
+    }
   }
 
   @Test func aMalformedScriptLineIsNamedAndNothingRuns() async throws {
@@ -96,6 +162,42 @@ struct ScriptModeTests {
     #expect(run.status == 65)
     #expect(run.errors.contains("Script line 3 is not a command: wait forever"))
     #expect(!FileManager.default.fileExists(atPath: data.path))
+  }
+
+  @Test func everyMalformedLineIsNamedBeforeAnythingRuns() async throws {
+    let folder = try TemporaryFolder()
+    let data = folder.path("standups.json")
+    let run = try await runStandups(
+      ["--script", "-", "--data-file", data.path],
+      input: "a\nwait forever\ntype \"Retro\"\nenterr\n\nscreen 0x0\nenter\n",
+      environment: folder.environment)
+    #expect(run.status == 65)
+    #expect(
+      run.errors == """
+        standups: Script lines 2, 4 and 6 are not commands:
+          2: wait forever
+          4: enterr
+          6: screen 0x0
+
+        """)
+    #expect(run.output.isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: data.path))
+  }
+
+  @Test func aTrailingCommentIsSkippedAndAHashInQuotesIsText() async throws {
+    let folder = try TemporaryFolder()
+    let data = folder.path("standups.json")
+    let script = """
+      a        # add a standup
+      type "Retro #1 # of 2"  # its title, # and all
+      enter\t# save it
+      q # quit
+      """
+    let run = try await runStandups(
+      ["--script", "-", "--data-file", data.path], input: script, environment: folder.environment)
+    #expect(run.status == 0, "\(run.errors)")
+    let file = try StandupsFile.decode(Data(contentsOf: data))
+    #expect(file.standups.map(\.title) == ["Retro #1 # of 2"])
   }
 
   @Test func usageErrorsExit64() async throws {

@@ -54,8 +54,12 @@ public struct LaunchOptions: Sendable {
 
 /// Why the app did not start.
 public enum LaunchError: Error, Equatable, CustomStringConvertible {
-  /// `--open` named a standup that is not in the data.
+  /// `--open` named a standup that is not in the data; the titles are the standups' display
+  /// titles (``Models/Standup/displayTitle``).
   case unknownStandup(String, available: [String])
+  /// `--open` named a title that several standups have, in some case, and none exactly as
+  /// given.
+  case ambiguousStandup(String, matches: [Standup])
   /// `--open` was given, but the data could not be read to find the standup.
   case unreadableData(String, StorageError)
   /// A script line is not a command.
@@ -74,7 +78,7 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
   /// 65 for bad input data, 66 for an input that cannot be opened.
   public var exitCode: Int32 {
     switch self {
-    case .unknownStandup, .unreadableData, .notATerminal, .notADataFile: 64
+    case .unknownStandup, .ambiguousStandup, .unreadableData, .notATerminal, .notADataFile: 64
     case .malformedScript, .scriptIsNotText: 65
     case .unreadableScript: 66
     }
@@ -88,14 +92,18 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .unknownStandup(let query, let available):
-      let names =
-        available.isEmpty
-        ? "There are no standups."
-        : "The standups are: "
-          + available.map { "\"\($0)\"" }.joined(separator: ", ") + "."
-      return "No standup is called \"\(query)\". \(names)"
+      let sentence = "No standup is called \(MessageText.quoted(query))."
+      guard !available.isEmpty else { return sentence + " There are no standups." }
+      return sentence + " The standups are:\n"
+        + MessageText.screenful(available.map(MessageText.quoted))
+    case .ambiguousStandup(let query, let matches):
+      return
+        "\(MessageText.quoted(query)) could be any of \(matches.count) standups; give the title "
+        + "exactly as it is written, or the ID:\n"
+        + MessageText.screenful(
+          matches.map { "\(MessageText.quoted($0.displayTitle))  \($0.id.rawValue)" })
     case .unreadableData(let query, let error):
-      return "Standup \"\(query)\" could not be looked up: \(error)"
+      return "Standup \(MessageText.quoted(query)) could not be looked up: \(error)"
     case .malformedScript(let error):
       return error.description
     case .unreadableScript(let problem):
@@ -114,13 +122,23 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
 }
 
 extension IdentifiedArray where ID == Standup.ID, Element == Standup {
-  /// The standup a person means by `query`: its ID, or its title in any case.
-  public func standup(matching query: String) -> Standup? {
+  /// The standups a person may mean by `query`: the one with that ID; else those whose display
+  /// title is `query` in any case, narrowed to the ones that are `query` exactly when there are
+  /// any. More than one means the person must say which.
+  ///
+  /// Titles are compared as they are shown (``Models/Standup/displayTitle``), so a title the
+  /// `--open` listing shows is a title `--open` takes.
+  public func standups(matching query: String) -> [Standup] {
     if let uuid = UUID(uuidString: query), let standup = self[id: Standup.ID(uuid)] {
-      return standup
+      return [standup]
     }
-    let title = query.trimmingCharacters(in: .whitespaces).lowercased()
-    return first { $0.title.lowercased() == title }
+    let title = query.trimmingCharacters(in: .whitespaces)
+    func shownTitle(_ standup: Standup) -> String {
+      standup.displayTitle.trimmingCharacters(in: .whitespaces)
+    }
+    let matches = elements.filter { shownTitle($0).lowercased() == title.lowercased() }
+    let exact = matches.filter { shownTitle($0) == title }
+    return exact.isEmpty ? matches : exact
   }
 }
 
@@ -139,7 +157,7 @@ public struct LaunchScreens: Equatable, Sendable {
 
   /// Decides the first screens from the options, the standups as stored, and the session.
   ///
-  /// - Throws: ``LaunchError`` when `--open` names no standup there is.
+  /// - Throws: ``LaunchError`` when `--open` names no standup there is, or several.
   public init(
     options: LaunchOptions,
     stored: Result<StoredStandups, StorageError>
@@ -151,8 +169,12 @@ public struct LaunchScreens: Equatable, Sendable {
       case .success(let stored): standups = stored.standups
       case .failure(let error): throw .unreadableData(query, error)
       }
-      guard let standup = standups.standup(matching: query) else {
-        throw .unknownStandup(query, available: standups.map(\.title))
+      let matches = standups.standups(matching: query)
+      guard let standup = matches.first else {
+        throw .unknownStandup(query, available: standups.map(\.displayTitle))
+      }
+      guard matches.count == 1 else {
+        throw .ambiguousStandup(query, matches: matches)
       }
       path = [.detail(StandupDetail.State(standup: standup))]
       return

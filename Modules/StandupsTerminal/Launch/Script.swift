@@ -17,7 +17,9 @@ public import TerminalUI
 /// `left`, `right`, `home`, `end`, `pageup`, `pagedown`, `space`), `ctrl-` and a letter, or a
 /// single character (`q`, `?`, `D`). `type "…"` types text (`\"` and `\\` inside the quotes).
 /// `wait` takes `ms`, `s`, `m` or `h` (`wait 1m30s`). `screen` prints the frame, at 80×24
-/// unless given a size (`screen 40x12`). Blank lines and lines starting with `#` are skipped.
+/// unless given a size (`screen 40x12`). A `#` that starts a word, outside the quotes of
+/// `type`, starts a comment to the end of the line (`enter  # save`, `type "Retro #1"`); blank
+/// lines and comments are skipped.
 public struct Script: Equatable, Sendable {
   /// The commands, each with its line number.
   public var commands: [Line]
@@ -44,20 +46,44 @@ public struct Script: Equatable, Sendable {
 
   /// Parses a script; nothing runs unless every line is a command.
   ///
-  /// - Throws: ``ScriptError`` naming the first line that is not a command.
+  /// - Throws: ``ScriptError`` naming every line that is not a command.
   public init(_ text: String) throws(ScriptError) {
     var commands: [Line] = []
+    var malformed: [ScriptError.Line] = []
     for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
       .enumerated()
     {
-      let line = rawLine.trimmingCharacters(in: .whitespaces)
-      guard !line.isEmpty, !line.hasPrefix("#") else { continue }
-      guard let command = Self.command(line) else {
-        throw ScriptError(line: index + 1, text: line)
+      let line = Self.withoutComment(rawLine).trimmingCharacters(in: .whitespaces)
+      guard !line.isEmpty else { continue }
+      if let command = Self.command(line) {
+        commands.append(Line(number: index + 1, command: command))
+      } else {
+        malformed.append(ScriptError.Line(number: index + 1, text: line))
       }
-      commands.append(Line(number: index + 1, command: command))
     }
+    guard malformed.isEmpty else { throw ScriptError(lines: malformed) }
     self.commands = commands
+  }
+
+  /// The line up to its comment: a `#` at the start of a word and outside double quotes.
+  private static func withoutComment(_ line: Substring) -> Substring {
+    var isQuoted = false
+    var isEscaped = false
+    var previous: Character = " "
+    for index in line.indices {
+      let character = line[index]
+      defer { previous = character }
+      if isEscaped {
+        isEscaped = false
+      } else if isQuoted, character == "\\" {
+        isEscaped = true
+      } else if character == "\"" {
+        isQuoted.toggle()
+      } else if !isQuoted, character == "#", previous.isWhitespace {
+        return line[..<index]
+      }
+    }
+    return line
   }
 
   private static func command(_ line: String) -> Command? {
@@ -149,21 +175,47 @@ public struct Script: Equatable, Sendable {
   }
 }
 
-/// A script line that is not a command.
+/// The lines of a script that are not commands: all of them, so that one run of the script
+/// shows everything to fix.
 public struct ScriptError: Error, Equatable, CustomStringConvertible {
-  /// The line number, from 1.
-  public var line: Int
-  /// The line.
-  public var text: String
+  /// Each line that is not a command, in order.
+  public var lines: [Line]
 
-  /// Creates the error for a line.
-  public init(line: Int, text: String) {
-    self.line = line
-    self.text = text
+  /// A line that is not a command.
+  public struct Line: Equatable, Sendable {
+    /// The line number, from 1.
+    public var number: Int
+    /// The line, without its comment and surrounding spaces.
+    public var text: String
+
+    /// Creates the report of one line.
+    public init(number: Int, text: String) {
+      self.number = number
+      self.text = text
+    }
   }
 
-  /// The error in words: the line's number and text.
+  /// Creates the error for some lines.
+  public init(lines: [Line]) {
+    self.lines = lines
+  }
+
+  /// "Script line 3 is not a command: wait forever"; for several lines, a sentence that
+  /// numbers them and a line for each (a screenful, then how many more).
   public var description: String {
-    "Script line \(line) is not a command: \(text)"
+    let entries = lines.map { "\($0.number): \(MessageText.escaped($0.text))" }
+    switch lines.count {
+    case 0:
+      return "Every line of the script is a command."
+    case 1:
+      return
+        "Script line \(lines[0].number) is not a command: \(MessageText.escaped(lines[0].text))"
+    case ...MessageText.entriesInAScreenful:
+      let numbers = lines.map { String($0.number) }
+      let named = numbers.dropLast().joined(separator: ", ") + " and " + numbers[numbers.count - 1]
+      return "Script lines \(named) are not commands:\n" + MessageText.screenful(entries)
+    default:
+      return "\(lines.count) script lines are not commands:\n" + MessageText.screenful(entries)
+    }
   }
 }

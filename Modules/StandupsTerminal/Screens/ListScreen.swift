@@ -56,7 +56,7 @@ enum ListScreen {
       let detailsWidth = min(details.displayWidth, max(row.size.width - 14, 0))
       let titleRoom = max(row.size.width - 3 - detailsWidth - 1, 0)
       canvas.text(
-        displayTitle(standup).truncated(toWidth: titleRoom),
+        standup.displayTitle.truncated(toWidth: titleRoom),
         at: Point(column: row.minColumn + 3, row: row.minRow),
         style: isSelected ? Palette.selected.bold() : Palette.title,
         clip: row
@@ -93,10 +93,5 @@ enum ListScreen {
     default:
       return nil
     }
-  }
-
-  /// A standup's title, or a placeholder for one without.
-  static func displayTitle(_ standup: Standup) -> String {
-    standup.title.isEmpty ? "Untitled" : standup.title
   }
 }

@@ -3,6 +3,10 @@ import Testing
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// `standups` running on a real pseudo-terminal, as a person would run it: raw keys in, escape
