@@ -31,6 +31,7 @@
 public final class RawMode {
   private let fileDescriptor: Int32
   private let original: termios
+  private let raw: termios
   private var isRestored = false
 
   /// Puts the terminal on a file descriptor in raw mode, remembering its settings.
@@ -55,6 +56,7 @@ public final class RawMode {
       controlCharacters[Int(VMIN)] = 1
       controlCharacters[Int(VTIME)] = 0
     }
+    self.raw = settings
     // NB: TCSAFLUSH drops bytes typed before raw mode, which were meant for a line editor.
     guard tcsetattr(fileDescriptor, TCSAFLUSH, &settings) == 0 else {
       throw RawModeError(operation: "change the terminal settings", code: errno)
@@ -78,6 +80,23 @@ public final class RawMode {
     _ = tcsetattr(fileDescriptor, TCSADRAIN, &settings)
   }
 
+  /// Puts the terminal in raw mode again after ``restore()``: when the app continues after it
+  /// was suspended (Ctrl-Z, then the shell's `fg`), or when something else may have changed the
+  /// settings while it was stopped.
+  ///
+  /// ```swift
+  /// rawMode.restore()
+  /// kill(getpid(), SIGSTOP)  // returns when the shell continues the app
+  /// rawMode.resume()
+  /// ```
+  public func resume() {
+    isRestored = false
+    var settings = raw
+    // NB: a failure is ignored: the terminal stays as the shell left it, and the app's next
+    // frame still draws; there is nothing better to fall back on.
+    _ = tcsetattr(fileDescriptor, TCSADRAIN, &settings)
+  }
+
   /// Whether a file descriptor is a terminal, as opposed to a file or a pipe.
   ///
   /// ```swift
@@ -87,6 +106,24 @@ public final class RawMode {
   /// - Parameter fileDescriptor: A file descriptor.
   public static func isTerminal(_ fileDescriptor: Int32) -> Bool {
     isatty(fileDescriptor) == 1
+  }
+
+  /// Whether the terminal `TERM` names can be drawn on full screen, moving its cursor and
+  /// clearing it, as far as its name tells.
+  ///
+  /// A terminal that cannot (an editor's shell buffer sets `dumb`; a login that does not know
+  /// the line sets `unknown`, `dialup` or `network`; a service may set nothing) would show
+  /// every frame as a stream of escape codes, so an app asks before it draws.
+  ///
+  /// ```swift
+  /// let term = ProcessInfo.processInfo.environment["TERM"]
+  /// guard RawMode.drawsFullScreen(term: term) else { throw NeedsAFullScreenTerminal() }
+  /// ```
+  ///
+  /// - Parameter term: The value of `TERM`, or `nil` when it is not set.
+  public static func drawsFullScreen(term: String?) -> Bool {
+    guard let term, !term.isEmpty else { return false }
+    return !["dumb", "unknown", "dialup", "network"].contains(term)
   }
 
   /// The size of the terminal window on a file descriptor, or `nil` if it is not a terminal

@@ -10,6 +10,16 @@ import Testing
 #endif
 
 struct RawModeTests {
+  @Test(arguments: ["xterm-256color", "screen", "tmux-256color", "linux", "vt100"])
+  func aTerminalThatNamesItselfIsDrawnOnFullScreen(term: String) {
+    #expect(RawMode.drawsFullScreen(term: term))
+  }
+
+  @Test(arguments: [nil, "", "dumb", "unknown", "dialup", "network"] as [String?])
+  func aTerminalWithoutCursorAddressingIsNot(term: String?) {
+    #expect(!RawMode.drawsFullScreen(term: term))
+  }
+
   @Test func aPipeIsNotATerminal() throws {
     let pipe = try Pipe()
     defer { pipe.close() }

@@ -99,6 +99,21 @@ struct PseudoTerminalTests {
     }
   }
 
+  /// A terminal that cannot move its cursor (TERM dumb, as in an editor's shell buffer; unknown,
+  /// as a login sets for a line it does not know; or no TERM at all) would show every frame as
+  /// a stream of escape codes.
+  @Test(arguments: ["dumb", "unknown", "", nil])
+  func aTerminalWithoutCursorAddressingIsToldTheAppNeedsAFullScreenOne(term: String?) throws {
+    let folder = try TemporaryFolder()
+    var environment = folder.environment
+    environment["TERM"] = term
+    let terminal = try PseudoTerminal(environment: environment)
+    #expect(terminal.waitForExit(within: .seconds(10)) == 64)
+    #expect(terminal.output.contains("standups: standups draws full screen"))
+    #expect(!terminal.output.contains("\u{1B}["), "nothing drawn, the terminal never touched")
+    #expect(!FileManager.default.fileExists(atPath: folder.dataFile.path))
+  }
+
   @Test func aCorruptSessionFileDoesNotStopTheLaunch() throws {
     let folder = try TemporaryFolder()
     try FileManager.default.createDirectory(
@@ -111,7 +126,7 @@ struct PseudoTerminalTests {
     #expect(terminal.waitForExit() == 0)
   }
 
-  @Test(arguments: [SIGTERM, SIGHUP])
+  @Test(arguments: [SIGTERM, SIGHUP, SIGQUIT])
   func beingStoppedDuringAMeetingKeepsEverythingTyped(signal: Int32) throws {
     let folder = try TemporaryFolder()
     let terminal = try PseudoTerminal(environment: folder.environment)
@@ -137,6 +152,38 @@ struct PseudoTerminalTests {
     #expect(
       engineering?.meetings.map(\.transcript) == ["Blob: the build is green\nBlob Jr: almost"],
       "the line being typed is the transcript's last")
+  }
+
+  /// Ctrl-Z (a key in raw mode) and SIGTSTP from outside both give the shell its terminal back
+  /// and stop the app; continuing it (the shell's `fg` sends SIGCONT) takes the terminal again
+  /// and redraws the screen the shell wrote over.
+  @Test(arguments: ["ctrl-z", "SIGTSTP"])
+  func suspendingGivesTheTerminalBackAndContinuingRedrawsIt(how: String) throws {
+    let folder = try TemporaryFolder()
+    let terminal = try PseudoTerminal(environment: folder.environment)
+    #expect(terminal.read(untilItShows: "No standups yet."))
+    #expect(!terminal.echoesInput, "raw mode")
+
+    let beforeSuspending = terminal.mark
+    if how == "ctrl-z" { terminal.type("\u{1A}") } else { terminal.send(SIGTSTP) }
+    #expect(
+      terminal.read(from: beforeSuspending, untilItShows: "\u{1B}[?25h\u{1B}[?1049l"),
+      "the cursor shown and the alternate screen left, as when quitting")
+    #expect(terminal.waitUntilStopped(), "the app stops")
+    #expect(terminal.echoesInput, "the shell's line settings are back")
+
+    let beforeContinuing = terminal.mark
+    terminal.send(SIGCONT)
+    #expect(
+      terminal.read(from: beforeContinuing) {
+        $0.contains("\u{1B}[?1049h") && $0.contains("No standups yet.")
+      }, "the whole screen drawn again on the alternate screen")
+    #expect(!terminal.echoesInput, "raw mode again")
+    terminal.type("a")
+    #expect(terminal.read(from: beforeContinuing, untilItShows: "New standup"), "keys work")
+    terminal.type("\u{1B}")
+    terminal.type("q")
+    #expect(terminal.waitForExit() == 0)
   }
 
   @Test func ctrlCDuringAMeetingAsksFirst() throws {

@@ -70,6 +70,9 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
   case scriptIsNotText(path: String)
   /// The app was started without a terminal to draw on.
   case notATerminal
+  /// The terminal cannot be drawn on full screen (``TerminalUI/RawMode/drawsFullScreen(term:)``);
+  /// `term` is its `TERM`, `nil` when that is not set.
+  case cannotDrawFullScreen(term: String?)
   /// `--data-file` names something that cannot hold the standups: a folder, a device, a named
   /// pipe, a socket, or a path through a file.
   case notADataFile(FileProblem)
@@ -78,7 +81,9 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
   /// 65 for bad input data, 66 for an input that cannot be opened.
   public var exitCode: Int32 {
     switch self {
-    case .unknownStandup, .ambiguousStandup, .unreadableData, .notATerminal, .notADataFile: 64
+    case .unknownStandup, .ambiguousStandup, .unreadableData, .notATerminal,
+      .cannotDrawFullScreen, .notADataFile:
+      64
     case .malformedScript, .scriptIsNotText: 65
     case .unreadableScript: 66
     }
@@ -117,6 +122,11 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
       return "standups draws on a terminal, and its input or output is not one. "
         + "To run without a terminal, give it a script: standups --script FILE (or - for "
         + "standard input)."
+    case .cannotDrawFullScreen(let term):
+      let named = term.map { "TERM=\(MessageText.quoted($0))" } ?? "TERM not set"
+      return "standups draws full screen, and this terminal (\(named)) cannot move its cursor. "
+        + "Run it in a terminal emulator (xterm, a console, tmux), or give it a script: "
+        + "standups --script FILE (or - for standard input)."
     }
   }
 }

@@ -20,6 +20,10 @@ public enum Launcher {
     guard RawMode.isTerminal(0), RawMode.isTerminal(1) else {
       throw LaunchError.notATerminal
     }
+    let term = ProcessInfo.processInfo.environment["TERM"]
+    guard RawMode.drawsFullScreen(term: term) else {
+      throw LaunchError.cannotDrawFullScreen(term: term)
+    }
     try checkDataFile(options)
     let stored = await preload(options)
     let screens = try launchScreens(options, stored: stored)

@@ -16,9 +16,10 @@ import TerminalUI
 /// A frame is drawn after each batch of store changes and each key, but never more than 60
 /// times a second, and only its changed cells are written (``frameUpdate(from:to:colors:)``).
 /// A resize redraws the whole screen at the new size. Ctrl-C is a key here (raw mode), which
-/// the app answers; SIGTERM, SIGHUP and the end of input mean the app must stop at once, so a
-/// meeting in progress is saved as it is. Whatever happens, the terminal is given back as it
-/// was found.
+/// the app answers; SIGTERM, SIGHUP, SIGQUIT and the end of input mean the app must stop at
+/// once, so a meeting in progress is saved as it is. Ctrl-Z (or SIGTSTP) gives the terminal
+/// back and stops the app until the shell continues it (`fg`), which takes the terminal again
+/// and redraws it whole. Whatever happens, the terminal is given back as it was found.
 @MainActor
 final class LiveTerminal {
   private let app: TerminalApp
@@ -56,6 +57,8 @@ final class LiveTerminal {
     case pasteTimedOut(count: Int)
     case frameDue
     case lookForChangesElsewhere
+    case suspendRequested
+    case continued
   }
 
   init(app: TerminalApp, colors: ColorSupport) throws {
@@ -67,9 +70,7 @@ final class LiveTerminal {
 
   /// Runs until the user quits or the app must stop, then restores the terminal.
   func run() async throws {
-    write(
-      TerminalCommand.enterAlternateScreen.sequence + TerminalCommand.hideCursor.sequence
-        + TerminalCommand.enableBracketedPaste.sequence + TerminalCommand.clearScreen.sequence)
+    writeScreenSetUp()
     defer { restoreTerminal() }
     listenForSignals()
     readInput()
@@ -114,6 +115,10 @@ final class LiveTerminal {
         drawFrame()
       case .lookForChangesElsewhere:
         app.lookForChangesElsewhere()
+      case .suspendRequested:
+        suspend()
+      case .continued:
+        takeTerminalBack()
       case .inputEnded, .terminated:
         await app.saveMeetingInProgress()
         await app.flush()
@@ -128,6 +133,10 @@ final class LiveTerminal {
   private func press(_ keys: [Key]) {
     let size = windowSize
     for key in keys {
+      guard key != .control("z") else {
+        suspend()
+        continue
+      }
       app.press(key, size: size)
       guard !app.isQuitRequested else { return }
     }
@@ -196,11 +205,42 @@ final class LiveTerminal {
     thread.start()
   }
 
+  /// Stops the app as Ctrl-Z stops a program in a shell: the terminal given back, then the
+  /// process stopped until the shell continues it, then the terminal taken back.
+  private func suspend() {
+    restoreTerminal()
+    // NB: SIGSTOP rather than SIGTSTP, which the app listens for itself and which the kernel
+    // discards for a process group with no shell above it (a service, a test's pseudo-terminal):
+    // the app would go on without its terminal. SIGSTOP always stops, and the shell's `fg`
+    // continues it all the same. Raised on this thread, it stops this thread before `raise`
+    // returns; sent to the process, another thread could take it while this one draws on.
+    raise(SIGSTOP)
+    takeTerminalBack()
+  }
+
+  /// Puts the terminal in raw mode on the alternate screen again and redraws it whole: the shell
+  /// wrote over it while the app was stopped. Also run on SIGCONT, for a stop the app did not
+  /// make itself (SIGSTOP from outside); running it twice only draws twice.
+  private func takeTerminalBack() {
+    rawMode.resume()
+    writeScreenSetUp()
+    previousFrame = nil
+    drawFrame()
+  }
+
+  /// Switches to the alternate screen, hides the cursor, asks for marked pastes and clears.
+  private func writeScreenSetUp() {
+    write(
+      TerminalCommand.enterAlternateScreen.sequence + TerminalCommand.hideCursor.sequence
+        + TerminalCommand.enableBracketedPaste.sequence + TerminalCommand.clearScreen.sequence)
+  }
+
   private func listenForSignals() {
     let send = self.send
     for (signalNumber, event) in [
       (SIGWINCH, Event.resized), (SIGTERM, .terminated), (SIGHUP, .terminated),
-      (SIGINT, .terminated),
+      (SIGINT, .terminated), (SIGQUIT, .terminated), (SIGTSTP, .suspendRequested),
+      (SIGCONT, .continued),
     ] {
       signal(signalNumber, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)

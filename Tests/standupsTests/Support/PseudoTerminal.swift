@@ -103,6 +103,34 @@ final class PseudoTerminal {
     send(SIGWINCH)
   }
 
+  /// Whether the terminal echoes what is typed, as a shell's line settings do and raw mode
+  /// does not. The controlling side reads the settings of the app's side.
+  var echoesInput: Bool {
+    var settings = termios()
+    guard tcgetattr(controller, &settings) == 0 else { return false }
+    return settings.c_lflag & tcflag_t(ECHO) != 0
+  }
+
+  /// Waits until the app is stopped (suspended, as by Ctrl-Z in a shell), reading what it draws
+  /// meanwhile.
+  ///
+  /// - Returns: Whether it stopped before the deadline.
+  func waitUntilStopped(within deadline: Duration = .seconds(10)) -> Bool {
+    let end = ContinuousClock.now.advanced(by: deadline)
+    while ContinuousClock.now < end {
+      var status: Int32 = 0
+      // NB: WNOHANG | WUNTRACED reports a stop without reaping; Foundation's own wait for the
+      // exit only asks about exits.
+      if waitpid(process.processIdentifier, &status, WNOHANG | WUNTRACED) > 0,
+        status & 0xff == 0x7f
+      {
+        return true
+      }
+      _ = readAvailable(waitingUpTo: 50)
+    }
+    return false
+  }
+
   /// Sends a signal to the app.
   func send(_ signalNumber: Int32) {
     kill(process.processIdentifier, signalNumber)
