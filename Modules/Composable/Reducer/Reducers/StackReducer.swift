@@ -141,7 +141,7 @@ where Element.State: Sendable {
       toStackState: toStackState,
       toStackAction: toStackAction,
       location: location,
-      classify: { toStackAction, action in
+      request: { toStackAction, action in
         switch toStackAction.extract(from: action) {
         case .element(let id, _): .element(id)
         case .popFrom(let id): .popFrom(id)
@@ -167,7 +167,7 @@ where Element.State: Sendable {
     toStackState: WritableKeyPath<Parent.State, StackState<Element.State>>,
     toStackAction: AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>,
     location: CodeLocation,
-    classify: @escaping Runner.Classify,
+    request: @escaping Runner.Request,
     reduceElement: @escaping Runner.ReduceChild
   ) {
     self.parent = parent
@@ -178,7 +178,7 @@ where Element.State: Sendable {
       toAction: toStackAction,
       slot: .stack,
       isDismissable: true,
-      classify: classify,
+      request: request,
       reduceChild: reduceElement
     )
   }
@@ -187,9 +187,13 @@ where Element.State: Sendable {
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     // NB: Read once and passed down: each read copies the context.
     let context = ReducerContext.current
-    let cancelledBeforehand = reconcileElementsRemovedElsewhere(&state, in: context)
-    let versionBefore = version(of: &state[keyPath: runner.toState])
-    let request = runner.request(in: action)
+    let changesBefore = state[keyPath: runner.toState].takeChanges()
+    let cancelledBeforehand = reconcileElementsRemovedElsewhere(
+      changesBefore,
+      in: state,
+      context: context
+    )
+    let request = runner.request(runner.toAction, action)
     var elementEffects = Effect<Parent.Action>.none
 
     switch request {
@@ -233,13 +237,11 @@ where Element.State: Sendable {
       }
     }
 
-    let version = version(of: &state[keyPath: runner.toState])
-    guard version != versionBefore else {
+    let changes = state[keyPath: runner.toState].takeChanges()
+    guard changes.version != changesBefore.version else {
       return elementEffects.merge(with: parentEffects)
     }
     let remainingIDs = state[keyPath: runner.toState].ids
-    let changes = state[keyPath: runner.toState].changes
-    state[keyPath: runner.toState].markReconciled()
     @Dependency(\.stackElementID) var stackElementID
     // NB: A parent can delay this effect (behind asynchronous work in a concatenation); an
     // element pushed meanwhile has a newer ID and is not one this change removed.
@@ -260,39 +262,27 @@ where Element.State: Sendable {
   /// removed by a reducer that runs elsewhere; returns them.
   ///
   /// Costs nothing when no navigated child of the store has running work, a lookup when the
-  /// stack has not changed since, and otherwise a look at each element removed.
+  /// stack has not changed since, and otherwise a look at each element removed. When no child
+  /// has running work, the changes are dropped: nothing removed can have work, and a slot that
+  /// gains some later is checked whole first (see `Reconciliation`).
+  ///
+  /// - Parameters:
+  ///   - changes: The changes to the stack since this operator last took them.
+  ///   - state: The parent's state.
+  ///   - context: The parent's context.
   private func reconcileElementsRemovedElsewhere(
-    _ state: inout Parent.State,
-    in context: ReducerContext
+    _ changes: StackChanges,
+    in state: Parent.State,
+    context: ReducerContext
   ) -> [HashableIdentity] {
     guard let runtime = context.runtime, runtime.hasNavigatedEffects else { return [] }
-    let slotPath = runner.slotPath(in: context)
-    let cancelled = withStack(state) { stack in
-      runtime.reconcile(
-        Reconciliation(slot: slotPath, changes: stack.changes) { child in
-          guard let id = child.value(as: StackElementID.self) else { return true }
-          return stack.contains(id: id)
-        }
-      )
-    }
-    state[keyPath: runner.toState].markReconciled()
-    return cancelled
-  }
-
-  /// The stack's version, read through an `inout` access, which projects the stack in place
-  /// where a read through the key path copies it out, and leaves its storage uniquely
-  /// referenced, so that writes to an element stay in place.
-  private func version(of stack: inout StackState<Element.State>) -> UInt64 {
-    stack.version
-  }
-
-  /// Runs `body` with a copy of the stack that is gone when it returns, so that later writes
-  /// find the storage uniquely referenced again.
-  private func withStack<Result>(
-    _ state: Parent.State,
-    _ body: (StackState<Element.State>) -> Result
-  ) -> Result {
-    body(state[keyPath: runner.toState])
+    let ids = state[keyPath: runner.toState].ids
+    return runtime.reconcile(
+      Reconciliation(slot: runner.slotPath(in: context), changes: changes) { child in
+        guard let id = child.value(as: StackElementID.self) else { return true }
+        return ids.contains(id)
+      }
+    )
   }
 
   /// Pushes the element of a push action.
