@@ -16,9 +16,9 @@ import Synchronization
 /// - ``StackChanges/version`` changes whenever the stack's IDs change, and
 ///   ``StackChanges/removals`` lists every ID removed since version
 ///   ``StackChanges/Removals/since`` (while it is complete).
-/// - The operator takes the changes on every action (`StackState.takeChanges()`), which starts
-///   a new list at the current version, and hands them to the runtime whenever a child of the
-///   store has running work; when none has, nothing removed can have work.
+/// - The operator takes the changes (`StackState.takeChanges()`, which starts a new list at the
+///   current version) and hands them to the runtime after every action that changed the stack's
+///   IDs, and before every action while a child of the store has running work.
 ///
 /// So: a slot reconciled at the stack's version has lost nothing since; a slot reconciled at
 /// ``StackChanges/Removals/since`` has lost at most the listed IDs; any other slot (the list was

@@ -187,12 +187,8 @@ where Element.State: Sendable {
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     // NB: Read once and passed down: each read copies the context.
     let context = ReducerContext.current
-    let changesBefore = state[keyPath: runner.toState].takeChanges()
-    let cancelledBeforehand = reconcileElementsRemovedElsewhere(
-      changesBefore,
-      in: state,
-      context: context
-    )
+    let cancelledBeforehand = reconcileElementsRemovedElsewhere(&state, in: context)
+    let versionBefore = version(of: &state[keyPath: runner.toState])
     let request = runner.request(runner.toAction, action)
     var elementEffects = Effect<Parent.Action>.none
 
@@ -237,10 +233,10 @@ where Element.State: Sendable {
       }
     }
 
-    let changes = state[keyPath: runner.toState].takeChanges()
-    guard changes.version != changesBefore.version else {
+    guard version(of: &state[keyPath: runner.toState]) != versionBefore else {
       return elementEffects.merge(with: parentEffects)
     }
+    let changes = state[keyPath: runner.toState].takeChanges()
     let remainingIDs = state[keyPath: runner.toState].ids
     @Dependency(\.stackElementID) var stackElementID
     // NB: A parent can delay this effect (behind asynchronous work in a concatenation); an
@@ -262,20 +258,13 @@ where Element.State: Sendable {
   /// removed by a reducer that runs elsewhere; returns them.
   ///
   /// Costs nothing when no navigated child of the store has running work, a lookup when the
-  /// stack has not changed since, and otherwise a look at each element removed. When no child
-  /// has running work, the changes are dropped: nothing removed can have work, and a slot that
-  /// gains some later is checked whole first (see `Reconciliation`).
-  ///
-  /// - Parameters:
-  ///   - changes: The changes to the stack since this operator last took them.
-  ///   - state: The parent's state.
-  ///   - context: The parent's context.
+  /// stack has not changed since, and otherwise a look at each element removed.
   private func reconcileElementsRemovedElsewhere(
-    _ changes: StackChanges,
-    in state: Parent.State,
-    context: ReducerContext
+    _ state: inout Parent.State,
+    in context: ReducerContext
   ) -> [HashableIdentity] {
     guard let runtime = context.runtime, runtime.hasNavigatedEffects else { return [] }
+    let changes = state[keyPath: runner.toState].takeChanges()
     let ids = state[keyPath: runner.toState].ids
     return runtime.reconcile(
       Reconciliation(slot: runner.slotPath(in: context), changes: changes) { child in
@@ -283,6 +272,12 @@ where Element.State: Sendable {
         return ids.contains(id)
       }
     )
+  }
+
+  /// The stack's version, read through an `inout` access, which projects the stack in place
+  /// where a read through the key path copies it out.
+  private func version(of stack: inout StackState<Element.State>) -> UInt64 {
+    stack.version
   }
 
   /// Pushes the element of a push action.
