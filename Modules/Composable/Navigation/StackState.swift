@@ -171,6 +171,7 @@ public struct StackState<Element> {
   /// - Parameter id: The ID of the lowest element to remove.
   public mutating func pop(from id: StackElementID) {
     guard let index = index(id: id) else { return }
+    // NB: Every removal goes through `replaceSubrange(_:with:)`, below, which records it.
     removeSubrange(index...)
   }
 

@@ -83,7 +83,7 @@ package final class RootStore<State, Action: Sendable> {
     var synchronousActions: [Action] = []
     // NB: The action that starts the batch is reduced as it was passed, without going through
     // the buffer or a copy: most actions come alone and only change state, and in this generic
-    // code every array operation looks up metadata. Guarded by `Benchmarks/thresholds`
+    // code every array operation looks up metadata. Guarded by `Benchmarks/allocation-thresholds`
     // (Stack.ElementSend allocations) and `Benchmarks/instruction-counts` (element send).
     process(action, group: nil, batchGroup: &batchGroup, synchronousActions: &synchronousActions)
     var index = 0

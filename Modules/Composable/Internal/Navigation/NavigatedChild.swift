@@ -179,14 +179,15 @@ package struct NavigatedScope: Sendable {
     parent.appending(slot: navigationSlot, child: childIdentity)
   }
 
-  /// The slot: the parent's path and the stack or presentation the child is in.
-  package var slot: NavigationIDPath {
+  /// The path of the child's slot: the parent's path and the stack or presentation the child
+  /// is in, as ``NavigatedChildRunner/slotPath(in:)`` makes it.
+  package var slotPath: NavigationIDPath {
     parent.appending(identity: navigationSlot)
   }
 
   /// The key all of the child's work is registered under.
   var key: CancellationKey {
-    .navigation(slot: slot, child: childIdentity)
+    .navigation(slot: slotPath, child: childIdentity)
   }
 
   private var childIdentity: HashableIdentity {
