@@ -98,36 +98,6 @@ public struct DismissEffect: Sendable {
   }
 }
 
-/// The dismissals available to the running effect, innermost first, installed by the
-/// navigation operators around their children's effects.
-///
-/// A list rather than a dictionary: every effect of a navigated child pushes one, and a node
-/// costs one allocation where a copied dictionary costs its storage and a hash of the path;
-/// looking one up happens only when a feature dismisses itself.
-final class DismissHandlers: Sendable {
-  @TaskLocal static var current: DismissHandlers?
-
-  let scope: NavigationIDPath
-  let dismiss: @Sendable () async -> Void
-  let outer: DismissHandlers?
-
-  init(scope: NavigationIDPath, dismiss: @escaping @Sendable () async -> Void) {
-    self.scope = scope
-    self.dismiss = dismiss
-    self.outer = Self.current
-  }
-
-  /// The dismissal of the feature at `scope`, if the running effect belongs to it.
-  static func handler(for scope: NavigationIDPath) -> (@Sendable () async -> Void)? {
-    var node = current
-    while let handlers = node {
-      if handlers.scope == scope { return handlers.dismiss }
-      node = handlers.outer
-    }
-    return nil
-  }
-}
-
 extension DependencyValues {
   /// Dismisses the feature whose effect is running. See ``DismissEffect``.
   public var dismiss: DismissEffect {

@@ -171,6 +171,7 @@ public struct StackState<Element> {
   /// - Parameter id: The ID of the lowest element to remove.
   public mutating func pop(from id: StackElementID) {
     guard let index = index(id: id) else { return }
+    // NB: Every removal goes through `replaceSubrange(_:with:)`, below, which records it.
     removeSubrange(index...)
   }
 
@@ -189,19 +190,20 @@ public struct StackState<Element> {
     storage.version
   }
 
-  /// The changes to the IDs since a navigation operator last marked the stack reconciled.
-  package var changes: StackChanges {
-    StackChanges(version: storage.version, removals: storage.removals)
-  }
-
-  /// Starts a new list of changes at the current version, once a navigation operator has
-  /// handed the changes to the runtime (see `Reconciliation`). Skipped when the storage is
-  /// shared: a copy costs more than the list saves, and a list that does not match only makes
-  /// the next reconciliation check every element.
-  package mutating func markReconciled() {
-    guard !storage.removals.isEmpty(since: storage.version) else { return }
-    guard isKnownUniquelyReferenced(&storage) else { return }
-    storage.removals = StackChanges.Removals(since: storage.version)
+  /// The changes to the IDs since a navigation operator last took them, and a new list of
+  /// removals started at the current version: the operator hands what it takes to the runtime
+  /// (see `Reconciliation`).
+  ///
+  /// Mutating, so that an operator calls it through an in-place access to the stack, where a
+  /// read through its key path would copy the stack out on every action. The list is not
+  /// restarted when the storage is shared: a copy costs more than the list saves, and a list
+  /// that does not match only makes the next reconciliation check every element.
+  package mutating func takeChanges() -> StackChanges {
+    let changes = StackChanges(version: storage.version, removals: storage.removals)
+    if !changes.removals.isEmpty(since: changes.version), isKnownUniquelyReferenced(&storage) {
+      storage.removals = StackChanges.Removals(since: changes.version)
+    }
+    return changes
   }
 
   /// Adds an element with an ID that was generated elsewhere.

@@ -83,7 +83,7 @@ package final class RootStore<State, Action: Sendable> {
     var synchronousActions: [Action] = []
     // NB: The action that starts the batch is reduced as it was passed, without going through
     // the buffer or a copy: most actions come alone and only change state, and in this generic
-    // code every array operation looks up metadata. Guarded by `Benchmarks/thresholds`
+    // code every array operation looks up metadata. Guarded by `Benchmarks/allocation-thresholds`
     // (Stack.ElementSend allocations) and `Benchmarks/instruction-counts` (element send).
     process(action, group: nil, batchGroup: &batchGroup, synchronousActions: &synchronousActions)
     var index = 0
@@ -116,10 +116,10 @@ package final class RootStore<State, Action: Sendable> {
     batchGroup: inout EffectGroup?,
     synchronousActions: inout [Action]
   ) {
-    let effect = Self.reduce(
-      &state,
+    let effect = ReducerContext.reduceAtRoot(
+      reducer,
+      into: &state,
       action: action,
-      with: reducer,
       runtime: runtime,
       dependencies: dependencies
     )
@@ -170,26 +170,6 @@ package final class RootStore<State, Action: Sendable> {
     let (action, group) = bufferedActions[index]
     process(action, group: group, batchGroup: &batchGroup, synchronousActions: &synchronousActions)
     return true
-  }
-
-  /// Runs the reducer in the store's root context, with the store's dependencies.
-  ///
-  /// Not isolated, so that its closures are not either: an isolated closure handed to code that
-  /// is not checks that it runs on the main actor each time it is called.
-  nonisolated private static func reduce(
-    _ state: inout State,
-    action: Action,
-    with reducer: any Reducer<State, Action>,
-    runtime: EffectRuntime,
-    dependencies: DependencyValues
-  ) -> Effect<Action> {
-    // NB: Assigned rather than returned from the closure, so that the closure is not generic
-    // over its result.
-    var effect = Effect<Action>.none
-    ReducerContext.reduceAtRoot(runtime: runtime, dependencies: dependencies) {
-      effect = reducer.reduce(into: &state, action: action)
-    }
-    return effect
   }
 
   /// A new ID for an element pushed from outside the reducer.

@@ -1,5 +1,15 @@
 import Dependencies
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#else
+  #error("ReducerContext needs POSIX threads.")
+#endif
+
 /// Where the running code is: the effects of its store, and its place among navigated features.
 /// This file is the one place that decides in which context a reducer, an effect and an action
 /// sent back from an effect run, and why.
@@ -7,18 +17,18 @@ import Dependencies
 /// The Composable Architecture keeps this in the dependencies (`navigationIDPath`, `dismiss`).
 /// Here it is a context of its own, because it changes on every action a stack element or a
 /// presentation receives, and changing `DependencyValues` copies its storage, which costs more
-/// than a small feature's reducer. It takes three forms:
+/// than a small feature's reducer. One context, kept in three places:
 ///
-/// - **While a reducer runs**, the context belongs to its thread (``current``): a reducer runs
-///   synchronously, so a thread-specific pointer set around it (``reduce(_:)``) is exact, where
-///   binding a task-local would allocate on every child action. The store sets the root
-///   context (``reduceAtRoot(runtime:dependencies:_:)``) and each navigation operator narrows it
-///   for its child (``entering(_:isDismissable:)``).
-/// - **Inside an effect**, the context is the task's (``inTask``): the one the reducer that
-///   returned the effect ran in, without the store's runtime.
-/// - **In between**, an effect keeps it in its box (``Escaped``, in ``EffectEnvironment``), and
-///   the task that runs the effect binds it, with the effect's dependencies, only where they
-///   differ from what the task inherits (``TaskInheritance``).
+/// - **While a reducer runs**, on its thread (``current``): a reducer runs synchronously, so a
+///   thread-specific pointer set around it is exact, where binding a task-local would allocate on
+///   every child action. The store sets the root context
+///   (``reduceAtRoot(_:into:action:runtime:dependencies:)``) and each navigation operator
+///   narrows it for its child (``reduce(entering:isDismissable:_:)``).
+/// - **In an effect's box**, as the effect was created (``EffectEnvironment``), without the
+///   store's runtime: an effect outlives the reduction.
+/// - **Inside an effect**, in its task (``inTask``): the task binds the context its effect kept,
+///   with the effect's dependencies, only where they differ from what the task inherits
+///   (``TaskInheritance``).
 ///
 /// An action an effect sends back is reduced on the main actor inside the effect's task
 /// (``sendingBackFromEffect(_:)``); its reducers get their context from the thread as always,
@@ -34,11 +44,11 @@ package struct ReducerContext: Sendable {
   package var runtime: EffectRuntime?
   /// The navigated feature that is running, or `nil` for the root feature of a store.
   ///
-  /// A reference, so that a context copies as two retains and an escaped one as one: every read
-  /// of ``current`` copies the context, and every `Effect.run` keeps one.
+  /// A reference, so that a context copies as two retains: every read of ``current`` copies the
+  /// context, and every `Effect.run` keeps one.
   private var feature: RunningFeature?
 
-  fileprivate final class RunningFeature: Sendable {
+  private final class RunningFeature: Sendable {
     let scope: NavigatedScope
     /// The feature ``DismissEffect`` dismisses: the nearest one run by `forEach` or a
     /// presentation `ifLet`.
@@ -50,7 +60,7 @@ package struct ReducerContext: Sendable {
     }
   }
 
-  fileprivate enum Dismissal: Sendable {
+  private enum Dismissal: Sendable {
     case nothing
     /// The feature itself.
     case runningFeature
@@ -107,36 +117,48 @@ package struct ReducerContext: Sendable {
   /// The context of the reducer running on each thread, if any.
   private static let reducing = ThreadLocalPointer()
 
-  /// Runs `reduction`, a reducer, synchronously with this as the current context.
-  func reduce(_ reduction: () -> Void) {
-    withUnsafePointer(to: self) { Self.reducing.withValue($0, reduction) }
-  }
-
-  /// Runs a store's reducer in the store's root context, with the store's dependencies.
+  /// Runs a store's reducer in the store's root context, with the store's dependencies, and
+  /// returns its effect.
+  ///
+  /// Not isolated, so that its closures are not either: an isolated closure handed to code that
+  /// is not checks that it runs on the main actor each time it is called.
   ///
   /// - Parameters:
+  ///   - reducer: The store's reducer.
+  ///   - state: The store's state.
+  ///   - action: The action.
   ///   - runtime: The store's effects, which navigation operators reach through the context.
   ///   - dependencies: The store's dependencies.
-  ///   - reduction: Runs the reducer.
-  static func reduceAtRoot(
+  static func reduceAtRoot<State, Action>(
+    _ reducer: any Reducer<State, Action>,
+    into state: inout State,
+    action: Action,
     runtime: EffectRuntime,
-    dependencies: DependencyValues,
-    _ reduction: () -> Void
-  ) {
-    ReducerContext(runtime: runtime).reduce {
-      DependencyValues.$_current.withValue(dependencies, operation: reduction)
+    dependencies: DependencyValues
+  ) -> Effect<Action> {
+    // NB: Assigned rather than returned from the closures, so that they are not generic over
+    // their result.
+    var effect = Effect<Action>.none
+    withUnsafePointer(to: ReducerContext(runtime: runtime)) { root in
+      reducing.withValue(root) {
+        DependencyValues.$_current.withValue(dependencies) {
+          effect = reducer.reduce(into: &state, action: action)
+        }
+      }
     }
+    return effect
   }
 
-  /// The context of a navigated child: its own scope and, when its parent can dismiss it (a
-  /// stack element, a presentation), the scope `dismiss()` ends.
-  func entering(_ child: NavigatedScope, isDismissable: Bool) -> Self {
+  /// Runs `reduction`, a navigated child's reducer, synchronously in the child's context: its
+  /// own scope and, when its parent can dismiss it (a stack element, a presentation), the scope
+  /// `dismiss()` ends; otherwise what this feature dismisses.
+  func reduce(entering child: NavigatedScope, isDismissable: Bool, _ reduction: () -> Void) {
     var context = self
     context.feature = RunningFeature(
       scope: child,
       dismissal: isDismissable ? .runningFeature : inheritedDismissal
     )
-    return context
+    withUnsafePointer(to: context) { Self.reducing.withValue($0, reduction) }
   }
 
   /// What a child its parent cannot dismiss dismisses: what this feature dismisses, naming
@@ -152,28 +174,6 @@ package struct ReducerContext: Sendable {
   /// The context of an effect's task, bound by the task to the one its effect was created in;
   /// the root context outside any effect.
   @TaskLocal package static var inTask = ReducerContext(runtime: nil)
-
-  /// What an effect keeps of the context it was created in: the navigation, not the store's
-  /// runtime (an effect outlives the reduction, and its task is given the runtime it runs on).
-  struct Escaped: Sendable {
-    fileprivate let feature: RunningFeature?
-
-    /// Whether it is the root context, which a task has unless it binds or inherits another.
-    var isRoot: Bool {
-      feature == nil
-    }
-  }
-
-  /// What an effect created here keeps.
-  var escaping: Escaped {
-    Escaped(feature: feature)
-  }
-
-  /// The context an effect kept, as its task binds it.
-  init(_ escaped: Escaped) {
-    self.runtime = nil
-    self.feature = escaped.feature
-  }
 
   // MARK: - An action sent back from an effect
 
@@ -199,12 +199,16 @@ package struct ReducerContext: Sendable {
 @usableFromInline
 struct EffectEnvironment: Sendable {
   let dependencies: DependencyValues
-  let context: ReducerContext.Escaped
+  /// The context the effect was created in, without its store's runtime: the effect outlives
+  /// the reduction, and its task is given the runtime it runs on.
+  let context: ReducerContext
 
-  /// The environment of the running code, without its store's runtime.
+  /// The environment of the running code.
   @usableFromInline
   static func current() -> Self {
-    Self(dependencies: DependencyValues._current, context: ReducerContext.current.escaping)
+    var context = ReducerContext.current
+    context.runtime = nil
+    return Self(dependencies: DependencyValues._current, context: context)
   }
 }
 
@@ -224,13 +228,6 @@ struct TaskInheritance {
 
   init(dependencies: DependencyValues) {
     self.dependencies = dependencies
-  }
-
-  /// Whether the store's walk over `effect` binds the store's dependencies around it, so that
-  /// every task it creates inherits them: when it creates a task at all (the navigation
-  /// operators' own effects, on every push and pop, create none).
-  static func bindsDependencies<Action>(aroundWalkOf effect: Effect<Action>) -> Bool {
-    !effect.isSynchronous
   }
 
   /// What the task of a run made in `environment` binds; `nil` when it binds nothing.
@@ -274,7 +271,7 @@ enum TaskBinding {
     let environment = run.environment
     switch self {
     case .context:
-      await ReducerContext.$inTask.withValue(ReducerContext(environment.context)) {
+      await ReducerContext.$inTask.withValue(environment.context) {
         await EffectRuntime.perform(run, send: send, origin: origin)
       }
     case .dependencies:
@@ -283,10 +280,47 @@ enum TaskBinding {
       }
     case .dependenciesAndContext:
       await DependencyValues.$_current.withValue(environment.dependencies) {
-        await ReducerContext.$inTask.withValue(ReducerContext(environment.context)) {
+        await ReducerContext.$inTask.withValue(environment.context) {
           await EffectRuntime.perform(run, send: send, origin: origin)
         }
       }
     }
+  }
+}
+
+/// A pointer that each thread sets and reads for itself: a POSIX thread-specific value, which
+/// keeps the context of the reducer running on each thread.
+///
+/// For state that lives exactly as long as a synchronous call on one thread, where binding a
+/// task-local would cost far more than the call: the runtime allocates the binding and checks
+/// the task's status records for a task group on every push. Nothing is inherited: a task
+/// started inside the call sees `nil`. Guarded by `ThreadLocalPointerTests`.
+package struct ThreadLocalPointer: Sendable {
+  private let key: pthread_key_t
+
+  /// Makes a new thread-specific pointer, `nil` on every thread. Its key is never freed: make one
+  /// per purpose, once.
+  package init() {
+    var key = pthread_key_t()
+    let status = pthread_key_create(&key, nil)
+    precondition(status == 0, "pthread_key_create failed with \(status)")
+    self.key = key
+  }
+
+  /// The pointer this thread set last, or `nil`.
+  package var value: UnsafeRawPointer? {
+    pthread_getspecific(key).map(UnsafeRawPointer.init)
+  }
+
+  /// Sets this thread's pointer to `pointer` while `body` runs, then puts back the one before.
+  ///
+  /// `pointer` must stay valid until `body` returns.
+  package func withValue(_ pointer: UnsafeRawPointer, _ body: () -> Void) {
+    let previous = pthread_getspecific(key)
+    // NB: Setting a key that exists fails only when the thread's table cannot grow.
+    let status = pthread_setspecific(key, pointer)
+    precondition(status == 0, "pthread_setspecific failed with \(status)")
+    defer { pthread_setspecific(key, previous) }
+    body()
   }
 }

@@ -26,33 +26,8 @@ package struct CancellationKey: Hashable, Sendable, CustomStringConvertible {
     Self(id: id, path: ReducerContext.currentNavigationIDPath)
   }
 
-  /// The key of all the work of the child `child` of the navigation slot `slot`.
-  package static func navigation(slot: NavigationIDPath, child: HashableIdentity) -> Self {
-    Self(id: NavigatedChild(child: child), path: slot)
-  }
-
-  /// Whether this is a navigated child's key.
-  var isNavigation: Bool {
-    id.holds(NavigatedChild.self)
-  }
-
-  /// The child whose work the key covers, when it is a navigated child's key.
-  var navigatedChild: HashableIdentity? {
-    guard isNavigation else { return nil }
-    return id.value(as: NavigatedChild.self)?.child
-  }
-
   @usableFromInline
   package var description: String {
     "\(id) in \(path)"
-  }
-}
-
-/// The identifier of a navigated child's key.
-struct NavigatedChild: Hashable, Sendable, CustomStringConvertible {
-  let child: HashableIdentity
-
-  var description: String {
-    "child \(child)"
   }
 }

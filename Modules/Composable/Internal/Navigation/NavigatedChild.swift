@@ -1,5 +1,10 @@
 public import CasePaths
 
+// A navigated child — a stack element, a presentation, an optional child — as the navigation
+// operators see it: the runner they share, the child's place (`NavigatedScope`), how its effects
+// are lifted into the parent's (`Effect.navigated`, with the dismissal it installs), and the key
+// all of its work is registered under.
+
 /// What an action asks of a navigation operator's child, without its payload.
 ///
 /// One type for the three operators, so that the closure that works it out has the same type
@@ -25,8 +30,8 @@ enum NavigationRequest {
 /// operators share.
 ///
 /// An operator asks two things of every action that reaches it: what it asks of the child
-/// (``request(in:)``: an element action, a pop, a dismissal…), and, for the child's own actions,
-/// to run the child's reducer on the child's state in place (``reduce(_:in:state:action:child:lift:)``).
+/// (``request``: an element action, a pop, a dismissal…), and, for the child's own actions, to
+/// run the child's reducer on the child's state in place (``reduce(_:in:state:action:child:lift:)``).
 /// Both extract a case from the parent's action and reach into the parent's state. Compiled
 /// once for all types, as the operators' methods are, that looks up the metadata of the optional
 /// child action, its payload and the state's containers on every action through the operator,
@@ -44,9 +49,10 @@ enum NavigationRequest {
 struct NavigatedChildRunner<
   ParentState, ParentAction: Sendable, Child: Reducer, ChildState, ChildAction
 > {
-  /// What the action asks of the child, if it is one of the operator's actions.
+  /// What the action asks of the child, if it is one of the operator's actions; called with the
+  /// operator's ``toAction``.
   @usableFromInline
-  typealias Classify = (AnyCasePath<ParentAction, ChildAction>, ParentAction) -> NavigationRequest?
+  typealias Request = (AnyCasePath<ParentAction, ChildAction>, ParentAction) -> NavigationRequest?
 
   /// Runs `child` for the child action in the action, on the child's state reached through the
   /// key path, setting the effect; returns whether the child was there.
@@ -70,7 +76,8 @@ struct NavigatedChildRunner<
   /// Whether `dismiss()` in the child dismisses it (stack elements and presentations), or
   /// what its parent dismisses (optional children, which their parent owns).
   let isDismissable: Bool
-  private let classify: Classify
+  /// What an action asks of the child: `runner.request(runner.toAction, action)`.
+  let request: Request
   private let reduceChild: ReduceChild
 
   init(
@@ -78,21 +85,15 @@ struct NavigatedChildRunner<
     toAction: AnyCasePath<ParentAction, ChildAction>,
     slot: NavigationSlot.Kind,
     isDismissable: Bool,
-    classify: @escaping Classify,
+    request: @escaping Request,
     reduceChild: @escaping ReduceChild
   ) {
     self.toState = toState
     self.toAction = toAction
     self.slot = HashableIdentity(NavigationSlot(slot, toState))
     self.isDismissable = isDismissable
-    self.classify = classify
+    self.request = request
     self.reduceChild = reduceChild
-  }
-
-  /// What `action` asks of the child, if it is one of the operator's actions.
-  @inline(__always)
-  func request(in action: ParentAction) -> NavigationRequest? {
-    classify(toAction, action)
   }
 
   /// The path of the operator's slot where the parent runs: each child's scope is this path and
@@ -131,7 +132,7 @@ struct NavigatedChildRunner<
     var effect = Effect<Child.Action>.none
     var isPresent = false
     let (reduceChild, toState, toAction) = (reduceChild, toState, toAction)
-    context.entering(scope, isDismissable: isDismissable).reduce {
+    context.reduce(entering: scope, isDismissable: isDismissable) {
       isPresent = reduceChild(child, toState, toAction, &state, action, &effect)
     }
     guard !effect.isNone else { return (isPresent, .none) }
@@ -178,14 +179,15 @@ package struct NavigatedScope: Sendable {
     parent.appending(slot: navigationSlot, child: childIdentity)
   }
 
-  /// The slot: the parent's path and the stack or presentation the child is in.
-  package var slot: NavigationIDPath {
+  /// The path of the child's slot: the parent's path and the stack or presentation the child
+  /// is in, as ``NavigatedChildRunner/slotPath(in:)`` makes it.
+  package var slotPath: NavigationIDPath {
     parent.appending(identity: navigationSlot)
   }
 
   /// The key all of the child's work is registered under.
   var key: CancellationKey {
-    .navigation(slot: slot, child: childIdentity)
+    .navigation(slot: slotPath, child: childIdentity)
   }
 
   private var childIdentity: HashableIdentity {
@@ -193,5 +195,105 @@ package struct NavigatedScope: Sendable {
     case .element(let id): HashableIdentity(id)
     case .identity(let identity): identity
     }
+  }
+}
+
+// MARK: - Lifting a child's effects
+
+extension Effect {
+  /// Lifts the effects of a navigated child (a stack element, a presentation, an optional
+  /// child) into its parent.
+  ///
+  /// Every action is embedded with `embed`; every piece of work is registered under the child
+  /// in its slot, so that cancelling the child cancels all of it, including the work of the child's
+  /// own children; and, when `dismissAction` is given, while the work runs `dismiss()` (which
+  /// finds the child's scope in the `ReducerContext` the work captured) sends that action to
+  /// the parent.
+  package func navigated<ParentAction: Sendable>(
+    _ child: NavigatedScope,
+    embed: @escaping @Sendable (Action) -> ParentAction,
+    dismiss dismissAction: (@Sendable () -> ParentAction)?
+  ) -> Effect<ParentAction> {
+    if isNone { return .none }
+    let lifted: Effect<ParentAction>
+    if let dismissAction {
+      let scope = child.path
+      lifted = map(embed) { send, body in
+        let handlers = DismissHandlers(scope: scope) { await send(dismissAction()) }
+        try await DismissHandlers.$current.withValue(handlers) {
+          try await body()
+        }
+      }
+    } else {
+      lifted = map(embed)
+    }
+    return Effect<ParentAction>(
+      box: Effect<ParentAction>.CancellableBox(child.key, cancelInFlight: false, lifted)
+    )
+  }
+
+  /// An effect that cancels everything the navigated child `child` of `slot` started: a
+  /// dismissed presentation.
+  package static func cancelChild(_ child: HashableIdentity, in slot: NavigationIDPath) -> Self {
+    Self(box: CancelBox(.navigation(slot: slot, child: child)))
+  }
+}
+
+/// The dismissals available to the running effect, innermost first, installed by the
+/// navigation operators around their children's effects.
+///
+/// A list rather than a dictionary: every effect of a navigated child pushes one, and a node
+/// costs one allocation where a copied dictionary costs its storage and a hash of the path;
+/// looking one up happens only when a feature dismisses itself.
+final class DismissHandlers: Sendable {
+  @TaskLocal static var current: DismissHandlers?
+
+  let scope: NavigationIDPath
+  let dismiss: @Sendable () async -> Void
+  let outer: DismissHandlers?
+
+  init(scope: NavigationIDPath, dismiss: @escaping @Sendable () async -> Void) {
+    self.scope = scope
+    self.dismiss = dismiss
+    self.outer = Self.current
+  }
+
+  /// The dismissal of the feature at `scope`, if the running effect belongs to it.
+  static func handler(for scope: NavigationIDPath) -> (@Sendable () async -> Void)? {
+    var node = current
+    while let handlers = node {
+      if handlers.scope == scope { return handlers.dismiss }
+      node = handlers.outer
+    }
+    return nil
+  }
+}
+
+// MARK: - The key of a child's work
+
+extension CancellationKey {
+  /// The key of all the work of the child `child` of the navigation slot `slot`.
+  package static func navigation(slot: NavigationIDPath, child: HashableIdentity) -> Self {
+    Self(id: NavigatedChild(child: child), path: slot)
+  }
+
+  /// Whether this is a navigated child's key.
+  var isNavigation: Bool {
+    id.holds(NavigatedChild.self)
+  }
+
+  /// The child whose work the key covers, when it is a navigated child's key.
+  var navigatedChild: HashableIdentity? {
+    guard isNavigation else { return nil }
+    return id.value(as: NavigatedChild.self)?.child
+  }
+}
+
+/// The identifier of a navigated child's key.
+struct NavigatedChild: Hashable, Sendable, CustomStringConvertible {
+  let child: HashableIdentity
+
+  var description: String {
+    "child \(child)"
   }
 }

@@ -11,18 +11,21 @@ import Synchronization
 /// the slot, when it can tell which those are:
 ///
 /// - The runtime records, for each slot, the stack version it last reconciled the slot
-///   against (`LiveChildren.reconciledVersion`).
+///   against (`LiveChildren.reconciledVersion`); a slot that gains live children starts with
+///   none.
 /// - ``StackChanges/version`` changes whenever the stack's IDs change, and
 ///   ``StackChanges/removals`` lists every ID removed since version
 ///   ``StackChanges/Removals/since`` (while it is complete).
-/// - After handing its changes to the runtime, the operator starts a new list at the current
-///   version (`StackState.markReconciled()`).
+/// - The operator takes the changes (`StackState.takeChanges()`, which starts a new list at the
+///   current version) and hands them to the runtime after every action that changed the stack's
+///   IDs, and before every action while a child of the store has running work.
 ///
 /// So: a slot reconciled at the stack's version has lost nothing since; a slot reconciled at
-/// ``StackChanges/Removals/since`` has lost at most the listed IDs; any other slot (the list was given up,
-/// or the stack was shared and not restarted) has every live child checked. Each of these only
-/// ever checks more children than left, never fewer. Guarded by `NavigationCostTests` (how many
-/// entries a push and a pop examine), `StackReducerLifetimeTests` and the stack model tests.
+/// ``StackChanges/Removals/since`` has lost at most the listed IDs; any other slot (the list was
+/// given up, the stack was shared and not restarted, or the slot has no reconciled version) has
+/// every live child checked. Each of these only ever checks more children than left, never
+/// fewer. Guarded by `NavigationCostTests` (how many entries a push and a pop examine),
+/// `StackReducerLifetimeTests` and the stack model tests.
 @usableFromInline
 package struct Reconciliation: Sendable {
   /// The slot whose children are reconciled.
@@ -43,9 +46,9 @@ package struct Reconciliation: Sendable {
   }
 }
 
-/// The changes to a stack's IDs since a navigation operator last reconciled the stack's
-/// children: the stack's version and the IDs removed since an earlier version. A stack keeps
-/// the two (`StackState.Storage`); see ``Reconciliation`` for how they meet the runtime's.
+/// The changes to a stack's IDs since a navigation operator last took them: the stack's version
+/// and the IDs removed since an earlier version. A stack keeps the two (`StackState.Storage`);
+/// see ``Reconciliation`` for how they meet the runtime's.
 package struct StackChanges: Sendable {
   /// Identifies the stack's sequence of IDs (``nextVersion()``).
   package let version: UInt64
@@ -96,6 +99,18 @@ package struct StackChanges: Sendable {
   }
 
   private static let versions = Atomic<UInt64>(0)
+}
+
+extension Effect {
+  /// An effect that reconciles the children of a navigation slot with the state: it cancels
+  /// the work of every child that `reconciliation` rejects (see ``Reconciliation``).
+  ///
+  /// It runs when the store starts it, after the effects returned before it in the same tree
+  /// have been registered, so work a child started in the action that removed it is cancelled
+  /// too.
+  package static func reconcile(_ reconciliation: Reconciliation) -> Self {
+    Self(box: ReconcileBox(reconciliation))
+  }
 }
 
 extension EffectRegistry {

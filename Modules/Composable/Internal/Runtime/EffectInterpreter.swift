@@ -35,9 +35,11 @@ extension EffectRuntime {
       inheritance: TaskInheritance(dependencies: dependencies),
       sender: .unmade(group, make: makeSend)
     )
-    // NB: Bound here, not through a function that takes the walk in a closure: a closure that
-    // captures the walk looks up its metadata on every action.
-    if TaskInheritance.bindsDependencies(aroundWalkOf: effect) {
+    // NB: The store's dependencies are bound around the walk, so that every task it creates
+    // inherits them, only when it creates a task at all: the navigation operators' own effects,
+    // on every push and pop, create none. Bound here, not through a function that takes the
+    // walk in a closure: a closure that captures the walk looks up its metadata on every action.
+    if !effect.isSynchronous {
       DependencyValues.$_current.withValue(dependencies) {
         walk.start(effect, keys: SmallArray())
       }
@@ -46,9 +48,11 @@ extension EffectRuntime {
     }
     group = walk.group
     actions += walk.actions
-    // NB: Cancelled tasks are woken only once the whole effect has been started: the registry
-    // already reflects every cancellation, and their finishing work does not compete with the
-    // rest of the start for the lock.
+    // NB: Tasks cancelled by identifier are woken only once the whole effect has been started
+    // (a merge of cancellations or a debounce cancels as it starts): the registry already
+    // reflects every cancellation, and their finishing work does not compete with the rest of
+    // the start for the lock. A reconciliation, the last effect of its navigation operator,
+    // cancels at once.
     for task in walk.cancelled { task.cancel() }
   }
 
@@ -164,7 +168,7 @@ private struct EffectWalk<Action: Sendable> {
       case .cancel(let cancel):
         runtime.unregisterTasks(under: cancel.key, into: &cancelled)
       case .reconcile(let reconcile):
-        cancelled += runtime.reconcileChildren(reconcile.reconciliation).tasks
+        runtime.reconcile(reconcile.reconciliation)
       }
       guard let (part, partKeyCount) = Self.nextPart(of: &merges) else { return }
       keys.removeLast(keyCount - partKeyCount, of: keyCount)

@@ -95,20 +95,16 @@ package final class EffectRuntime: Sendable {
     changeRegistry { $0.unregisterTasks(under: key, into: &tasks) }
   }
 
-  /// Reconciles the children of `slot` with the state, and cancels the tasks of those it
-  /// rejects; returns the children whose work was cancelled. See ``Reconciliation``.
+  /// Reconciles the children of a navigation slot with the state, and cancels the tasks of
+  /// those it rejects; returns the children whose work was cancelled. Called by a navigation
+  /// operator for removals made elsewhere, and by the interpreter for `Effect.reconcile`. See
+  /// ``Reconciliation``.
+  @discardableResult
   package func reconcile(_ reconciliation: Reconciliation) -> [HashableIdentity] {
-    let (tasks, children) = reconcileChildren(reconciliation)
+    let (tasks, children) = changeRegistry { $0.reconcile(reconciliation) }
+    // NB: Cancelling runs cancellation handlers synchronously; never under the lock.
     for task in tasks { task.cancel() }
     return children
-  }
-
-  /// Unregisters the work of the children `reconciliation` rejects; returns their tasks, for
-  /// the caller to cancel, and the children.
-  func reconcileChildren(
-    _ reconciliation: Reconciliation
-  ) -> (tasks: [EffectTask], children: [HashableIdentity]) {
-    changeRegistry { $0.reconcile(reconciliation) }
   }
 
   /// Cancels every running task and the groups they belong to: the store is going away.

@@ -124,7 +124,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       toChildState: toChildState,
       toChildAction: toChildAction,
       location: location,
-      classify: { toChildAction, action in
+      request: { toChildAction, action in
         toChildAction.extract(from: action) == nil ? nil : .child
       },
       reduceChild: { child, toChildState, toChildAction, state, action, effect in
@@ -145,7 +145,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     toChildState: WritableKeyPath<Parent.State, Child.State?>,
     toChildAction: AnyCasePath<Parent.Action, Child.Action>,
     location: CodeLocation,
-    classify: @escaping Runner.Classify,
+    request: @escaping Runner.Request,
     reduceChild: @escaping Runner.ReduceChild
   ) {
     self.parent = parent
@@ -156,7 +156,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       toAction: toChildAction,
       slot: .ifLet,
       isDismissable: false,
-      classify: classify,
+      request: request,
       reduceChild: reduceChild
     )
   }
@@ -166,7 +166,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let runningChild = reconcileChildrenEndedElsewhere(state)
     var identityBefore: PresentationIdentity?
     var childEffects = Effect<Parent.Action>.none
-    if runner.request(in: action) != nil {
+    if runner.request(runner.toAction, action) != nil {
       if let identity = runningChild ?? childIdentity(in: state) {
         identityBefore = identity
         childEffects = reduceChild(identity, action: action, state: &state)

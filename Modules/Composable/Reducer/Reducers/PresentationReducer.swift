@@ -137,7 +137,7 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
       toPresentationState: toPresentationState,
       toPresentationAction: toPresentationAction,
       location: location,
-      classify: { toPresentationAction, action in
+      request: { toPresentationAction, action in
         switch toPresentationAction.extract(from: action) {
         case .dismiss: .dismiss
         case .presented: .child
@@ -169,7 +169,7 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     toPresentationState: WritableKeyPath<Parent.State, PresentationState<Destination.State>>,
     toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>,
     location: CodeLocation,
-    classify: @escaping Runner.Classify,
+    request: @escaping Runner.Request,
     reduceDestination: @escaping Runner.ReduceChild
   ) {
     self.parent = parent
@@ -180,7 +180,7 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
       toAction: toPresentationAction,
       slot: .presentation,
       isDismissable: true,
-      classify: classify,
+      request: request,
       reduceChild: reduceDestination
     )
   }
@@ -188,7 +188,7 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   @usableFromInline
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     reconcilePresentationsEndedElsewhere(state)
-    let request = runner.request(in: action)
+    let request = runner.request(runner.toAction, action)
     let identityBefore = state[keyPath: runner.toState].identity
     var destinationEffects = Effect<Parent.Action>.none
 

@@ -141,7 +141,7 @@ where Element.State: Sendable {
       toStackState: toStackState,
       toStackAction: toStackAction,
       location: location,
-      classify: { toStackAction, action in
+      request: { toStackAction, action in
         switch toStackAction.extract(from: action) {
         case .element(let id, _): .element(id)
         case .popFrom(let id): .popFrom(id)
@@ -167,7 +167,7 @@ where Element.State: Sendable {
     toStackState: WritableKeyPath<Parent.State, StackState<Element.State>>,
     toStackAction: AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>,
     location: CodeLocation,
-    classify: @escaping Runner.Classify,
+    request: @escaping Runner.Request,
     reduceElement: @escaping Runner.ReduceChild
   ) {
     self.parent = parent
@@ -178,7 +178,7 @@ where Element.State: Sendable {
       toAction: toStackAction,
       slot: .stack,
       isDismissable: true,
-      classify: classify,
+      request: request,
       reduceChild: reduceElement
     )
   }
@@ -189,7 +189,7 @@ where Element.State: Sendable {
     let context = ReducerContext.current
     let cancelledBeforehand = reconcileElementsRemovedElsewhere(&state, in: context)
     let versionBefore = version(of: &state[keyPath: runner.toState])
-    let request = runner.request(in: action)
+    let request = runner.request(runner.toAction, action)
     var elementEffects = Effect<Parent.Action>.none
 
     switch request {
@@ -233,13 +233,11 @@ where Element.State: Sendable {
       }
     }
 
-    let version = version(of: &state[keyPath: runner.toState])
-    guard version != versionBefore else {
+    guard version(of: &state[keyPath: runner.toState]) != versionBefore else {
       return elementEffects.merge(with: parentEffects)
     }
+    let changes = state[keyPath: runner.toState].takeChanges()
     let remainingIDs = state[keyPath: runner.toState].ids
-    let changes = state[keyPath: runner.toState].changes
-    state[keyPath: runner.toState].markReconciled()
     @Dependency(\.stackElementID) var stackElementID
     // NB: A parent can delay this effect (behind asynchronous work in a concatenation); an
     // element pushed meanwhile has a newer ID and is not one this change removed.
@@ -266,33 +264,20 @@ where Element.State: Sendable {
     in context: ReducerContext
   ) -> [HashableIdentity] {
     guard let runtime = context.runtime, runtime.hasNavigatedEffects else { return [] }
-    let slotPath = runner.slotPath(in: context)
-    let cancelled = withStack(state) { stack in
-      runtime.reconcile(
-        Reconciliation(slot: slotPath, changes: stack.changes) { child in
-          guard let id = child.value(as: StackElementID.self) else { return true }
-          return stack.contains(id: id)
-        }
-      )
-    }
-    state[keyPath: runner.toState].markReconciled()
-    return cancelled
+    let changes = state[keyPath: runner.toState].takeChanges()
+    let ids = state[keyPath: runner.toState].ids
+    return runtime.reconcile(
+      Reconciliation(slot: runner.slotPath(in: context), changes: changes) { child in
+        guard let id = child.value(as: StackElementID.self) else { return true }
+        return ids.contains(id)
+      }
+    )
   }
 
   /// The stack's version, read through an `inout` access, which projects the stack in place
-  /// where a read through the key path copies it out, and leaves its storage uniquely
-  /// referenced, so that writes to an element stay in place.
+  /// where a read through the key path copies it out.
   private func version(of stack: inout StackState<Element.State>) -> UInt64 {
     stack.version
-  }
-
-  /// Runs `body` with a copy of the stack that is gone when it returns, so that later writes
-  /// find the storage uniquely referenced again.
-  private func withStack<Result>(
-    _ state: Parent.State,
-    _ body: (StackState<Element.State>) -> Result
-  ) -> Result {
-    body(state[keyPath: runner.toState])
   }
 
   /// Pushes the element of a push action.
