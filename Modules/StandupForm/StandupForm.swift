@@ -108,8 +108,13 @@ public struct StandupForm: Reducer {
         return .none
 
       case .durationChanged(let minutes):
-        let minutes = min(max(minutes, State.minutes.lowerBound), State.minutes.upperBound)
-        state.standup.duration = .seconds(minutes * 60)
+        let current = state.durationInMinutes
+        let allowed = min(max(minutes, State.minutes.lowerBound), State.minutes.upperBound)
+        // A length outside the range (a standup from a file) moves only the way asked: a
+        // 1-minute standup stays as it is on "shorter", rather than jumping to 5 minutes.
+        let asked = (minutes - current).signum()
+        guard asked != 0, (allowed - current).signum() == asked else { return .none }
+        state.standup.duration = .seconds(allowed * 60)
         return .none
 
       case .focusChanged(let focus):

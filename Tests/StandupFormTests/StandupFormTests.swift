@@ -86,6 +86,20 @@ struct StandupFormTests {
     #expect(store.state.durationInMinutes == 5)
   }
 
+  @Test func aLengthOutsideTheRangeMovesOnlyTheWayAsked() async {
+    var standup = Standup.engineeringMock
+    standup.duration = .seconds(60)
+    let short = makeStore(standup)
+    await short.send(.durationChanged(minutes: 0))
+    await short.send(.durationChanged(minutes: 1))
+    await short.send(.durationChanged(minutes: 2)) { $0.standup.duration = .seconds(5 * 60) }
+
+    standup.duration = .seconds(60 * 60)
+    let long = makeStore(standup)
+    await long.send(.durationChanged(minutes: 61))
+    await long.send(.durationChanged(minutes: 59)) { $0.standup.duration = .seconds(30 * 60) }
+  }
+
   @Test func titleThemeAndFocusChange() async {
     let store = makeStore(.engineeringMock)
 

@@ -1,5 +1,6 @@
 import AppFeature
 import Composable
+import MeetingFeature
 import Models
 import StandupDetail
 import StandupsTerminal
@@ -62,6 +63,32 @@ struct AppViewStateTests {
     let replaced = view.update(from: state)
     #expect(Set(replaced.popped) == [detail, change.pushed[0]])
     #expect(Set(view.screens.keys) == Set(state.path.ids))
+  }
+
+  /// A screen opened some other way than from the row selected under it (`--open`, screens
+  /// restored at launch, a meeting opened from a standup that was then scrolled) selects, when
+  /// uncovered, the row of what was closed.
+  @Test func aScreenUncoveredByAPopSelectsWhatWasClosed() {
+    let standup = Standup.productMock
+    let meeting = Fixtures.design.meetings[1]
+    var withMeetings = standup
+    withMeetings.meetings = Fixtures.design.meetings
+    var state = Fixtures.app(path: [
+      .detail(StandupDetail.State(standup: withMeetings)),
+      .meeting(MeetingFeature.State(meeting: meeting, standup: withMeetings)),
+    ])
+    var view = AppViewState()
+    view.update(from: state)
+    #expect(view.list.selection == 0)
+    #expect(view[screen: state.path.ids[0]].selection == 0)
+
+    state.path.removeLast()
+    view.update(from: state)
+    #expect(view[screen: state.path.ids[0]].selection == 1, "the meeting that was open")
+
+    state.path.removeLast()
+    view.update(from: state)
+    #expect(view.list.selection == 2, "the standup that was open, third in the list")
   }
 
   @Test func aNewAlertStartsOnItsHarmlessButton() {

@@ -209,6 +209,21 @@ struct ScreenSnapshotTests {
     }
   }
 
+  /// The length's arrows show only the ways it can move.
+  @Test(arguments: [("shortest", 5), ("middle", 15), ("longest", 30)])
+  func formEditingTheLength(name: String, minutes: Int) {
+    var standup = Fixtures.design
+    standup.duration = .seconds(minutes * 60)
+    assertFrames(
+      Fixtures.app(
+        path: [.detail(StandupDetail.State(standup: standup))],
+        destination: .edit(StandupForm.State(focus: nil, standup: standup))),
+      named: name
+    ) { view, _ in
+      view.form.row = .length
+    }
+  }
+
   @Test func formEditingTheLastOfManyAttendees() {
     var standup = Fixtures.design
     for index in 0..<10 {

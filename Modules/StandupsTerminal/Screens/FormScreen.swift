@@ -69,8 +69,12 @@ enum FormScreen {
       let isFocused = focused == .length
       label("Length", row: row, isFocused: isFocused)
       let minutes = "\(state.durationInMinutes) min"
+      // NB: An arrow shows only where a key moves the length, so none shows at a limit.
+      let range = StandupForm.State.minutes
+      let shorter = state.durationInMinutes > range.lowerBound ? "◂ " : "  "
+      let longer = state.durationInMinutes < range.upperBound ? " ▸" : ""
       canvas.text(
-        isFocused ? "◂ \(minutes) ▸" : minutes, at: field(of: row).origin,
+        isFocused ? shorter + minutes + longer : minutes, at: field(of: row).origin,
         style: isFocused ? Palette.title : .plain, clip: field(of: row))
     }
     if let row = layout.theme {
