@@ -105,6 +105,17 @@ public final class TerminalApp {
   ///   - key: The key pressed.
   ///   - size: The size of the terminal, which decides how far keys scroll.
   public func press(_ key: Key, size: Size) {
+    if case .pasteCut(let droppedBytes) = key {
+      // NB: Not a key: it tells what happened to the paste before it. A notice that the paste
+      // was ignored says more, and stays.
+      if view.notice == nil {
+        view.notice =
+          "The paste was cut at \(KeyDecoder.pasteLimit / 1024) KB: "
+          + "its last \(droppedBytes) bytes were left out."
+        onChange?()
+      }
+      return
+    }
     // NB: Ctrl-C is never typed by accident, and quitting asks whenever something is at stake.
     guard key == .control("c") || inputGuard.admitsKey(at: now()) else {
       view.notice =

@@ -55,4 +55,8 @@ public enum Key: Hashable, Sendable {
   /// (``LineEditor`` does), and any other should ignore it, so that pasted text never presses
   /// a screen's keys.
   case paste(String)
+  /// Comes right after the ``paste(_:)`` of a paste longer than ``KeyDecoder/pasteLimit``:
+  /// the paste holds its start, and the `droppedBytes` bytes after that were left out. The app
+  /// should say so, so that nobody takes the cut text for all of it.
+  case pasteCut(droppedBytes: Int)
 }

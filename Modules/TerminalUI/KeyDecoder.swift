@@ -28,7 +28,8 @@
 ///
 /// Text between the bracketed-paste markers `ESC [ 200 ~` and `ESC [ 201 ~` is one
 /// ``Key/paste(_:)``, whatever it contains, however many reads it takes; invalid UTF-8 in it
-/// becomes U+FFFD, and a paste keeps its first ``pasteLimit`` bytes. A paste whose end marker
+/// becomes U+FFFD, and a paste keeps its first ``pasteLimit`` bytes (a longer one is followed by
+/// ``Key/pasteCut(droppedBytes:)``, which says how much was left out). A paste whose end marker
 /// does not come ends when the caller's paste timeout fires (``pasteTimedOut()``), so that the
 /// keys after it are keys again.
 ///
@@ -45,6 +46,8 @@ public struct KeyDecoder: Sendable {
   private var pending: [UInt8] = []
   /// The bytes of a paste whose end marker has not arrived yet; `nil` outside a paste.
   private var paste: [UInt8]?
+  /// The bytes of the paste in progress, or of the last one, left out past ``pasteLimit``.
+  private var droppedPasteBytes = 0
 
   /// Creates a decoder with nothing pending.
   public init() {}
@@ -83,9 +86,13 @@ public struct KeyDecoder: Sendable {
         if let key {
           keys.append(key)
         }
+        if case .paste = key, droppedPasteBytes > 0 {
+          keys.append(.pasteCut(droppedBytes: droppedPasteBytes))
+        }
         index += length
       case .pasteStart(let length):
         paste = []
+        droppedPasteBytes = 0
         index += length
       case .incomplete:
         break decoding
@@ -120,7 +127,8 @@ public struct KeyDecoder: Sendable {
     pending.removeAll()
     let text = String(decoding: paste ?? [], as: UTF8.self)
     paste = nil
-    return [.paste(text)]
+    guard droppedPasteBytes > 0 else { return [.paste(text)] }
+    return [.paste(text), .pasteCut(droppedBytes: droppedPasteBytes)]
   }
 
   /// Whether what is pending is the start of a paste's start marker, past its `ESC [`.
@@ -168,10 +176,12 @@ public struct KeyDecoder: Sendable {
     return .token(nil, length: pending.count - index)
   }
 
-  /// Adds bytes to the paste, up to ``pasteLimit``.
+  /// Adds bytes to the paste, up to ``pasteLimit``, and counts the ones left out.
   private mutating func keepInPaste(_ bytes: ArraySlice<UInt8>) {
     guard let kept = paste?.count else { return }
-    paste?.append(contentsOf: bytes.prefix(Self.pasteLimit - kept))
+    let room = Self.pasteLimit - kept
+    paste?.append(contentsOf: bytes.prefix(room))
+    droppedPasteBytes += max(bytes.count - room, 0)
   }
 
   private func escapeSequence(at index: Int) -> Token {

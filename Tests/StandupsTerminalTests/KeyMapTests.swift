@@ -176,6 +176,22 @@ struct KeyMapTests {
     }
   }
 
+  @Test func aPasteCutAtTheLimitSaysSoUntilTheNextKey() async {
+    await withSerialEffects {
+      let driver = Driver(standups: [.mock])
+      await driver.start()
+      driver.press(.character("a"))
+      driver.press(.paste("Weekly"), .pasteCut(droppedBytes: 70_000))
+      #expect(driver.state.destination?[case: \.add]?.standup.title == "Weekly")
+      #expect(driver.app.notice?.contains("last 70000 bytes were left out") == true)
+      #expect(driver.screen.contains("left out"))
+
+      driver.press(.character("!"))
+      #expect(driver.state.destination?[case: \.add]?.standup.title == "Weekly!")
+      #expect(driver.app.notice == nil)
+    }
+  }
+
   @Test func escapePopsExactlyOneScreen() async {
     await withSerialEffects {
       let driver = Driver(standups: [.mock])

@@ -283,8 +283,25 @@ struct KeyDecoderTests {
       keys += decoder.decode(chunk)
     }
     keys += decoder.decode("\u{1B}[201~b".utf8)
+    let typed = (KeyDecoder.pasteLimit / chunk.count + 2) * chunk.count
     #expect(
-      keys == [.paste(String(repeating: "a", count: KeyDecoder.pasteLimit)), .character("b")])
+      keys == [
+        .paste(String(repeating: "a", count: KeyDecoder.pasteLimit)),
+        .pasteCut(droppedBytes: typed - KeyDecoder.pasteLimit), .character("b"),
+      ])
+
+    keys = decoder.decode("\u{1B}[200~short\u{1B}[201~".utf8)
+    #expect(keys == [.paste("short")], "the next paste starts its count again")
+  }
+
+  @Test func aPasteThatTimesOutPastTheLimitSaysItWasCut() {
+    var decoder = KeyDecoder()
+    _ = decoder.decode("\u{1B}[200~".utf8)
+    _ = decoder.decode([UInt8](repeating: UInt8(ascii: "a"), count: KeyDecoder.pasteLimit + 5))
+    #expect(
+      decoder.pasteTimedOut() == [
+        .paste(String(repeating: "a", count: KeyDecoder.pasteLimit)), .pasteCut(droppedBytes: 5),
+      ])
   }
 
   @Test func invalidUTF8InAPasteIsReplaced() {
