@@ -199,7 +199,16 @@ public enum AppView {
       return PresentedAlert(question) { $0 == .presented(.quit) ? .quitAnyway : .stay }
     }
     if let alert = state.alert {
-      return PresentedAlert(alert) { .alert($0) }
+      // NB: Every alert of the app itself is about the data, and the front end knows its file.
+      var presented = PresentedAlert(alert) { .alert($0) }
+      let file = [
+        view.dataFile.map { "Data file: \($0)" },
+        state.persistence.backup.map { "Kept aside as: \($0)" },
+      ].compactMap { $0 }
+      if !file.isEmpty {
+        presented.message = ([presented.message].compactMap { $0 } + file).joined(separator: "\n\n")
+      }
+      return presented
     }
     guard state.destination == nil else { return nil }
     switch topScreen(state) {

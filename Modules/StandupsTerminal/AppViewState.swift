@@ -40,6 +40,10 @@ public struct AppViewState: Sendable {
   /// be restored.
   public var notice: String?
 
+  /// The data file the app reads and writes, which every alert about the data names; `nil`
+  /// when there is none to name (a test's storage in memory).
+  public var dataFile: String?
+
   /// Whether the user asked to quit during a meeting and is being asked what to do with it;
   /// the app quits once the meeting is over.
   public var isQuittingAfterMeeting = false
@@ -71,6 +75,7 @@ public struct AppViewState: Sendable {
   private var lastPath: StackState<AppFeature.Path.State>.Snapshot?
   private var bottomStandup: Standup.ID?
   private var topMeeting: Meeting.ID?
+  private var backup: String?
 
   /// Creates view state for a store that shows nothing yet.
   public init() {}
@@ -102,6 +107,10 @@ public struct AppViewState: Sendable {
       selectWhatWasClosed(in: state)
     }
     bottomStandup = state.path.first?.standup.id
+    if let kept = state.persistence.backup, kept != backup {
+      notice = "The unreadable data file was kept aside as \(kept)."
+    }
+    backup = state.persistence.backup
     topMeeting = state.path.last.flatMap { $0[case: \.meeting]?.meeting.id }
 
     let alert = AppView.presentedAlert(in: state, self)

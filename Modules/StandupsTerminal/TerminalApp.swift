@@ -60,6 +60,12 @@ public final class TerminalApp {
     set { view.notice = newValue }
   }
 
+  /// The data file, which alerts about the data name (``AppViewState/dataFile``).
+  public var dataFile: String? {
+    get { view.dataFile }
+    set { view.dataFile = newValue }
+  }
+
   /// The time now on the clock keys are timed by: real in a terminal, virtual in a script.
   private let now: @MainActor () -> Duration
   private var inputGuard = InputGuard()

@@ -91,6 +91,31 @@ struct AppViewStateTests {
     #expect(view.list.selection == 2, "the standup that was open, third in the list")
   }
 
+  @Test func alertsAboutTheDataNameTheFileAndTheBackupOnceKept() {
+    var state = Fixtures.app()
+    state.alert = .saveFailed(Fixtures.diskFull)
+    var view = AppViewState()
+    view.dataFile = "/home/blob/standups.json"
+    view.update(from: state)
+    var screen = AppView.render(state, view, size: wide, format: utc).plainText
+    #expect(screen.contains("Data file: /home/blob/standups.json"))
+    #expect(!screen.contains("Kept aside"))
+
+    state.alert = nil
+    state.persistence.backup = "/home/blob/standups.backup-1.json"
+    view.update(from: state)
+    #expect(
+      view.notice == "The unreadable data file was kept aside as /home/blob/standups.backup-1.json.")
+    view.notice = nil
+    view.update(from: state)
+    #expect(view.notice == nil, "said once")
+
+    state.alert = .saveFailed(Fixtures.diskFull)
+    view.update(from: state)
+    screen = AppView.render(state, view, size: wide, format: utc).plainText
+    #expect(screen.contains("Kept aside as: /home/blob/standups.backup-1.json"))
+  }
+
   @Test func aNewAlertStartsOnItsHarmlessButton() {
     var state = Fixtures.app()
     var view = AppViewState()

@@ -182,6 +182,7 @@ public enum Launcher {
       dependencies(&$0)
     }
     let app = TerminalApp(store: store, transcript: transcript, format: format, now: now)
+    app.dataFile = dataFile.path
     let recovered = options.recoveryFolder.flatMap { RecoveryFile.existing(in: $0).last }
     app.notice =
       [
