@@ -105,7 +105,8 @@ struct AppViewStateTests {
     state.persistence.backup = "/home/blob/standups.backup-1.json"
     view.update(from: state)
     #expect(
-      view.notice == "The unreadable data file was kept aside as /home/blob/standups.backup-1.json.")
+      view.notice == "The unreadable data file was kept aside as /home/blob/standups.backup-1.json."
+    )
     view.notice = nil
     view.update(from: state)
     #expect(view.notice == nil, "said once")
