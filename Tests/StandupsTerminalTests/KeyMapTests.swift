@@ -192,6 +192,37 @@ struct KeyMapTests {
     }
   }
 
+  /// Where keys type text, a letter or `?` is text: the legend and the full list of keys show
+  /// only keys that do not type (`^K` for the list), on the list they show `?` and letters.
+  @Test func helpNeverListsAKeyThatTypesTextOnItsScreen() async {
+    await withSerialEffects {
+      let driver = Driver(standups: [.mock])
+      await driver.start()
+      #expect(driver.screen.contains("? keys"))
+      #expect(driver.screen.contains("q quit"))
+
+      func expectNoTypingKeyListed(on help: String, _ comment: Comment) {
+        for entry in ["? keys", "? ^K", "q quit", "a add", "d delete", "s start", "e edit"] {
+          #expect(!help.contains(entry), "\(entry) listed on \(comment)")
+        }
+        #expect(help.contains("^K"), comment)
+      }
+
+      driver.press(.character("a"))
+      expectNoTypingKeyListed(on: driver.screen, "the form's legend")
+      driver.press(.control("k"))
+      #expect(driver.app.view.isShowingHelp)
+      expectNoTypingKeyListed(on: driver.screen, "the form's keys")
+      driver.press(.escape, .escape)
+
+      driver.press(.enter, .character("s"))
+      #expect(driver.state.path.last?.is(\.record) == true)
+      expectNoTypingKeyListed(on: driver.screen, "the recorder's legend")
+      driver.press(.control("k"))
+      expectNoTypingKeyListed(on: driver.screen, "the recorder's keys")
+    }
+  }
+
   @Test func escapePopsExactlyOneScreen() async {
     await withSerialEffects {
       let driver = Driver(standups: [.mock])
