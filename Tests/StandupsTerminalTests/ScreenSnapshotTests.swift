@@ -15,7 +15,7 @@ import StorageClient
 import TerminalUI
 import Testing
 
-/// Every screen, sheet and alert of the app at 80×24 and at 40×12. Snapshots are in
+/// Every screen, sheet and alert of the app at 80×24, at 40×12 and at 20×6. Snapshots are in
 /// `__Snapshots__/ScreenSnapshotTests`; a missing one is recorded and fails the test, so a new
 /// snapshot is looked at before it is committed.
 @MainActor
@@ -263,7 +263,7 @@ struct ScreenSnapshotTests {
 
   // MARK: - Helpers
 
-  /// Renders `state` at both sizes and compares each frame with its snapshot.
+  /// Renders `state` at the three sizes and compares each frame with its snapshot.
   private func assertFrames(
     _ state: AppFeature.State,
     named name: String? = nil,
@@ -277,7 +277,7 @@ struct ScreenSnapshotTests {
     var view = AppViewState()
     view.update(from: state)
     configure(&view, state)
-    for size in [wide, narrow] {
+    for size in [wide, narrow, tiny] {
       let frame = AppView.render(state, view, size: size, format: utc)
       let sizeName = "\(size.width)x\(size.height)"
       assertSnapshot(

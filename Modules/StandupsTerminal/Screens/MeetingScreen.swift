@@ -19,8 +19,8 @@ enum MeetingScreen {
     let layout = Layout(state, in: region)
     let header = layout.header
     guard header.size.height > 0 else { return }
-    canvas.text(
-      format.date(state.meeting.date), at: header.origin, style: Palette.title, clip: header)
+    let date = format.date(state.meeting.date)
+    canvas.text(date, at: header.origin, style: Palette.title, clip: header)
     for (offset, line) in layout.attendeeLines.enumerated() where offset + 1 < header.size.height {
       let row = header.row(offset + 1)
       if offset == 0 {
@@ -41,9 +41,12 @@ enum MeetingScreen {
     for (offset, line) in layout.lines.dropFirst(first).prefix(text.size.height).enumerated() {
       canvas.text(line, at: text.row(offset).origin, style: .plain, clip: text)
     }
-    if layout.lines.count > text.size.height {
-      let last = min(first + text.size.height, layout.lines.count)
-      let position = "\(first + 1)–\(last) of \(layout.lines.count)"
+    let last = min(first + text.size.height, layout.lines.count)
+    let position = "\(first + 1)–\(last) of \(layout.lines.count)"
+    // NB: Shown only beside the date, never over it.
+    if layout.lines.count > text.size.height,
+      date.displayWidth + 1 + position.displayWidth <= header.size.width
+    {
       canvas.text(
         position,
         at: Point(column: header.maxColumn - position.displayWidth, row: header.minRow),

@@ -29,13 +29,19 @@ enum RecordScreen {
   ) {
     let body = region.inset(left: 1, right: 1)
     guard body.size.height > 0 else { return }
-    let elapsed = "Elapsed " + format.clock(seconds: state.secondsElapsed)
-    let remaining =
-      "Remaining " + format.clock(seconds: Int(state.durationRemaining.components.seconds))
+    let elapsed = format.clock(seconds: state.secondsElapsed)
+    let remaining = format.clock(seconds: Int(state.durationRemaining.components.seconds))
     let top = body.row(0)
-    canvas.text(elapsed, at: top.origin, style: Palette.title, clip: top)
+    // NB: The words go first when both clocks do not fit with them; then the elapsed time,
+    // so that the two never run into each other.
+    let (left, right) =
+      [("Elapsed " + elapsed, "Remaining " + remaining), (elapsed, remaining + " left")]
+      .first { $0.displayWidth + 1 + $1.displayWidth <= top.size.width }
+      ?? ("", remaining + " left")
+    canvas.text(left, at: top.origin, style: Palette.title, clip: top)
     canvas.text(
-      remaining, at: Point(column: top.maxColumn - remaining.displayWidth, row: top.minRow),
+      right,
+      at: Point(column: max(top.maxColumn - right.displayWidth, top.minColumn), row: top.minRow),
       style: Palette.title, clip: top)
     if body.size.height > 1 {
       canvas.progressBar(

@@ -17,6 +17,8 @@ let utc = TerminalFormat(timeZone: TimeZone(identifier: "UTC")!)
 
 let wide = Size(width: 80, height: 24)
 let narrow = Size(width: 40, height: 12)
+/// The smallest terminal the app draws for: nothing on it may run into anything else.
+let tiny = Size(width: 20, height: 6)
 
 /// A UUID made from a number, stable across runs.
 func uuid(_ value: Int) -> UUID {
