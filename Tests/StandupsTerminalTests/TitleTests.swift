@@ -10,40 +10,27 @@ import Testing
 /// anything in a title.
 @MainActor
 struct TitleTests {
-  static let blank = Standup(
+  nonisolated static let blank = Standup(
     id: Standup.ID(uuid(0xB1)), attendees: [Attendee(id: Attendee.ID(uuid(0xB2)), name: "Blob")],
     title: " \t\n ")
-  static let tabbed = Standup(
+  nonisolated static let tabbed = Standup(
     id: Standup.ID(uuid(0xB3)), attendees: [Attendee(id: Attendee.ID(uuid(0xB4)), name: "Blob")],
     title: "Weekly\tsync\r\nnotes")
 
-  @Test func aWhitespaceOnlyTitleShowsAsUntitled() async {
+  /// A whitespace-only title shows as untitled; tabs and line breaks in a title show as spaces.
+  @Test(arguments: [(blank, "Untitled"), (tabbed, "Weekly sync notes")])
+  func aTitleShowsAsOneLineOfText(standup: Standup, shown: String) async {
     await withSerialEffects {
-      let driver = Driver(standups: [Self.blank])
+      let driver = Driver(standups: [standup])
       await driver.start()
-      #expect(driver.screen.contains("   Untitled"))
+      #expect(driver.screen.contains("   \(shown) "))
 
       driver.press(.character("d"))
-      #expect(driver.screen.contains("Delete \"Untitled\"?"))
+      #expect(driver.screen.contains("Delete \"\(shown)\"?"))
       driver.press(.escape)
 
       driver.press(.enter)
-      #expect(driver.screen.hasPrefix(" Standups › Untitled\n"))
-    }
-  }
-
-  @Test func tabsAndLineBreaksInATitleShowAsSpaces() async {
-    await withSerialEffects {
-      let driver = Driver(standups: [Self.tabbed])
-      await driver.start()
-      #expect(driver.screen.contains("   Weekly sync notes "))
-
-      driver.press(.character("d"))
-      #expect(driver.screen.contains("Delete \"Weekly sync notes\"?"))
-      driver.press(.escape)
-
-      driver.press(.enter)
-      #expect(driver.screen.hasPrefix(" Standups › Weekly sync notes\n"))
+      #expect(driver.screen.hasPrefix(" Standups › \(shown)\n"))
     }
   }
 }

@@ -144,8 +144,10 @@ final class PseudoTerminal {
     while process.isRunning, ContinuousClock.now < end {
       _ = readAvailable(waitingUpTo: 100)
     }
-    while readAvailable(waitingUpTo: 0) {}
+    // NB: Drained only once the app has exited: while it runs, `readAvailable` reports the
+    // terminal open even when there is nothing to read, and the loop would never end.
     guard !process.isRunning else { return nil }
+    while readAvailable(waitingUpTo: 0) {}
     process.waitUntilExit()
     return process.terminationStatus
   }
