@@ -44,6 +44,22 @@ public struct StandupForm: Reducer {
       Int(standup.duration.components.seconds / 60)
     }
 
+    /// The length, in minutes, that asking for `minutes` gives: `minutes` within ``minutes``, or
+    /// `nil` when the length would not move the way asked. A length outside the range (a standup
+    /// from a file) moves only toward it: a 1-minute standup stays as it is on "shorter" rather
+    /// than jumping to 5 minutes. A front end shows a control for a way only when this allows it.
+    ///
+    /// ```swift
+    /// state.length(changedTo: state.durationInMinutes - 1) != nil  // can it get shorter?
+    /// ```
+    public func length(changedTo minutes: Int) -> Int? {
+      let current = durationInMinutes
+      let allowed = min(max(minutes, Self.minutes.lowerBound), Self.minutes.upperBound)
+      let asked = (minutes - current).signum()
+      guard asked != 0, (allowed - current).signum() == asked else { return nil }
+      return allowed
+    }
+
     /// Whether the standup can be saved: it needs a title.
     public var isSaveable: Bool {
       !standup.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
@@ -108,12 +124,7 @@ public struct StandupForm: Reducer {
         return .none
 
       case .durationChanged(let minutes):
-        let current = state.durationInMinutes
-        let allowed = min(max(minutes, State.minutes.lowerBound), State.minutes.upperBound)
-        // A length outside the range (a standup from a file) moves only the way asked: a
-        // 1-minute standup stays as it is on "shorter", rather than jumping to 5 minutes.
-        let asked = (minutes - current).signum()
-        guard asked != 0, (allowed - current).signum() == asked else { return .none }
+        guard let allowed = state.length(changedTo: minutes) else { return .none }
         state.standup.duration = .seconds(allowed * 60)
         return .none
 

@@ -36,8 +36,9 @@ public struct AppViewState: Sendable {
   /// Whether the list of every key is shown.
   public var isShowingHelp = false
 
-  /// A line for the status bar that is not about the data, such as a session that could not
-  /// be restored.
+  /// A passing line for the status bar, shown until the next key: keys ignored as the screen
+  /// changed, a paste cut at its limit, where unreadable data was kept aside, a session that
+  /// could not be restored.
   public var notice: String?
 
   /// The data file the app reads and writes, which every alert about the data names; `nil`

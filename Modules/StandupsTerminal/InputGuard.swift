@@ -11,10 +11,10 @@
 /// test or a script decides exactly when a key comes.
 ///
 /// ```swift
-/// var guard = InputGuard()
-/// guard.screenChanged(at: .seconds(60))
-/// guard.admitsKey(at: .seconds(60))   // false: typed as the screen changed
-/// guard.admitsKey(at: .seconds(61))   // true: the keyboard was quiet for a moment first
+/// var keys = InputGuard()
+/// keys.screenChanged(at: .seconds(60))
+/// keys.admitsKey(at: .seconds(60))   // false: typed as the screen changed
+/// keys.admitsKey(at: .seconds(61))   // true: the keyboard was quiet for a moment first
 /// ```
 struct InputGuard: Equatable, Sendable {
   /// How long the keyboard must be quiet after an unexpected change before keys act again:

@@ -18,7 +18,9 @@ public import TerminalUI
 /// saved, a deletion confirmed) is theirs, and keys go on acting.
 ///
 /// ```swift
-/// let app = TerminalApp(store: store, transcript: transcript, format: format)
+/// let start = ContinuousClock.now
+/// let app = TerminalApp(
+///   store: store, transcript: transcript, format: format, now: { ContinuousClock.now - start })
 /// app.start()
 /// app.press(.character("a"), size: size)
 /// print(app.render(size: size).plainText)
@@ -53,8 +55,7 @@ public final class TerminalApp {
   /// How many times the store has changed, to tell when effects have gone quiet.
   public private(set) var changeCount = 0
 
-  /// A line for the status bar about the launch (a session that could not be restored), shown
-  /// until the first key.
+  /// A passing line for the status bar, shown until the next key (``AppViewState/notice``).
   public var notice: String? {
     get { view.notice }
     set { view.notice = newValue }
@@ -149,20 +150,25 @@ public final class TerminalApp {
       case .quit:
         isQuitRequested = true
       case .quitAnyway:
-        view.quitQuestion = nil
+        closeQuitQuestion()
         isQuittingWithUnsavedChanges = true
         isQuitRequested = true
       case .stay:
-        view.quitQuestion = nil
+        closeQuitQuestion()
       }
     }
     if let line = lineInProgress, line != draft {
       transcript.setLineInProgress(line)
     }
-    // NB: A key may change what is shown without changing the store (closing the question
-    // about quitting); what it shows now is the user's doing too.
-    view.update(from: store.state)
     onChange?()
+  }
+
+  /// Closes the question about quitting. It changes what is shown without changing the store,
+  /// so the view catches up here rather than in ``storeChanged()``; what it shows now is the
+  /// user's doing.
+  private func closeQuitQuestion() {
+    view.quitQuestion = nil
+    view.update(from: store.state)
   }
 
   /// The line being typed on the recorder on top, if one is.
@@ -204,6 +210,11 @@ public final class TerminalApp {
     store.state.persistence.hasChangesNotInTheDataFile
   }
 
+  /// Why the changes not in the data file are not there, in the app's words.
+  public var unsavedChangesProblem: String {
+    store.state.persistence.problem ?? "The standups could not be saved."
+  }
+
   /// Saves what is pending and says whether the app may exit now. When changes could not be
   /// saved and the user has not yet chosen to quit anyway, asks them instead (stay, or quit
   /// with a recovery file) and returns `false`.
@@ -212,7 +223,7 @@ public final class TerminalApp {
     guard hasUnsavedChanges, !isQuittingWithUnsavedChanges else { return true }
     isQuitRequested = false
     view.quitQuestion = .quitWithUnsavedChanges(
-      problem: store.state.persistence.problem ?? "The standups could not be saved.",
+      problem: unsavedChangesProblem,
       recoveryFolder: recoveryFolder
     )
     storeChanged()

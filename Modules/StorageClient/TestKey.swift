@@ -80,7 +80,7 @@ public final class InMemoryStorage: Sendable {
 
   /// The stored standups, or `nil` when nothing is stored or it cannot be read.
   public var savedStandups: IdentifiedArrayOf<Standup>? {
-    data.flatMap { try? StandupsFile.decode($0).standups }
+    contents.withLock { $0.storedStandups }
   }
 
   /// The number of saves that wrote.

@@ -86,7 +86,7 @@ public final class RawMode {
   ///
   /// ```swift
   /// rawMode.restore()
-  /// kill(getpid(), SIGSTOP)  // returns when the shell continues the app
+  /// raise(SIGSTOP)  // returns when the shell continues the app
   /// rawMode.resume()
   /// ```
   public func resume() {

@@ -44,10 +44,7 @@ extension StandupsPersistence {
     case .notSaving, .readOnly:
       return .none
     case .loaded:
-      guard
-        persistence.hasUnsavedChanges || persistence.lastWriteError != nil
-          || persistence.isSaving
-      else { return .none }
+      guard persistence.hasChangesNotInTheDataFile || persistence.isSaving else { return .none }
       return .concatenate(
         .cancel(id: AppFeature.PersistenceCancelID.save),
         write(&state, thenWait: nil)

@@ -116,8 +116,7 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
     case .scriptIsNotText(let path):
       return "The script \(path) is not UTF-8 text."
     case .notADataFile(let problem):
-      return "--data-file must name a file (or where to create one), and \(problem.path) cannot "
-        + "be one: \(problem)."
+      return "--data-file must name a file (or where to create one): \(problem)."
     case .notATerminal:
       return "standups draws on a terminal, and its input or output is not one. "
         + "To run without a terminal, give it a script: standups --script FILE (or - for "

@@ -1,7 +1,6 @@
 import AppFeature
 import Clocks
 import Composable
-import ConcurrencyExtras
 import Dependencies
 import Foundation
 import SoundClient
@@ -117,7 +116,7 @@ public enum Launcher {
     at date: Date
   ) -> Int32 {
     guard app.hasUnsavedChanges else { return 0 }
-    let problem = app.store.state.persistence.problem ?? "The standups could not be saved."
+    let problem = app.unsavedChangesProblem
     let kept: String
     if let folder = options.recoveryFolder {
       do {

@@ -1,6 +1,7 @@
 import AppFeature
 import Clocks
 import Composable
+import ConcurrencyExtras
 import TerminalUI
 
 /// Runs a ``Script`` against a ``TerminalApp`` whose clock is a `TestClock`: `wait` advances the

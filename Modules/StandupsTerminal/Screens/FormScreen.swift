@@ -70,9 +70,9 @@ enum FormScreen {
       label("Length", row: row, isFocused: isFocused)
       let minutes = "\(state.durationInMinutes) min"
       // NB: An arrow shows only where a key moves the length, so none shows at a limit.
-      let range = StandupForm.State.minutes
-      let shorter = state.durationInMinutes > range.lowerBound ? "◂ " : "  "
-      let longer = state.durationInMinutes < range.upperBound ? " ▸" : ""
+      let minutesNow = state.durationInMinutes
+      let shorter = state.length(changedTo: minutesNow - 1) != nil ? "◂ " : "  "
+      let longer = state.length(changedTo: minutesNow + 1) != nil ? " ▸" : ""
       canvas.text(
         isFocused ? shorter + minutes + longer : minutes, at: field(of: row).origin,
         style: isFocused ? Palette.title : .plain, clip: field(of: row))
