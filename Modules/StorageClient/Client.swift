@@ -184,7 +184,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// A file-system operation that failed: where, why in words, and what the system said.
-public struct FileProblem: Equatable, Sendable, CustomStringConvertible {
+public struct FileProblem: Error, Equatable, Sendable, CustomStringConvertible {
   /// The path the operation was on.
   public var path: String
   /// Why it failed.

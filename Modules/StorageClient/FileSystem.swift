@@ -250,3 +250,35 @@ private func writeFile(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count:
 private func renameFile(_ source: String, _ destination: String) -> Int32 {
   rename(source, destination)
 }
+
+extension FileSystem {
+  /// Writes `data` to a new file at `file` (`createFile`: for the user only, never replacing
+  /// one), flushed to the disk; on failure removes what it created and returns the call that
+  /// failed. The file store writes its temporary files and backups this way, and the terminal
+  /// its recovery files.
+  package func writeNewFile(_ file: String, _ data: Data) -> SystemError? {
+    let descriptor: Int32
+    switch createFile(file) {
+    case .success(let created): descriptor = created
+    case .failure(let error): return error
+    }
+    var failed: SystemError?
+    data.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count, failed == nil {
+        switch write(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...])) {
+        case .success(0): failed = SystemError(code: EIO, operation: "write")
+        case .success(let count): offset += count
+        case .failure(let error): failed = error
+        }
+      }
+    }
+    if failed == nil {
+      failed = sync(descriptor)
+    }
+    let closeError = close(descriptor)
+    guard let error = failed ?? closeError else { return nil }
+    _ = remove(file)
+    return error
+  }
+}

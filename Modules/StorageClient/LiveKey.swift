@@ -238,6 +238,8 @@ actor StandupsFileStore {
     case .failure(let error): throw .writeFailed(error.problem(at: directory))
     }
     defer { fileSystem.unlock(lock) }
+    // NB: Looked at again under the lock: before it, another instance may have created or
+    // replaced the file; only the folder, where the lock is taken, is settled by the first look.
     let destination: String
     switch target() {
     case .file(let file):
@@ -269,7 +271,7 @@ actor StandupsFileStore {
     let temporary =
       (directory as NSString)
       .appendingPathComponent(".\((destination as NSString).lastPathComponent).\(UUID()).tmp")
-    if let error = writeNewFile(temporary, data) {
+    if let error = fileSystem.writeNewFile(temporary, data) {
       // NB: A file that could not be created is the folder's doing; name the folder.
       throw .writeFailed(error.problem(at: error.operation == "open" ? directory : temporary))
     }
@@ -342,40 +344,12 @@ actor StandupsFileStore {
     return backup
   }
 
-  /// Writes `data` to a new file at `file`, flushed to the disk; on failure removes what it
-  /// created and returns the call that failed.
-  private func writeNewFile(_ file: String, _ data: Data) -> SystemError? {
-    let descriptor: Int32
-    switch fileSystem.createFile(file) {
-    case .success(let created): descriptor = created
-    case .failure(let error): return error
-    }
-    var failed: SystemError?
-    data.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count, failed == nil {
-        switch fileSystem.write(descriptor, UnsafeRawBufferPointer(rebasing: buffer[offset...])) {
-        case .success(0): failed = SystemError(code: EIO, operation: "write")
-        case .success(let count): offset += count
-        case .failure(let error): failed = error
-        }
-      }
-    }
-    if failed == nil {
-      failed = fileSystem.sync(descriptor)
-    }
-    let closeError = fileSystem.close(descriptor)
-    guard let error = failed ?? closeError else { return nil }
-    _ = fileSystem.remove(file)
-    return error
-  }
-
   /// Copies the bytes of a file that could be read but not decoded to a new backup.
   private func copy(_ data: Data) throws(StorageError) -> String {
     var attempt = 0
     while true {
       let backup = backupPath(attempt: attempt)
-      guard let error = writeNewFile(backup, data) else { return backup }
+      guard let error = fileSystem.writeNewFile(backup, data) else { return backup }
       guard error.code == EEXIST, attempt < 999 else {
         throw .backupFailed(error.problem(at: backup))
       }

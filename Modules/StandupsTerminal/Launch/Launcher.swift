@@ -123,7 +123,7 @@ public enum Launcher {
         let file = try RecoveryFile.write(app.store.state.list.standups, in: folder, at: date)
         kept = "They are in \(file.path); open it with --data-file to use it."
       } catch {
-        kept = "They could not be kept in \(folder.path) either: \(error.localizedDescription)."
+        kept = "They could not be kept in \(folder.path) either: \(error)."
       }
     } else {
       kept = "No recovery folder was given, so they are lost."

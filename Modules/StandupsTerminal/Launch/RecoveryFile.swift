@@ -1,6 +1,7 @@
 public import Foundation
 public import IdentifiedCollections
 public import Models
+public import StorageClient
 
 /// Standups that could not be saved to the data file when the app had to stop, kept in the
 /// state folder so that nothing is lost: a data file in the usual format, which
@@ -17,30 +18,35 @@ public import Models
 /// ```
 public enum RecoveryFile {
   /// Writes `standups` to a new recovery file in `folder`, creating the folder (readable only by
-  /// the user) when needed. Never replaces a file.
+  /// the user) when needed: readable only by the user, flushed to the disk, as the data file
+  /// is (`FileSystem.writeNewFile`). Never replaces a file.
   ///
   /// - Returns: The file written.
   public static func write(
     _ standups: IdentifiedArrayOf<Standup>,
     in folder: URL,
     at date: Date
-  ) throws -> URL {
-    try FileManager.default.createDirectory(
-      at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    let data = try StandupsFile(standups: standups).encoded()
+  ) throws(FileProblem) -> URL {
+    let fileSystem = FileSystem.live
+    if let error = fileSystem.createDirectories(folder.path) {
+      throw error.problem(at: folder.path)
+    }
+    let data: Data
+    do {
+      data = try StandupsFile(standups: standups).encoded()
+    } catch {
+      throw FileProblem(
+        path: folder.path, reason: .other("the standups could not be encoded"),
+        technicalDetail: "encode: \(error)")
+    }
     let stamp = Date.ISO8601FormatStyle().format(date).filter { $0 != "-" && $0 != ":" }
     var attempt = 0
     while true {
       let suffix = attempt == 0 ? "" : "-\(attempt)"
       let file = folder.appendingPathComponent("\(prefix)\(stamp)\(suffix).json")
-      do {
-        try data.write(to: file, options: .withoutOverwriting)
-      } catch let error as CocoaError where error.code == .fileWriteFileExists && attempt < 999 {
-        attempt += 1
-        continue
-      }
-      try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
-      return file
+      guard let error = fileSystem.writeNewFile(file.path, data) else { return file }
+      guard error.code == EEXIST, attempt < 999 else { throw error.problem(at: file.path) }
+      attempt += 1
     }
   }
 
