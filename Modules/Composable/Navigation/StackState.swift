@@ -171,7 +171,8 @@ public struct StackState<Element> {
   /// - Parameter id: The ID of the lowest element to remove.
   public mutating func pop(from id: StackElementID) {
     guard let index = index(id: id) else { return }
-    // NB: Every removal goes through `replaceSubrange(_:with:)`, below, which records it.
+    // NB: `removeSubrange` goes through `replaceSubrange(_:with:)`, below, which records the
+    // removal.
     removeSubrange(index...)
   }
 
@@ -219,7 +220,7 @@ public struct StackState<Element> {
   /// generator has not reached yet; skipping past them keeps IDs unique and growing. A replaying
   /// generator (a test store applying an assertion) is taken at its word: the ID it gives is the
   /// one the reducer used, and writing to it describes that element.
-  func newID() -> StackElementID {
+  private func newID() -> StackElementID {
     @Dependency(\.stackElementID) var nextID
     if nextID.replaysIDs { return nextID() }
     if let top = storage.elements.keys.last, nextID.peek() <= top {

@@ -2,7 +2,7 @@
 ///
 /// The cancellation keys of an effect are mostly none or one (the identifier it is cancellable
 /// under), and they are built up as a walk descends into an effect and kept for as long as its
-/// task runs: an `Array` made one allocation to start each task and one to free when it ended.
+/// task runs: an `Array` would allocate as each task starts and free as it finishes.
 struct SmallArray<Element> {
   private var storage = SmallStorage<[Element]>.empty
 

@@ -87,9 +87,10 @@ package struct ReducerContext: Sendable {
     }
   }
 
-  /// Whether this is the context outside any store: no runtime, no navigated feature.
+  /// Whether no navigated feature is running: a store's root feature, or code outside any
+  /// store.
   var isRoot: Bool {
-    runtime == nil && feature == nil
+    feature == nil
   }
 
   // MARK: - Reading

@@ -48,7 +48,7 @@ package struct HashableIdentity: Hashable, Sendable, CustomStringConvertible {
     self.valueType = Value.self
     // NB: The type is mixed in by its address after hashing, rather than fed to the hasher as a
     // second `combine`: the value's hash is already random, so the addresses of two types keep
-    // their values that hash alike apart just as well (`CancellationTests` checks that
+    // their values that hash alike apart just as well (`HashableIdentityTests` checks that
     // identifiers of types whose values all hash alike do not collide).
     var hasher = Hasher()
     hasher.combine(value)

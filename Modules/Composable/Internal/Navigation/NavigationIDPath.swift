@@ -33,10 +33,6 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
     storage == nil
   }
 
-  package func appending(_ component: some Hashable & Sendable) -> Self {
-    appending(identity: HashableIdentity(component))
-  }
-
   package func appending(identity: HashableIdentity) -> Self {
     var path = self
     path.storage = (storage ?? []) + CollectionOfOne(identity)

@@ -79,18 +79,11 @@ package final class EffectRuntime: Sendable {
 
   // MARK: - Cancelling
 
-  /// Cancels the running tasks registered under `key`: the identifier in the key's navigation
-  /// scope and in every scope below it. A parent can cancel its children's work by identifier,
-  /// while siblings never reach each other's.
-  package func cancel(_ key: CancellationKey) {
-    var tasks: [EffectTask] = []
-    unregisterTasks(under: key, into: &tasks)
-    // NB: Cancelling runs cancellation handlers synchronously; never under the lock.
-    for task in tasks { task.cancel() }
-  }
-
-  /// Unregisters what `cancel(_:)` cancels, and adds its tasks to `tasks` for the caller to
-  /// cancel once the lock is let go.
+  /// Unregisters the running tasks registered under `key` (the identifier in the key's
+  /// navigation scope and in every scope below it: a parent can cancel its children's work by
+  /// identifier, while siblings never reach each other's), and adds them to `tasks` for the
+  /// caller to cancel once the lock is let go: cancelling runs cancellation handlers
+  /// synchronously, never under the lock.
   func unregisterTasks(under key: CancellationKey, into tasks: inout [EffectTask]) {
     changeRegistry { $0.unregisterTasks(under: key, into: &tasks) }
   }

@@ -163,13 +163,15 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
   @usableFromInline
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let runningChild = reconcileChildrenEndedElsewhere(state)
+    // NB: Read once and passed down: each read copies the context.
+    let context = ReducerContext.current
+    let runningChild = reconcileChildrenRemovedElsewhere(state, in: context)
     var identityBefore: PresentationIdentity?
     var childEffects = Effect<Parent.Action>.none
     if runner.request(runner.toAction, action) != nil {
       if let identity = runningChild ?? childIdentity(in: state) {
         identityBefore = identity
-        childEffects = reduceChild(identity, action: action, state: &state)
+        childEffects = reduceChild(identity, action: action, state: &state, in: context)
       } else {
         reportNilChild(action)
       }
@@ -185,7 +187,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return .merge(
       childEffects,
       parentEffects,
-      .cancelChild(HashableIdentity(identityBefore), in: slotPath)
+      .cancelChild(HashableIdentity(identityBefore), in: runner.slotPath(in: context))
     )
   }
 
@@ -197,23 +199,19 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     state[keyPath: runner.toState].map(PresentationIdentity.init(of:))
   }
 
-  /// The path of the optional child's slot.
-  private var slotPath: NavigationIDPath {
-    ReducerContext.currentNavigationIDPath.appending(identity: runner.slot)
-  }
-
   /// Cancels the effects of a child that another reducer set to `nil` or replaced since this
   /// operator last ran; returns the identity of the child there is now, when it has running
   /// effects, so that the caller need not work it out by reflection again.
-  private func reconcileChildrenEndedElsewhere(_ state: Parent.State) -> PresentationIdentity? {
-    guard let runtime = ReducerContext.current.runtime, runtime.hasNavigatedEffects else {
-      return nil
-    }
-    let slotPath = self.slotPath
+  private func reconcileChildrenRemovedElsewhere(
+    _ state: Parent.State,
+    in context: ReducerContext
+  ) -> PresentationIdentity? {
+    guard let runtime = context.runtime, runtime.hasNavigatedEffects else { return nil }
+    let slotPath = runner.slotPath(in: context)
     guard runtime.hasLiveChildren(in: slotPath) else { return nil }
     let current = childIdentity(in: state)
     let currentChild = current.map(HashableIdentity.init)
-    _ = runtime.reconcile(Reconciliation(slot: slotPath) { $0 == currentChild })
+    runtime.reconcile(Reconciliation(slot: slotPath) { $0 == currentChild })
     return current
   }
 
@@ -221,9 +219,9 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   private func reduceChild(
     _ identity: PresentationIdentity,
     action: Parent.Action,
-    state: inout Parent.State
+    state: inout Parent.State,
+    in context: ReducerContext
   ) -> Effect<Parent.Action> {
-    let context = ReducerContext.current
     let scope = runner.scope(of: HashableIdentity(identity), in: context)
     let toChildAction = runner.toAction
     return runner.reduce(

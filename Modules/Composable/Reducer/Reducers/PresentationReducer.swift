@@ -10,14 +10,14 @@ extension Reducer {
   /// this one. For ``PresentationAction/dismiss`` this reducer runs first, seeing the state one
   /// last time, then the state is cleared.
   ///
-  /// The presented feature's effects belong to the presentation: they end when it is dismissed
-  /// — by `.dismiss`, by the feature calling the `dismiss` dependency, or by any reducer setting
+  /// The presented feature's effects belong to the presentation: they are cancelled when it is
+  /// dismissed — by `.dismiss`, by the feature calling the `dismiss` dependency, or by any reducer setting
   /// the state to `nil` — and when it is replaced by a different presentation (a different case
-  /// of the destination enum, or a different `id`). A change made while this operator runs ends
-  /// them at once; a change made by a reducer elsewhere (before this one in a body, or a
+  /// of the destination enum, or a different `id`). A change made while this operator runs
+  /// cancels them at once; a change made by a reducer elsewhere (before this one in a body, or a
   /// grandparent replacing the state that holds it), when the next action reaches this
   /// operator. Each `PresentationState` is its own slot: two sheets of the same feature never
-  /// end, or cancel, each other's effects. Alerts and confirmation dialogs are cleared as soon
+  /// cancel each other's effects. Alerts and confirmation dialogs are cleared as soon
   /// as one of their own buttons sends an action.
   ///
   /// ```swift
@@ -187,7 +187,9 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
 
   @usableFromInline
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    reconcilePresentationsEndedElsewhere(state)
+    // NB: Read once and passed down: each read copies the context.
+    let context = ReducerContext.current
+    reconcilePresentationsRemovedElsewhere(state, in: context)
     let request = runner.request(runner.toAction, action)
     let identityBefore = state[keyPath: runner.toState].identity
     var destinationEffects = Effect<Parent.Action>.none
@@ -196,7 +198,7 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     case (.some, nil):
       reportNothingPresented(action)
     case (.child, let identity?):
-      destinationEffects = reduceDestination(identity, action: action, state: &state)
+      destinationEffects = reduceDestination(identity, action: action, state: &state, in: context)
     case (.dismiss, _), (.element, _), (.push, _), (.popFrom, _), (nil, _):
       break
     }
@@ -216,25 +218,20 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     return .merge(
       destinationEffects,
       parentEffects,
-      .cancelChild(HashableIdentity(identityBefore), in: slotPath)
+      .cancelChild(HashableIdentity(identityBefore), in: runner.slotPath(in: context))
     )
-  }
-
-  /// The path of this presentation's slot: the parent's path and the key path of its
-  /// `PresentationState`, so that two presentations of one feature never share effects.
-  private var slotPath: NavigationIDPath {
-    ReducerContext.currentNavigationIDPath.appending(identity: runner.slot)
   }
 
   /// Cancels the effects of a presentation that another reducer dismissed or replaced since
   /// this operator last ran. Costs nothing when no navigated child of the store has running
   /// work.
-  private func reconcilePresentationsEndedElsewhere(_ state: Parent.State) {
-    guard let runtime = ReducerContext.current.runtime, runtime.hasNavigatedEffects else {
-      return
-    }
+  private func reconcilePresentationsRemovedElsewhere(
+    _ state: Parent.State,
+    in context: ReducerContext
+  ) {
+    guard let runtime = context.runtime, runtime.hasNavigatedEffects else { return }
     let current = state[keyPath: runner.toState].identity.map(HashableIdentity.init)
-    _ = runtime.reconcile(Reconciliation(slot: slotPath) { $0 == current })
+    runtime.reconcile(Reconciliation(slot: runner.slotPath(in: context)) { $0 == current })
   }
 
   /// Dismisses the presentation `identity`, if the parent left it presented, for a dismiss
@@ -280,9 +277,9 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   private func reduceDestination(
     _ identity: PresentationIdentity,
     action: Parent.Action,
-    state: inout Parent.State
+    state: inout Parent.State,
+    in context: ReducerContext
   ) -> Effect<Parent.Action> {
-    let context = ReducerContext.current
     let scope = runner.scope(of: HashableIdentity(identity), in: context)
     let toPresentationAction = runner.toAction
     return runner.reduce(

@@ -14,10 +14,10 @@ extension Reducer {
   /// Each element's effects are tied to its presence in the stack, whoever removes it: a
   /// `popFrom`, the element's own `dismiss`, this reducer, or any other reducer — one before
   /// this in a body, one after it, a grandparent replacing the whole path. A removal made while
-  /// this operator runs (by the actions above, or by this reducer) ends the element's effects at
-  /// once, including work it started in the same action; a removal made anywhere else ends them
-  /// when the next action reaches this operator, before anything is routed to the stack.
-  /// Effects of sheets and stacks inside an element end with it. Cancel IDs used inside an
+  /// this operator runs (by the actions above, or by this reducer) cancels the element's effects
+  /// at once, including work it started in the same action; a removal made anywhere else cancels
+  /// them when the next action reaches this operator, before anything is routed to the stack.
+  /// Effects of sheets and stacks inside an element are cancelled with it. Cancel IDs used inside an
   /// element are private to it.
   ///
   /// ```swift
@@ -236,22 +236,15 @@ where Element.State: Sendable {
     guard version(of: &state[keyPath: runner.toState]) != versionBefore else {
       return elementEffects.merge(with: parentEffects)
     }
-    let changes = state[keyPath: runner.toState].takeChanges()
-    let remainingIDs = state[keyPath: runner.toState].ids
     @Dependency(\.stackElementID) var stackElementID
     // NB: A parent can delay this effect (behind asynchronous work in a concatenation); an
     // element pushed meanwhile has a newer ID and is not one this change removed.
-    let newIDs = stackElementID.peek()
-    return .merge(
-      elementEffects,
-      parentEffects,
-      .reconcile(
-        Reconciliation(slot: runner.slotPath(in: context), changes: changes) { child in
-          guard let id = child.value(as: StackElementID.self) else { return true }
-          return remainingIDs.contains(id) || newIDs <= id
-        }
-      )
+    let reconciliation = reconciliation(
+      of: &state[keyPath: runner.toState],
+      in: context,
+      keepingFrom: stackElementID.peek()
     )
+    return .merge(elementEffects, parentEffects, .reconcile(reconciliation))
   }
 
   /// Cancels the effects of elements that left the stack since this operator last looked,
@@ -264,14 +257,21 @@ where Element.State: Sendable {
     in context: ReducerContext
   ) -> [HashableIdentity] {
     guard let runtime = context.runtime, runtime.hasNavigatedEffects else { return [] }
-    let changes = state[keyPath: runner.toState].takeChanges()
-    let ids = state[keyPath: runner.toState].ids
-    return runtime.reconcile(
-      Reconciliation(slot: runner.slotPath(in: context), changes: changes) { child in
-        guard let id = child.value(as: StackElementID.self) else { return true }
-        return ids.contains(id)
-      }
-    )
+    return runtime.reconcile(reconciliation(of: &state[keyPath: runner.toState], in: context))
+  }
+
+  /// Takes the stack's changes, through the in-place access, and makes the reconciliation that
+  /// keeps the elements still on it and, from `newIDs` on, any pushed later.
+  private func reconciliation(
+    of stack: inout StackState<Element.State>,
+    in context: ReducerContext,
+    keepingFrom newIDs: StackElementID? = nil
+  ) -> Reconciliation {
+    let (changes, ids) = (stack.takeChanges(), stack.ids)
+    return Reconciliation(slot: runner.slotPath(in: context), changes: changes) { child in
+      guard let id = child.value(as: StackElementID.self) else { return true }
+      return ids.contains(id) || newIDs.map { $0 <= id } == true
+    }
   }
 
   /// The stack's version, read through an `inout` access, which projects the stack in place
