@@ -16,13 +16,13 @@
 /// keys.admitsKey(at: .seconds(60))   // false: typed as the screen changed
 /// keys.admitsKey(at: .seconds(61))   // true: the keyboard was quiet for a moment first
 /// ```
-struct InputGuard: Equatable, Sendable {
+struct InputGuard: Sendable {
   /// How long the keyboard must be quiet after an unexpected change before keys act again:
   /// about the time a person takes to notice a change of screen.
   static let quietPeriod = Duration.milliseconds(500)
 
   /// The time before which keys are held, or `nil` when keys act.
-  private(set) var holdsKeysUntil: Duration?
+  private var holdsKeysUntil: Duration?
 
   /// The keys held since the last unexpected change.
   private(set) var keysHeld = 0

@@ -44,7 +44,7 @@ public final class TerminalApp {
   public private(set) var isQuitRequested = false
 
   /// Whether the user chose to quit although some changes could not be saved.
-  public private(set) var isQuittingWithUnsavedChanges = false
+  private var isQuittingWithUnsavedChanges = false
 
   /// Where a recovery file goes, for the question asked before quitting with unsaved changes.
   public var recoveryFolder = "the app's state folder"

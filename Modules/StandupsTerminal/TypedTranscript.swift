@@ -79,10 +79,8 @@ public final class TypedTranscript: Sendable {
   /// Sets the line still being typed, which ends the transcript until it is submitted.
   ///
   /// - Parameter line: What is typed so far.
-  /// - Returns: Whether a meeting heard it.
-  @discardableResult
-  public func setLineInProgress(_ line: String) -> Bool {
-    update { meeting in
+  public func setLineInProgress(_ line: String) {
+    _ = update { meeting in
       guard meeting.lineInProgress != line else { return false }
       meeting.lineInProgress = line
       return true
