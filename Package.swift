@@ -24,6 +24,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(
       url: "https://github.com/ordo-one/benchmark",
       from: "1.38.1",
@@ -151,7 +152,9 @@ let package = Package(
     ),
     .target(
       name: "StorageClient",
-      dependencies: ["Models", .dependencies, .dependenciesMacros, .identifiedCollections],
+      dependencies: [
+        "Models", .dependencies, .dependenciesMacros, .grdb, .identifiedCollections,
+      ],
       path: "Modules/StorageClient"
     ),
     .target(
@@ -392,7 +395,13 @@ let package = Package(
     .testTarget(
       name: "StorageClientTests",
       dependencies: [
-        "Models", "StorageClient", .identifiedCollections, .issueReportingTestSupport,
+        "Models",
+        "StorageClient",
+        .dependencies,
+        .grdb,
+        .identifiedCollections,
+        .issueReportingTestSupport,
+        .propertyBased,
       ],
       path: "Tests/StorageClientTests"
     ),
@@ -445,6 +454,7 @@ extension Target.Dependency {
     name: "DependenciesMacros",
     package: "swift-dependencies"
   )
+  static let grdb = product(name: "GRDB", package: "GRDB.swift")
   static let identifiedCollections = product(
     name: "IdentifiedCollections",
     package: "swift-identified-collections"

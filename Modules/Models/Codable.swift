@@ -128,8 +128,9 @@ extension Duration {
     Double(components.seconds) + Double(components.attoseconds) / 1e18
   }
 
-  /// The duration in whole milliseconds, rounded to the nearest.
-  var inMilliseconds: Int64 {
+  /// The duration in whole milliseconds, rounded to the nearest: how the data file and the
+  /// database keep it.
+  public var inMilliseconds: Int64 {
     components.seconds * 1000
       + Int64((Double(components.attoseconds) / 1e15).rounded())
   }

@@ -1,4 +1,5 @@
 import Foundation
+import IdentifiedCollections
 
 extension Standup {
   /// A standup with six attendees and one past meeting, for previews and tests.
@@ -60,4 +61,48 @@ private func mockUUID(_ value: Int) -> UUID {
   // NB: The string is a valid UUID by construction for every value that fits in 12 digits,
   // which all mock values do.
   return UUID(uuidString: "00000000-0000-0000-0000-\(padded)")!
+}
+
+extension Standup {
+  /// A standup of any shape the app can hold, for tests: durations to the millisecond, dates to
+  /// the instant, any text, meetings newest first.
+  public static func random(using random: inout some RandomNumberGenerator) -> Self {
+    func uuid() -> UUID {
+      let high = random.next()
+      let low = random.next()
+      return withUnsafeBytes(of: (high, low)) { UUID(uuid: $0.load(as: uuid_t.self)) }
+    }
+    func text() -> String {
+      let pieces = ["Blob", "Ada", "Grace", "ü", "日本", "🦆", "\"quoted\"", "line\nbreak", " ", ""]
+      return (0..<Int.random(in: 0...4, using: &random))
+        .map { _ in pieces.randomElement(using: &random)! }
+        .joined(separator: " ")
+    }
+    return Standup(
+      id: Standup.ID(uuid()),
+      attendees: IdentifiedArray(
+        uniqueElements: (0..<Int.random(in: 0...6, using: &random)).map { _ in
+          Attendee(id: Attendee.ID(uuid()), name: text())
+        }
+      ),
+      duration: .milliseconds(Int64.random(in: 0...86_400_000, using: &random)),
+      meetings: IdentifiedArray(
+        uniqueElements: (0..<Int.random(in: 0...4, using: &random)).map { _ -> Meeting in
+          Meeting(
+            id: Meeting.ID(uuid()),
+            date: Date(
+              timeIntervalSinceReferenceDate: Double.random(
+                in: -1e9...2e9,
+                using: &random
+              )
+            ),
+            transcript: text()
+          )
+        }
+        .sorted { $0.date > $1.date }
+      ),
+      theme: Theme.allCases.randomElement(using: &random)!,
+      title: text()
+    )
+  }
 }

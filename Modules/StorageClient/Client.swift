@@ -1,251 +1,257 @@
 public import Dependencies
 public import DependenciesMacros
+public import Foundation
 public import IdentifiedCollections
 public import Models
 
-/// Loads and saves the standups.
+/// Keeps the standups: the one dependency the app talks to about its data.
 ///
-/// The client owns the rules that keep the user's data safe. It never writes over stored data
-/// it has not read: saves are refused until the data has been loaded. A missing store loads as
-/// no standups and can be written. Stored data that cannot be read, or is not standups, fails
-/// to load, and every save is refused until the app, at the user's request, keeps it aside as a
-/// backup with ``keepUnreadableData``. Data from a newer release is never written over, and
-/// cannot be kept aside: it loads when this release understands it, and fails with
-/// ``StandupsFileError/unsupportedVersion(_:)`` when it does not. A save never replaces a newer
-/// one: each carries a revision, and an older revision that arrives late is skipped.
+/// The client speaks in changes, not collections. ``load`` reads everything once, at launch;
+/// after that, ``apply`` commits each change the user makes (a ``Models/StandupsChange``) as one
+/// transaction that writes only what changed, and ``changesElsewhere`` says what other
+/// instances of the app committed since the last look, at a cost that does not grow with the
+/// data. A meeting being recorded is written as it goes (``saveMeetingInProgress``), so that a
+/// crash loses none of it: the next ``load`` keeps it as a past meeting.
 ///
-/// And a save never writes over someone else's changes. Several instances of the app (or an
-/// editor) may share the data; the client remembers what it last read or wrote, and a save
-/// writes only while the stored data is still that (or what the caller says it merged). When
-/// it is not, the save writes nothing and returns ``SaveOutcome/storedDataChanged(_:)`` with
-/// both, for the caller to merge (`applyingChanges(from:to:)`) and save again.
+/// The live client keeps the standups in SQLite (``database(at:importingOnFirstLaunch:)``);
+/// tests and previews use the same code on a database in memory (``inMemory(_:)``).
 ///
 /// ```swift
 /// @Dependency(\.storageClient) var storage
 ///
 /// let stored = try await storage.load()
-/// switch try await storage.save(edited, nil, 1) {
-/// case .saved: break
-/// case .storedDataChanged(let change):
-///   let merged = change.stored.applyingChanges(from: change.known, to: edited)
-///   _ = try await storage.save(merged, change.stored, 2)
+/// try await storage.apply(.edited(id, StandupEdit(title: "Design review")))
+/// if let changes = try await storage.changesElsewhere() {
+///   // show changes.standups, remove changes.deleted
 /// }
 /// ```
 @DependencyClient
 public struct StorageClient: Sendable {
-  /// Loads the standups. No stored data loads as an empty list; other failures throw a
-  /// ``StorageError``.
+  /// Opens the store and reads every standup. Meetings a crash interrupted become past meetings
+  /// first, when the store can be written. Throws a ``StorageError``.
   public var load: @Sendable () async throws -> StoredStandups
 
-  /// Replaces the stored standups, atomically, unless they changed since this client last read
-  /// or wrote them: a failed save leaves the previous data intact.
-  ///
-  /// - `standups`: what to store.
-  /// - `basedOn`: the stored standups the caller merged into `standups` after a
-  ///   ``SaveOutcome/storedDataChanged(_:)``, which may then be replaced too; `nil` otherwise.
-  /// - `revision`: a save whose revision is not higher than the last one written does nothing,
-  ///   so that a write scheduled earlier can never land after a later one.
-  ///
-  /// Returns whether it wrote, or what the stored data became meanwhile. Throws a
+  /// Commits one change as one transaction, writing only the rows it changes: all of it, or,
+  /// when it fails (the disk is full, the file read-only), none of it. Throws a
   /// ``StorageError``.
-  public var save:
-    @Sendable (
-      _ standups: IdentifiedArrayOf<Standup>,
-      _ basedOn: IdentifiedArrayOf<Standup>?,
-      _ revision: Int
-    ) async throws -> SaveOutcome
+  public var apply: @Sendable (_ change: StandupsChange) async throws -> Void
 
-  /// What the stored data became, when it changed since this client last read or wrote it
-  /// (another instance saved, an editor changed the file); `nil` otherwise. Looking changes
-  /// nothing the client knows, so a save still finds the change until it is merged.
-  public var storedChange: @Sendable () async throws -> StoredChange?
+  /// What other instances committed since this client last looked, or `nil` when nothing: a
+  /// look that finds nothing reads no standup. Throws a ``StorageError``.
+  public var changesElsewhere: @Sendable () async throws -> ChangesElsewhere?
 
-  /// Keeps the stored data that could not be read as a backup beside it, after which saves may
-  /// replace it; returns where the backup is, or `nil` when no data was in the way. Throws a
+  /// Writes what a meeting being recorded has heard so far, replacing what was written before
+  /// for the same standup. Throws a ``StorageError``.
+  public var saveMeetingInProgress: @Sendable (_ meeting: MeetingInProgress) async throws -> Void
+
+  /// Forgets the meeting being recorded for a standup: it was discarded. (A meeting that is kept
+  /// is forgotten by the ``StandupsChange/meetingRecorded(_:standup:)`` that keeps it.) Throws
+  /// a ``StorageError``.
+  public var discardMeetingInProgress: @Sendable (_ standupID: Standup.ID) async throws -> Void
+
+  /// Moves the data that could not be read aside, unchanged, and starts an empty store in its
+  /// place; returns where the data went, or `nil` when nothing was in the way. Throws a
   /// ``StorageError``.
-  public var keepUnreadableData: @Sendable () async throws -> String?
-}
-
-/// What came of ``StorageClient/save``.
-public enum SaveOutcome: Equatable, Sendable {
-  /// The standups were written, or a later revision was already.
-  case saved
-  /// Nothing was written: the stored standups changed since the client last read or wrote them.
-  case storedDataChanged(StoredChange)
-}
-
-/// Stored standups that changed behind the client's back.
-public struct StoredChange: Equatable, Sendable {
-  /// The standups as the client last read or wrote them.
-  public var known: IdentifiedArrayOf<Standup>
-  /// The standups stored now.
-  public var stored: IdentifiedArrayOf<Standup>
-
-  /// Creates a change.
-  public init(known: IdentifiedArrayOf<Standup>, stored: IdentifiedArrayOf<Standup>) {
-    self.known = known
-    self.stored = stored
-  }
+  public var keepUnreadableDataAside: @Sendable () async throws -> String?
 }
 
 /// What ``StorageClient/load`` read.
 public struct StoredStandups: Equatable, Sendable {
-  /// The standups, in order.
+  /// The standups, in the list's order.
   public var standups: IdentifiedArrayOf<Standup>
 
-  /// The format version of the stored data. Above ``StandupsFile/currentFormatVersion``, the
-  /// data comes from a newer release: it can be shown, but the client refuses to write over it.
-  public var formatVersion: Int
+  /// Whether changes can be written.
+  public var access: StorageAccess
+
+  /// Meetings that were being recorded when an app stopped without ending them (it crashed, or
+  /// the power went), now past meetings of their standups.
+  public var recoveredMeetings: [RecoveredMeeting]
+
+  /// The data file of an earlier release, brought in because this store did not exist yet.
+  public var firstLaunchImport: FirstLaunchImport?
 
   /// Creates a load result.
   public init(
     standups: IdentifiedArrayOf<Standup>,
-    formatVersion: Int = StandupsFile.currentFormatVersion
+    access: StorageAccess = .readWrite,
+    recoveredMeetings: [RecoveredMeeting] = [],
+    firstLaunchImport: FirstLaunchImport? = nil
   ) {
     self.standups = standups
-    self.formatVersion = formatVersion
-  }
-
-  /// Whether the data comes from a newer release and is read-only.
-  public var isFromNewerRelease: Bool {
-    formatVersion > StandupsFile.currentFormatVersion
+    self.access = access
+    self.recoveredMeetings = recoveredMeetings
+    self.firstLaunchImport = firstLaunchImport
   }
 }
 
-/// Why loading or saving failed, in words for people; the system's own words are kept in
-/// ``technicalDetail`` for logs.
-public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The stored data exists but is not standups this release can read.
-  case corrupt(StandupsFileError)
-  /// What is at the data file's path is not a file the app could have written — a folder, a
-  /// device, a named pipe, a socket — or a file stands where a folder of the path should be.
-  /// It is never moved, replaced or opened for writing.
-  case notADataFile(FileProblem)
-  /// The stored data could not be read at all.
-  case unreadable(FileProblem)
-  /// The standups could not be written; the previous data is untouched.
-  case writeFailed(FileProblem)
-  /// The standups were not written, to keep the stored data safe.
-  case refused(Refusal)
-  /// The data that could not be read could not be kept aside, so nothing was written.
-  case backupFailed(FileProblem)
+/// Whether a store can be written.
+public enum StorageAccess: Equatable, Sendable {
+  /// Changes are written.
+  case readWrite
+  /// Nothing is written, for this reason; the store is shown as it is.
+  case readOnly(ReadOnlyReason)
+}
 
-  /// Why a save was refused.
-  public enum Refusal: Equatable, Sendable {
-    /// The stored data was not read and has not been kept aside.
-    case unreadDataInTheWay
-    /// The stored data comes from a newer release, with this format version.
-    case newerRelease(Int)
-    /// What is at the path is not a data file (see ``StorageError/notADataFile(_:)``).
-    case notADataFile
-  }
+/// Why a store is only read.
+public enum ReadOnlyReason: Equatable, Sendable, CustomStringConvertible {
+  /// A newer release of Standups made it; writing it with this release could lose what that
+  /// release keeps.
+  case newerRelease(path: String)
+  /// The database file is marked read-only.
+  case readOnlyFile(path: String)
+  /// The folder it is in is marked read-only, so the files a write needs beside it cannot be
+  /// made.
+  case readOnlyFolder(path: String)
 
   /// A sentence for people.
   public var description: String {
     switch self {
-    case .corrupt(let error):
-      "The saved standups could not be read. \(error)"
-    case .notADataFile(let problem):
-      "The standups cannot be kept there: \(problem). The app leaves it as it is."
-    case .unreadable(let problem):
-      "The saved standups could not be opened: \(problem)."
-    case .writeFailed(let problem):
-      "The standups could not be saved: \(problem). The previously saved standups are untouched."
-    case .refused(.unreadDataInTheWay):
-      """
-      The standups were not saved, because the file they would replace could not be read and \
-      has not been kept aside.
-      """
-    case .refused(.notADataFile):
-      "The standups were not saved: what is at the data file's path is not a file."
-    case .refused(.newerRelease):
-      """
-      The standups were not saved: the file was written by a newer release of Standups, and \
-      saving it in this release's format would lose what that release added. It is open \
-      read-only.
-      """
-    case .backupFailed(let problem):
-      "The unreadable file could not be kept aside (\(problem)), so nothing was written."
-    }
-  }
-
-  /// What the system said, for logs: the operation, the path and the error number.
-  public var technicalDetail: String {
-    switch self {
-    case .corrupt(let error): "decoding failed: \(error)"
-    case .unreadable(let problem), .writeFailed(let problem), .backupFailed(let problem),
-      .notADataFile(let problem):
-      problem.technicalDetail
-    case .refused(.notADataFile): "save refused: the path is not a data file"
-    case .refused(.unreadDataInTheWay): "save refused: the stored data was not read"
-    case .refused(.newerRelease(let version)): "save refused: stored format version \(version)"
+    case .newerRelease(let path):
+      "\(path) was made by a newer release of Standups; this release only reads it."
+    case .readOnlyFile(let path):
+      "\(path) is marked read-only, so changes are not saved to it."
+    case .readOnlyFolder(let path):
+      "The folder \(path) is marked read-only, so changes are not saved in it."
     }
   }
 }
 
-/// A file-system operation that failed: where, why in words, and what the system said.
-public struct FileProblem: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The path the operation was on.
-  public var path: String
-  /// Why it failed.
-  public var reason: Reason
-  /// The system's words, for logs, such as `write: No space left on device (errno 28)`.
-  public var technicalDetail: String
+/// What other instances committed since a client last looked.
+public struct ChangesElsewhere: Equatable, Sendable {
+  /// Standups added or changed, as they are stored now, in the list's order.
+  public var standups: IdentifiedArrayOf<Standup>
+  /// Standups deleted.
+  public var deleted: [Standup.ID]
 
-  /// Why a file-system operation failed.
-  public enum Reason: Equatable, Sendable {
-    case device
-    case diskFull
-    case doesNotExist
-    /// This file is where a folder of the path should be.
-    case fileWhereAFolderShouldBe(String)
-    case inputOutputError
-    case isDirectory
-    case linkToNothing
-    case namedPipe
-    case notADirectory
-    case permissionDenied
-    case quotaExceeded
-    case readOnlyDisk
-    case socket
-    /// Any other failure, in the system's words.
-    case other(String)
+  /// Creates a report of changes.
+  public init(standups: IdentifiedArrayOf<Standup> = [], deleted: [Standup.ID] = []) {
+    self.standups = standups
+    self.deleted = deleted
   }
 
-  /// Creates a problem report.
-  public init(path: String, reason: Reason, technicalDetail: String) {
-    self.path = path
-    self.reason = reason
-    self.technicalDetail = technicalDetail
-  }
-
-  /// The reason and the path, for people: `the disk is full (/home/blob/standups.json)`.
-  public var description: String {
-    path.isEmpty ? reasonDescription : "\(reasonDescription) (\(path))"
-  }
-
-  private var reasonDescription: String {
-    switch reason {
-    case .device: "it is a device, not a file"
-    case .diskFull: "the disk is full"
-    case .doesNotExist: "it does not exist"
-    case .fileWhereAFolderShouldBe(let file): "\(file) is a file, where a folder should be"
-    case .inputOutputError: "the disk reported an input/output error"
-    case .isDirectory: "it is a folder, not a file"
-    case .linkToNothing: "it is a symbolic link to a file that does not exist"
-    case .namedPipe: "it is a named pipe, not a file"
-    case .notADirectory: "a folder on its path is a file"
-    case .permissionDenied: "permission denied"
-    case .quotaExceeded: "the disk quota is used up"
-    case .readOnlyDisk: "the disk is read-only"
-    case .socket: "it is a socket, not a file"
-    case .other(let words): words
+  /// Applies the changes to what an app shows: changed standups replaced, new ones added at the
+  /// end, deleted ones removed.
+  public func apply(to shown: inout IdentifiedArrayOf<Standup>) {
+    for id in deleted {
+      shown.remove(id: id)
     }
+    for standup in standups {
+      shown[id: standup.id] = standup
+    }
+  }
+}
+
+/// A meeting being recorded: what is written as it goes.
+public struct MeetingInProgress: Equatable, Sendable {
+  /// The standup being met, as the recorder has it: stored again with the meeting if it is
+  /// deleted elsewhere before the meeting is kept.
+  public var standup: Standup
+  /// When the meeting started.
+  public var startedAt: Date
+  /// What was said so far.
+  public var transcript: String
+
+  /// Describes a meeting in progress.
+  public init(standup: Standup, startedAt: Date, transcript: String) {
+    self.standup = standup
+    self.startedAt = startedAt
+    self.transcript = transcript
+  }
+}
+
+/// A meeting that an app stopped recording without ending it, kept as a past meeting.
+public struct RecoveredMeeting: Equatable, Sendable {
+  /// The meeting's standup, by title.
+  public var standupTitle: String
+  /// The meeting, dated when it was last written.
+  public var meeting: Meeting
+
+  /// Describes a recovered meeting.
+  public init(standupTitle: String, meeting: Meeting) {
+    self.standupTitle = standupTitle
+    self.meeting = meeting
+  }
+}
+
+/// How the data file of an earlier release was brought in on the first launch.
+public enum FirstLaunchImport: Equatable, Sendable {
+  /// Its standups were imported; the file was left as it was.
+  case imported(ImportReport)
+  /// It could not be read, so nothing was imported; the file was left as it was.
+  case failed(path: String, reason: String)
+}
+
+/// What bringing standups in from a file did.
+public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
+  /// The file the standups came from.
+  public var path: String
+  /// The titles of the standups added.
+  public var added: [String]
+  /// The standups that were there already and changed.
+  public var changed: [ChangedStandup]
+  /// How many standups were there already, the same.
+  public var unchanged: Int
+
+  /// Creates a report.
+  public init(
+    path: String,
+    added: [String] = [],
+    changed: [ChangedStandup] = [],
+    unchanged: Int = 0
+  ) {
+    self.path = path
+    self.added = added
+    self.changed = changed
+    self.unchanged = unchanged
+  }
+
+  /// A standup that was there already and changed.
+  public struct ChangedStandup: Equatable, Sendable {
+    /// Its title, after the change.
+    public var title: String
+    /// What changed, in words: `["title", "a meeting added"]`.
+    public var parts: [String]
+
+    /// Describes a changed standup.
+    public init(title: String, parts: [String]) {
+      self.title = title
+      self.parts = parts
+    }
+  }
+
+  /// What was done, in a sentence or two.
+  public var description: String {
+    var sentences: [String] = []
+    if !added.isEmpty {
+      sentences.append("Added \(Self.count(added.count)): \(added.map(Self.quoted).joined(separator: ", ")).")
+    }
+    if !changed.isEmpty {
+      let list = changed.map { "\(Self.quoted($0.title)) (\($0.parts.joined(separator: ", ")))" }
+      sentences.append("Changed \(Self.count(changed.count)): \(list.joined(separator: ", ")).")
+    }
+    if unchanged > 0 {
+      sentences.append("\(Self.count(unchanged).capitalizingFirst) already there, unchanged.")
+    }
+    return sentences.isEmpty ? "The file holds no standups." : sentences.joined(separator: " ")
+  }
+
+  private static func count(_ number: Int) -> String {
+    number == 1 ? "1 standup" : "\(number) standups"
+  }
+
+  private static func quoted(_ title: String) -> String {
+    "\"\(title)\""
+  }
+}
+
+extension String {
+  fileprivate var capitalizingFirst: String {
+    prefix(1).uppercased() + dropFirst()
   }
 }
 
 extension DependencyValues {
-  /// Loads and saves the standups. See ``StorageClient``.
+  /// Keeps the standups. See ``StorageClient``.
   public var storageClient: StorageClient {
     get { self[StorageClient.self] }
     set { self[StorageClient.self] = newValue }

@@ -1,0 +1,227 @@
+import Foundation
+import GRDB
+import IdentifiedCollections
+import Models
+
+/// A standup as rows: reading standups from the database and writing the rows a change touches.
+///
+/// Writes go row by row and column by column: ``write(from:to:position:_:)`` compares the standup
+/// as stored with the standup as it should be and updates, inserts or deletes only the rows and
+/// columns that differ.
+enum StandupRows {
+  /// Every standup, in the list's order.
+  static func fetchAll(_ db: Database) throws -> IdentifiedArrayOf<Standup> {
+    try assemble(
+      StandupRecord.order(Column("position"), Column("id")).fetchAll(db),
+      attendees: AttendeeRecord.order(Column("standupId"), Column("position")).fetchAll(db),
+      meetings: MeetingRecord.order(Column("date").desc, Column.rowID.desc).fetchAll(db)
+    )
+  }
+
+  /// The standups with the given IDs that are stored, in the list's order.
+  static func fetch(_ db: Database, ids: [Standup.ID]) throws -> IdentifiedArrayOf<Standup> {
+    var standups: [StandupRecord] = []
+    var attendees: [AttendeeRecord] = []
+    var meetings: [MeetingRecord] = []
+    // NB: In slices, to stay below SQLite's limit on the values one statement binds.
+    for start in stride(from: 0, to: ids.count, by: 500) {
+      let keys = ids[start..<min(start + 500, ids.count)].map(\.rawValue.uuidString)
+      standups += try StandupRecord.filter(keys.contains(Column("id"))).fetchAll(db)
+      attendees += try AttendeeRecord.filter(keys.contains(Column("standupId")))
+        .order(Column("position")).fetchAll(db)
+      meetings += try MeetingRecord.filter(keys.contains(Column("standupId")))
+        .order(Column("date").desc, Column.rowID.desc).fetchAll(db)
+    }
+    standups.sort { ($0.position, $0.id) < ($1.position, $1.id) }
+    return try assemble(standups, attendees: attendees, meetings: meetings)
+  }
+
+  /// The standup with this ID, if it is stored.
+  static func fetchOne(_ db: Database, id: Standup.ID) throws -> Standup? {
+    try fetch(db, ids: [id]).first
+  }
+
+  /// The position after the last standup's: where a new one goes.
+  static func nextPosition(_ db: Database) throws -> Int {
+    try Int.fetchOne(db, sql: "SELECT IFNULL(MAX(position), -1) + 1 FROM standup") ?? 0
+  }
+
+  /// Inserts a standup that is not stored, with its attendees and meetings.
+  static func insert(_ standup: Standup, at position: Int, _ db: Database) throws {
+    try StandupRecord(standup, position: position).insert(db)
+    for (index, attendee) in standup.attendees.enumerated() {
+      try AttendeeRecord(attendee, of: standup.id, position: index).insert(db)
+    }
+    // NB: Oldest first, so that of two meetings with the same date the later row reads first,
+    // as it came first in the standup.
+    for meeting in standup.meetings.reversed() {
+      try MeetingRecord(meeting, of: standup.id).insert(db)
+    }
+  }
+
+  /// Writes the rows and columns in which `after` differs from `before`, the standup as stored.
+  static func write(from before: Standup, to after: Standup, _ db: Database) throws {
+    guard before != after else { return }
+    let position =
+      try Int.fetchOne(
+        db, sql: "SELECT position FROM standup WHERE id = ?",
+        arguments: [before.id.rawValue.uuidString]) ?? nextPosition(db)
+    try StandupRecord(after, position: position)
+      .updateChanges(db, from: StandupRecord(before, position: position))
+
+    for attendee in before.attendees where after.attendees[id: attendee.id] == nil {
+      try AttendeeRecord.deleteOne(
+        db, key: ["standupId": before.id.rawValue.uuidString, "id": attendee.id.rawValue.uuidString])
+    }
+    for (index, attendee) in after.attendees.enumerated() {
+      let record = AttendeeRecord(attendee, of: after.id, position: index)
+      if let stored = before.attendees.index(id: attendee.id) {
+        try record.updateChanges(
+          db, from: AttendeeRecord(before.attendees[stored], of: before.id, position: stored))
+      } else {
+        try record.insert(db)
+      }
+    }
+
+    for meeting in before.meetings where after.meetings[id: meeting.id] == nil {
+      try MeetingRecord.deleteOne(
+        db, key: ["standupId": before.id.rawValue.uuidString, "id": meeting.id.rawValue.uuidString])
+    }
+    for meeting in after.meetings.reversed() where before.meetings[id: meeting.id] == nil {
+      try MeetingRecord(meeting, of: after.id).insert(db)
+    }
+  }
+
+  /// Builds standups from their rows: `standups` in order, with the attendees and meetings that
+  /// belong to each, in the order given.
+  private static func assemble(
+    _ standups: [StandupRecord],
+    attendees: [AttendeeRecord],
+    meetings: [MeetingRecord]
+  ) throws -> IdentifiedArrayOf<Standup> {
+    var attendeesByStandup: [String: IdentifiedArrayOf<Attendee>] = [:]
+    for record in attendees {
+      let attendee = try record.attendee()
+      attendeesByStandup[record.standupId, default: []].updateOrAppend(attendee)
+    }
+    var meetingsByStandup: [String: IdentifiedArrayOf<Meeting>] = [:]
+    for record in meetings {
+      let meeting = try record.meeting()
+      meetingsByStandup[record.standupId, default: []].updateOrAppend(meeting)
+    }
+    var result: IdentifiedArrayOf<Standup> = []
+    result.reserveCapacity(standups.count)
+    for record in standups {
+      var standup = try record.standup()
+      standup.attendees = attendeesByStandup[record.id] ?? []
+      standup.meetings = meetingsByStandup[record.id] ?? []
+      result.updateOrAppend(standup)
+    }
+    return result
+  }
+}
+
+/// A value in the database that no standup can have: a damaged or hand-edited database.
+struct InvalidStoredValue: Error, CustomStringConvertible {
+  var table: String
+  var column: String
+  var value: String
+
+  var description: String {
+    "\(table).\(column) holds \(value.debugDescription), which is not a valid value"
+  }
+}
+
+/// A row of `standup`.
+struct StandupRecord: Codable, Equatable, FetchableRecord, PersistableRecord {
+  static let databaseTableName = "standup"
+
+  var id: String
+  var position: Int
+  var title: String
+  var durationMilliseconds: Int64
+  var theme: String
+
+  init(_ standup: Standup, position: Int) {
+    id = standup.id.rawValue.uuidString
+    self.position = position
+    title = standup.title
+    durationMilliseconds = standup.duration.inMilliseconds
+    theme = standup.theme.rawValue
+  }
+
+  func standup() throws -> Standup {
+    guard let uuid = UUID(uuidString: id) else {
+      throw InvalidStoredValue(table: "standup", column: "id", value: id)
+    }
+    guard let theme = Theme(rawValue: theme) else {
+      throw InvalidStoredValue(table: "standup", column: "theme", value: theme)
+    }
+    guard durationMilliseconds >= 0 else {
+      throw InvalidStoredValue(
+        table: "standup", column: "durationMilliseconds", value: "\(durationMilliseconds)")
+    }
+    return Standup(
+      id: Standup.ID(uuid),
+      duration: .milliseconds(durationMilliseconds),
+      theme: theme,
+      title: title
+    )
+  }
+}
+
+/// A row of `attendee`.
+struct AttendeeRecord: Codable, Equatable, FetchableRecord, PersistableRecord {
+  static let databaseTableName = "attendee"
+
+  var standupId: String
+  var id: String
+  var position: Int
+  var name: String
+
+  init(_ attendee: Attendee, of standupID: Standup.ID, position: Int) {
+    standupId = standupID.rawValue.uuidString
+    id = attendee.id.rawValue.uuidString
+    self.position = position
+    name = attendee.name
+  }
+
+  func attendee() throws -> Attendee {
+    guard let uuid = UUID(uuidString: id) else {
+      throw InvalidStoredValue(table: "attendee", column: "id", value: id)
+    }
+    return Attendee(id: Attendee.ID(uuid), name: name)
+  }
+}
+
+/// A row of `meeting`.
+struct MeetingRecord: Codable, Equatable, FetchableRecord, PersistableRecord {
+  static let databaseTableName = "meeting"
+
+  var standupId: String
+  var id: String
+  /// Seconds since 2001-01-01 UTC.
+  var date: Double
+  var transcript: String
+
+  init(_ meeting: Meeting, of standupID: Standup.ID) {
+    standupId = standupID.rawValue.uuidString
+    id = meeting.id.rawValue.uuidString
+    date = meeting.date.timeIntervalSinceReferenceDate
+    transcript = meeting.transcript
+  }
+
+  func meeting() throws -> Meeting {
+    guard let uuid = UUID(uuidString: id) else {
+      throw InvalidStoredValue(table: "meeting", column: "id", value: id)
+    }
+    guard date.isFinite else {
+      throw InvalidStoredValue(table: "meeting", column: "date", value: "\(date)")
+    }
+    return Meeting(
+      id: Meeting.ID(uuid),
+      date: Date(timeIntervalSinceReferenceDate: date),
+      transcript: transcript
+    )
+  }
+}

@@ -1,0 +1,134 @@
+/// Why the standups could not be loaded or a change saved, in words for people; the system's
+/// own words are kept in ``technicalDetail`` for logs.
+public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What is at the path is not a standups database: a file of another kind, or a database of
+  /// another program. It is never written over; it is moved aside, unchanged, only when the user
+  /// asks (``StorageClient/keepUnreadableDataAside``).
+  case notADatabase(FileProblem)
+  /// The database is damaged. It is never written over, and moved aside only when asked.
+  case corrupt(FileProblem)
+  /// What is at the path is not a file the app could have made — a folder, a device, a named
+  /// pipe, a socket — or a file stands where a folder of the path should be. It is never moved,
+  /// replaced or opened.
+  case notADataFile(FileProblem)
+  /// The database could not be opened or read.
+  case unreadable(FileProblem)
+  /// A change could not be saved, and nothing of it was: the transaction rolled back.
+  case writeFailed(FileProblem)
+  /// Nothing was written, to keep the stored data safe.
+  case refused(Refusal)
+  /// The data that could not be read could not be moved aside, so nothing changed.
+  case backupFailed(FileProblem)
+
+  /// Why a write was refused.
+  public enum Refusal: Equatable, Sendable {
+    /// The store was not loaded, or what is there could not be read and has not been moved
+    /// aside.
+    case unreadDataInTheWay
+    /// The store is only read (``ReadOnlyReason``).
+    case readOnly(ReadOnlyReason)
+  }
+
+  /// A sentence for people.
+  public var description: String {
+    switch self {
+    case .notADatabase(let problem):
+      "The saved standups could not be read: \(problem)."
+    case .corrupt(let problem):
+      "The saved standups are damaged: \(problem)."
+    case .notADataFile(let problem):
+      "The standups cannot be kept there: \(problem). The app leaves it as it is."
+    case .unreadable(let problem):
+      "The saved standups could not be opened: \(problem)."
+    case .writeFailed(let problem):
+      "The change could not be saved: \(problem). Nothing of it was written."
+    case .refused(.unreadDataInTheWay):
+      "The change was not saved: the saved standups could not be read, and are left as they are."
+    case .refused(.readOnly(let reason)):
+      "The change was not saved: \(reason)"
+    case .backupFailed(let problem):
+      "The data that could not be read could not be moved aside (\(problem)), so nothing changed."
+    }
+  }
+
+  /// What the system said, for logs.
+  public var technicalDetail: String {
+    switch self {
+    case .notADatabase(let problem), .corrupt(let problem), .notADataFile(let problem),
+      .unreadable(let problem), .writeFailed(let problem), .backupFailed(let problem):
+      problem.technicalDetail
+    case .refused(.unreadDataInTheWay): "write refused: the stored data was not read"
+    case .refused(.readOnly(let reason)): "write refused: \(reason)"
+    }
+  }
+}
+
+/// An operation on a file that failed: where, why in words, and what the system said.
+public struct FileProblem: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The path the operation was on.
+  public var path: String
+  /// Why it failed.
+  public var reason: Reason
+  /// The system's words, for logs, such as `write: No space left on device (errno 28)`.
+  public var technicalDetail: String
+
+  /// Why an operation on a file failed.
+  public enum Reason: Equatable, Sendable {
+    case busy
+    case corrupt
+    case device
+    case diskFull
+    case doesNotExist
+    /// This file is where a folder of the path should be.
+    case fileWhereAFolderShouldBe(String)
+    case inputOutputError
+    case isDirectory
+    case linkToNothing
+    case namedPipe
+    case notADatabase
+    case notADirectory
+    /// A database, but of another program: it has tables, and none of Standups'.
+    case notAStandupsDatabase
+    case permissionDenied
+    case quotaExceeded
+    case readOnlyDisk
+    case socket
+    /// Any other failure, in the system's words.
+    case other(String)
+  }
+
+  /// Creates a problem report.
+  public init(path: String, reason: Reason, technicalDetail: String) {
+    self.path = path
+    self.reason = reason
+    self.technicalDetail = technicalDetail
+  }
+
+  /// The reason and the path, for people: `the disk is full (/home/blob/standups.sqlite)`.
+  public var description: String {
+    path.isEmpty ? reasonDescription : "\(reasonDescription) (\(path))"
+  }
+
+  private var reasonDescription: String {
+    switch reason {
+    case .busy: "another program kept the database locked"
+    case .corrupt: "the database is damaged"
+    case .device: "it is a device, not a file"
+    case .diskFull: "the disk is full"
+    case .doesNotExist: "it does not exist"
+    case .fileWhereAFolderShouldBe(let file): "\(file) is a file, where a folder should be"
+    case .inputOutputError: "the disk reported an input/output error"
+    case .isDirectory: "it is a folder, not a file"
+    case .linkToNothing: "it is a symbolic link to a file that does not exist"
+    case .namedPipe: "it is a named pipe, not a file"
+    case .notADatabase: "it is not a database"
+    case .notADirectory: "a folder on its path is a file"
+    case .notAStandupsDatabase: "it is a database of another program"
+    case .permissionDenied: "permission denied"
+    case .quotaExceeded: "the disk quota is used up"
+    case .readOnlyDisk: "the disk is read-only"
+    case .socket: "it is a socket, not a file"
+    case .other(let words): words
+    }
+  }
+}
