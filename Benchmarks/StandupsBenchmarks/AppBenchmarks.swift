@@ -6,6 +6,7 @@ import Dependencies
 import Foundation
 import IdentifiedCollections
 import Models
+import Persistence
 import StandupDetail
 import StandupsList
 import StandupsTerminal
@@ -25,7 +26,7 @@ func appBenchmarks() {
     await measureOnMainActor(benchmark) { measure in
       let app = sharedTerminalApp(standups: count)
       var previous = app.render(size: size)
-      var isEditing = app.store.state.destination != nil
+      var isEditing = app.store.state.app.destination != nil
       measure.start()
       for _ in iterations {
         // NB: Each key goes through the store: `e` asks the detail screen to edit (the app
@@ -37,7 +38,7 @@ func appBenchmarks() {
         previous = next
       }
       measure.stop()
-      if (app.store.state.destination != nil) != isEditing {
+      if (app.store.state.app.destination != nil) != isEditing {
         measure.fail("The keys did not open and close the form.")
       }
     }
@@ -50,10 +51,10 @@ func appBenchmarks() {
       let app = sharedTerminalApp(standups: count)
       let view = app.view
       var detail = app.store.state
-      detail.destination = nil
+      detail.app.destination = nil
       var editing = detail
-      if case .detail(let screen)? = detail.path.last {
-        editing.destination = .edit(.init(standup: screen.standup))
+      if case .detail(let screen)? = detail.app.path.last {
+        editing.app.destination = .edit(.init(standup: screen.standup))
       }
       var previous = AppView.render(detail, view, size: size, format: app.format)
       measure.start()
@@ -87,20 +88,18 @@ private func makeTerminalApp(standups count: Int) -> TerminalApp {
     uniqueElements: (0..<count).map { index in
       makeDetail(seed: index).standup
     })
-  var persistence = AppFeature.Persistence()
-  persistence.status = .loaded
   let transcript = TypedTranscript()
-  let storage = InMemoryStorage(loaded: standups)
   let store = Store(
-    initialState: AppFeature.State(
-      list: StandupsList.State(standups: standups),
-      path: StackState([.detail(StandupDetail.State(standup: standups[count / 2]))]),
-      persistence: persistence
+    initialState: PersistedApp.State(
+      app: AppFeature.State(
+        list: StandupsList.State(standups: standups),
+        path: StackState([.detail(StandupDetail.State(standup: standups[count / 2]))])
+      )
     )
   ) {
-    AppFeature()
+    PersistedApp()
   } withDependencies: {
-    $0.storageClient = storage.client
+    $0.storageClient = .inMemory(standups)
     $0.speechClient = transcript.client
     $0.uuid = .incrementing
   }

@@ -335,7 +335,9 @@ actor JSONFileStore {
   /// The standups stored in `file` now, to compare with what the store knows; `nil` for the
   /// unreadable data it kept aside, which a save may replace. Anything else that cannot be read
   /// is never replaced.
-  private func storedStandups(in file: String) throws(JSONStorageError) -> IdentifiedArrayOf<Standup>? {
+  private func storedStandups(in file: String) throws(JSONStorageError) -> IdentifiedArrayOf<
+    Standup
+  >? {
     let data: Data
     switch fileSystem.read(file) {
     case .success(let bytes): data = bytes

@@ -9,6 +9,7 @@ let benchmarks: @Sendable () -> Void = {
   hashingBenchmarks()
   effectBenchmarks()
   appBenchmarks()
+  storageBenchmarks()
 }
 
 /// The configuration every case shares: wall clock, throughput and mallocs, for about a second

@@ -45,20 +45,16 @@ public struct MeetingFeature: Reducer {
     }
   }
 
-  @Dependency(\.dismiss) var dismiss
-
   /// Creates the screen's reducer.
   public init() {}
 
-  /// Asks before deleting the meeting, then asks the parent to delete it and closes.
+  /// Asks before deleting the meeting, then asks the parent to delete it; the parent closes the
+  /// screen with the meeting.
   public var body: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
       case .alert(.presented(.confirmDeletion)):
-        return .concatenate(
-          .send(.delegate(.deleteMeeting(state.meeting.id))),
-          .run { [dismiss] _ in await dismiss() }
-        )
+        return .send(.delegate(.deleteMeeting(state.meeting.id)))
 
       case .alert(.dismiss):
         return .none

@@ -72,11 +72,13 @@ public struct StandupEdit: Equatable, Sendable {
     if theme != nil { parts.append("theme") }
     if attendees != nil { parts.append("attendees") }
     if !meetingsAdded.isEmpty {
-      parts.append(meetingsAdded.count == 1 ? "a meeting added" : "\(meetingsAdded.count) meetings added")
+      parts.append(
+        meetingsAdded.count == 1 ? "a meeting added" : "\(meetingsAdded.count) meetings added")
     }
     if !meetingsRemoved.isEmpty {
       parts.append(
-        meetingsRemoved.count == 1 ? "a meeting removed" : "\(meetingsRemoved.count) meetings removed")
+        meetingsRemoved.count == 1
+          ? "a meeting removed" : "\(meetingsRemoved.count) meetings removed")
     }
     return parts
   }

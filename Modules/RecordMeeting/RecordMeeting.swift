@@ -10,7 +10,8 @@ import SpeechClient
 /// transcript so far, and ways to skip ahead or end early.
 ///
 /// When time is up, or the user ends the meeting and keeps it, the screen hands the transcript
-/// to its parent with `delegate(.save(transcript:))` and dismisses itself.
+/// to its parent with `delegate(.save(transcript:))`, and the parent closes it; a discarded
+/// meeting dismisses itself.
 public struct RecordMeeting: Reducer {
   /// The meeting's progress.
   public struct State: Equatable, Sendable {
@@ -235,19 +236,15 @@ public struct RecordMeeting: Reducer {
     }
   }
 
-  /// Stops the meeting's work and, when `saving`, hands the transcript to the parent; then
-  /// dismisses the screen.
+  /// Stops the meeting's work and, when `saving`, hands the transcript to the parent, which
+  /// closes the screen; a discarded meeting closes it itself.
   private func end(_ state: inout State, saving: Bool) -> Effect<Action> {
     state.isEnded = true
-    let transcript = state.transcript
     return .merge(
       .cancel(id: CancelID.meeting),
-      .run { [dismiss] send in
-        if saving {
-          await send(.delegate(.save(transcript: transcript)))
-        }
-        await dismiss()
-      }
+      saving
+        ? .send(.delegate(.save(transcript: state.transcript)))
+        : .run { [dismiss] _ in await dismiss() }
     )
   }
 

@@ -11,7 +11,7 @@ import SpeechClient
 ///
 /// Every change the screen makes to its standup is reported to the parent with
 /// `delegate(.standupUpdated)`; editing, starting a meeting, opening a past one and deleting
-/// the standup are requests the parent carries out.
+/// the standup are requests the parent carries out (deleting closes the screen there).
 public struct StandupDetail: Reducer {
   /// The standup and the alert shown over it.
   public struct State: Equatable, Sendable {
@@ -63,7 +63,6 @@ public struct StandupDetail: Reducer {
     }
   }
 
-  @Dependency(\.dismiss) var dismiss
   @Dependency(\.speechClient.authorizationStatus) var speechAuthorizationStatus
 
   /// Creates the screen's reducer.
@@ -74,10 +73,7 @@ public struct StandupDetail: Reducer {
     Reduce { state, action in
       switch action {
       case .alert(.presented(.confirmDeletion)):
-        return .concatenate(
-          .send(.delegate(.deleteStandup(state.standup.id))),
-          .run { [dismiss] _ in await dismiss() }
-        )
+        return .send(.delegate(.deleteStandup(state.standup.id)))
 
       case .alert(.presented(.confirmMeetingDeletion(let ids))):
         state.standup.meetings.removeAll { ids.contains($0.id) }

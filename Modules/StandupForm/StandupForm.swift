@@ -15,6 +15,10 @@ public struct StandupForm: Reducer {
     /// The field with keyboard focus.
     public var focus: Field?
 
+    /// The standup as the form opened with it (with its blank attendee, when it had none), so that
+    /// saving can apply only what the user changed (``edit``).
+    public let original: Standup
+
     /// The standup as edited so far.
     public var standup: Standup
 
@@ -31,12 +35,14 @@ public struct StandupForm: Reducer {
 
     /// Creates a form. A standup without attendees gets one blank attendee to fill in.
     public init(focus: Field? = .title, standup: Standup) {
-      self.focus = focus
-      self.standup = standup
-      if self.standup.attendees.isEmpty {
+      var standup = standup
+      if standup.attendees.isEmpty {
         @Dependency(\.uuid) var uuid
-        self.standup.attendees.append(Attendee(id: Attendee.ID(uuid())))
+        standup.attendees.append(Attendee(id: Attendee.ID(uuid())))
       }
+      self.focus = focus
+      self.original = standup
+      self.standup = standup
     }
 
     /// The meeting's length in whole minutes, as the form shows it.
@@ -81,6 +87,16 @@ public struct StandupForm: Reducer {
         standup.attendees.append(firstAttendee ?? Attendee(id: Attendee.ID(uuid())))
       }
       return standup
+    }
+
+    /// What the user changed, as the form validates it. Applied to the standup as it is when the
+    /// form is saved, it keeps whatever changed elsewhere while the form was open.
+    ///
+    /// ```swift
+    /// let saved = form.edit.applied(to: current)  // the new title, and an attendee added elsewhere
+    /// ```
+    public var edit: StandupEdit {
+      StandupEdit(from: original, to: validatedStandup)
     }
   }
 

@@ -1,7 +1,8 @@
-public import AppFeature
+import AppFeature
 import CasePaths
 public import Composable
 import MeetingFeature
+public import Persistence
 import RecordMeeting
 import StandupDetail
 import StandupForm
@@ -25,7 +26,7 @@ public enum AppView {
   /// What a key asks of the app beyond changes to the view state.
   public enum Command: Equatable, Sendable {
     /// Send this action to the store.
-    case send(AppFeature.Action)
+    case send(PersistedApp.Action)
     /// Add the line typed on this recorder to the meeting's transcript.
     case submitDraft(StackElementID)
     /// Quit the app: once its changes are saved, or after asking when they cannot be.
@@ -34,6 +35,11 @@ public enum AppView {
     case quitAnyway
     /// Stay in the app instead of quitting with changes that could not be saved.
     case stay
+
+    /// Send this action of the app's screens to the store.
+    static func sendToApp(_ action: AppFeature.Action) -> Self {
+      .send(.app(action))
+    }
   }
 
   /// Draws the app.
@@ -45,7 +51,7 @@ public enum AppView {
   ///   - format: How dates and times are written.
   /// - Returns: The frame.
   public static func render(
-    _ state: AppFeature.State,
+    _ state: PersistedApp.State,
     _ view: AppViewState,
     size: Size,
     format: TerminalFormat
@@ -55,10 +61,7 @@ public enum AppView {
     drawBreadcrumb(state, format: format, in: layout.breadcrumb, on: &canvas)
     switch topScreen(state) {
     case .list:
-      let isLoading = [.notLoaded, .loading].contains(state.persistence.status)
-      ListScreen.render(
-        state.list, view.list, isLoading: isLoading, in: layout.content, format: format,
-        on: &canvas)
+      ListScreen.render(state.app.list, view.list, in: layout.content, format: format, on: &canvas)
     case .element(let id, .detail(let detail)):
       DetailScreen.render(
         detail, view[screen: id], in: layout.content, format: format, on: &canvas)
@@ -73,7 +76,7 @@ public enum AppView {
       let line = status.inset(left: 1, right: 1)
       canvas.text(text, at: line.origin, style: style, clip: line)
     }
-    if let destination = state.destination {
+    if let destination = state.app.destination {
       let sheet = layout.sheet
       // NB: The screen under the sheet is cleared, not shown around it: half-covered rows
       // only confuse.
@@ -105,7 +108,7 @@ public enum AppView {
   /// - Returns: What else the key asks for, in order.
   public static func handle(
     _ key: Key,
-    _ state: AppFeature.State,
+    _ state: PersistedApp.State,
     _ view: inout AppViewState,
     size: Size
   ) -> [Command] {
@@ -124,7 +127,7 @@ public enum AppView {
       }
       view.isQuittingAfterMeeting = true
       return record.alert == nil
-        ? [.send(.path(.element(id: id, action: .record(.endMeetingButtonTapped))))] : []
+        ? [.sendToApp(.path(.element(id: id, action: .record(.endMeetingButtonTapped))))] : []
     }
     if let alert = presentedAlert(in: state, view) {
       guard let pressed = AlertOverlay.handle(key, alert, selection: &view.alertSelection) else {
@@ -137,16 +140,16 @@ public enum AppView {
       return []
     }
     let layout = Layout(state, view, size: size)
-    if let destination = state.destination {
+    if let destination = state.app.destination {
       let region = layout.sheet.inset(top: 1, left: 1, bottom: 1, right: 1)
       let isAdding = destination.is(\.add)
       switch FormScreen.handle(key, destination.form, &view.form, in: region) {
       case .send(let action)?:
-        return [.send(.destination(.presented(isAdding ? .add(action) : .edit(action))))]
+        return [.sendToApp(.destination(.presented(isAdding ? .add(action) : .edit(action))))]
       case .confirm?:
-        return [.send(isAdding ? .confirmAddButtonTapped : .doneEditingButtonTapped)]
+        return [.sendToApp(isAdding ? .confirmAddButtonTapped : .doneEditingButtonTapped)]
       case .cancel?:
-        return [.send(isAdding ? .dismissAddButtonTapped : .cancelEditButtonTapped)]
+        return [.sendToApp(isAdding ? .dismissAddButtonTapped : .cancelEditButtonTapped)]
       case nil:
         return []
       }
@@ -155,13 +158,13 @@ public enum AppView {
     case .list:
       if key == .character("q") { return [.quit] }
       let height = layout.content.size.height
-      return ListScreen.handle(key, state.list, &view.list, height: height)
-        .map { [.send(.list($0))] } ?? []
+      return ListScreen.handle(key, state.app.list, &view.list, height: height)
+        .map { [.sendToApp(.list($0))] } ?? []
 
     case .element(let id, .record):
       switch RecordScreen.handle(key, &view[screen: id]) {
       case .send(let action)?:
-        return [.send(.path(.element(id: id, action: .record(action))))]
+        return [.sendToApp(.path(.element(id: id, action: .record(action))))]
       case .submitDraft?:
         return [.submitDraft(id)]
       case nil:
@@ -173,7 +176,7 @@ public enum AppView {
       case .character("q"):
         return [.quit]
       case .escape, .left, .backspace, .character("h"):
-        return [.send(.path(.popFrom(id: id)))]
+        return [.sendToApp(.path(.popFrom(id: id)))]
       default:
         break
       }
@@ -188,13 +191,14 @@ public enum AppView {
       case .record:
         action = nil
       }
-      return action.map { [.send(.path(.element(id: id, action: $0)))] } ?? []
+      return action.map { [.sendToApp(.path(.element(id: id, action: $0)))] } ?? []
     }
   }
 
   /// The alert the user is answering, if any: whether to quit first, then the app's own (about
   /// its data), then the one on the screen on top.
-  static func presentedAlert(in state: AppFeature.State, _ view: AppViewState) -> PresentedAlert? {
+  static func presentedAlert(in state: PersistedApp.State, _ view: AppViewState) -> PresentedAlert?
+  {
     if let question = view.quitQuestion {
       return PresentedAlert(question) { $0 == .presented(.quit) ? .quitAnyway : .stay }
     }
@@ -203,28 +207,28 @@ public enum AppView {
       var presented = PresentedAlert(alert) { .alert($0) }
       let file = [
         view.dataFile.map { "Data file: \($0)" },
-        state.persistence.backup.map { "Kept aside as: \($0)" },
+        state.storage.backup.map { "Kept aside as: \($0)" },
       ].compactMap { $0 }
       if !file.isEmpty {
         presented.message = ([presented.message].compactMap { $0 } + file).joined(separator: "\n\n")
       }
       return presented
     }
-    guard state.destination == nil else { return nil }
+    guard state.app.destination == nil else { return nil }
     switch topScreen(state) {
     case .list:
-      return state.list.alert.map { PresentedAlert($0) { .list(.alert($0)) } }
+      return state.app.list.alert.map { PresentedAlert($0) { .app(.list(.alert($0))) } }
     case .element(let id, .detail(let detail)):
       return detail.alert.map {
-        PresentedAlert($0) { .path(.element(id: id, action: .detail(.alert($0)))) }
+        PresentedAlert($0) { .app(.path(.element(id: id, action: .detail(.alert($0))))) }
       }
     case .element(let id, .meeting(let meeting)):
       return meeting.alert.map {
-        PresentedAlert($0) { .path(.element(id: id, action: .meeting(.alert($0)))) }
+        PresentedAlert($0) { .app(.path(.element(id: id, action: .meeting(.alert($0))))) }
       }
     case .element(let id, .record(let record)):
       return record.alert.map {
-        PresentedAlert($0) { .path(.element(id: id, action: .record(.alert($0)))) }
+        PresentedAlert($0) { .app(.path(.element(id: id, action: .record(.alert($0))))) }
       }
     }
   }
@@ -235,15 +239,17 @@ public enum AppView {
     case element(StackElementID, AppFeature.Path.State)
   }
 
-  static func topScreen(_ state: AppFeature.State) -> Screen {
-    guard let id = state.path.ids.last, let element = state.path[id: id] else { return .list }
+  static func topScreen(_ state: PersistedApp.State) -> Screen {
+    guard let id = state.app.path.ids.last, let element = state.app.path[id: id] else {
+      return .list
+    }
     return .element(id, element)
   }
 
   /// The crumbs of the breadcrumb: the list, then a name for each screen on the stack.
-  static func breadcrumb(_ state: AppFeature.State, format: TerminalFormat) -> [String] {
+  static func breadcrumb(_ state: PersistedApp.State, format: TerminalFormat) -> [String] {
     ["Standups"]
-      + state.path.map { element in
+      + state.app.path.map { element in
         switch element {
         case .detail(let detail): detail.standup.displayTitle
         case .meeting(let meeting): format.date(meeting.meeting.date)
@@ -253,8 +259,8 @@ public enum AppView {
   }
 
   /// Whether keys type text on the screen shown: the recorder's transcript or a form's fields.
-  static func isTyping(_ state: AppFeature.State) -> Bool {
-    if state.destination != nil { return true }
+  static func isTyping(_ state: PersistedApp.State) -> Bool {
+    if state.app.destination != nil { return true }
     if case .element(_, .record) = topScreen(state) { return true }
     return false
   }
@@ -262,7 +268,7 @@ public enum AppView {
   /// The keys of what has the keyboard, with the key for the full list (or, with `all`, the
   /// keys that work everywhere).
   static func keys(
-    _ state: AppFeature.State,
+    _ state: PersistedApp.State,
     _ view: AppViewState,
     all: Bool = false
   ) -> [KeyHelp] {
@@ -276,15 +282,15 @@ public enum AppView {
     ]
   }
 
-  private static func keys(of state: AppFeature.State, _ view: AppViewState) -> [KeyHelp] {
+  private static func keys(of state: PersistedApp.State, _ view: AppViewState) -> [KeyHelp] {
     if presentedAlert(in: state, view) != nil {
       return AlertOverlay.keys
     }
-    if let destination = state.destination {
+    if let destination = state.app.destination {
       return FormScreen.keys(confirm: destination.is(\.add) ? "add" : "done")
     }
     switch topScreen(state) {
-    case .list: return ListScreen.keys(state.list)
+    case .list: return ListScreen.keys(state.app.list)
     case .element(_, .detail(let detail)): return DetailScreen.keys(detail)
     case .element(_, .meeting): return MeetingScreen.keys
     case .element(_, .record): return RecordScreen.keys
@@ -297,15 +303,15 @@ public enum AppView {
 
   /// The status line: a notice until the next key (keys dropped, a recovery file from the last
   /// run), then why the data is not being saved, on every screen.
-  static func statusLine(_ state: AppFeature.State, _ view: AppViewState) -> (String, Style)? {
+  static func statusLine(_ state: PersistedApp.State, _ view: AppViewState) -> (String, Style)? {
     if let notice = view.notice {
       return (notice, Palette.label)
     }
-    return state.persistence.problem.map { ("⚠ " + $0, Palette.problem) }
+    return state.storage.problem.map { ("⚠ " + $0, Palette.problem) }
   }
 
   private static func drawBreadcrumb(
-    _ state: AppFeature.State,
+    _ state: PersistedApp.State,
     format: TerminalFormat,
     in row: Rect,
     on canvas: inout Canvas
@@ -402,7 +408,7 @@ public enum AppView {
     var footer: Rect
     var sheet: Rect
 
-    init(_ state: AppFeature.State, _ view: AppViewState, size: Size) {
+    init(_ state: PersistedApp.State, _ view: AppViewState, size: Size) {
       screen = Rect(column: 0, row: 0, width: size.width, height: size.height)
       let height = size.height
       breadcrumb = screen.row(0)

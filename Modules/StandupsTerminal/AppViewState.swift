@@ -4,6 +4,7 @@ public import Composable
 public import Foundation
 import MeetingFeature
 public import Models
+public import Persistence
 public import StandupForm
 public import TerminalUI
 
@@ -90,10 +91,16 @@ public struct AppViewState: Sendable {
   /// - Parameter state: The app's state now.
   /// - Returns: The screens popped and pushed since the last update.
   @discardableResult
-  public mutating func update(from state: AppFeature.State)
+  public mutating func update(from state: PersistedApp.State)
     -> StackState<AppFeature.Path.State>
     .Difference
   {
+    let alert = AppView.presentedAlert(in: state, self)
+    if let kept = state.storage.backup, kept != backup {
+      notice = "The unreadable data file was kept aside as \(kept)."
+    }
+    backup = state.storage.backup
+    let state = state.app
     let difference =
       lastPath.map { state.path.difference(from: $0) }
       ?? StackState.Difference(popped: [], pushed: Array(state.path.ids))
@@ -108,13 +115,8 @@ public struct AppViewState: Sendable {
       selectWhatWasClosed(in: state)
     }
     bottomStandup = state.path.first?.standup.id
-    if let kept = state.persistence.backup, kept != backup {
-      notice = "The unreadable data file was kept aside as \(kept)."
-    }
-    backup = state.persistence.backup
     topMeeting = state.path.last.flatMap { $0[case: \.meeting]?.meeting.id }
 
-    let alert = AppView.presentedAlert(in: state, self)
     if alert?.id != shown.alert {
       alertSelection = alert?.defaultIndex ?? 0
     }

@@ -1,6 +1,7 @@
-public import AppFeature
+import AppFeature
 import CasePaths
 public import Composable
+public import Persistence
 import RecordMeeting
 public import TerminalUI
 
@@ -28,7 +29,7 @@ public import TerminalUI
 @MainActor
 public final class TerminalApp {
   /// The app's store.
-  public let store: Store<AppFeature.State, AppFeature.Action>
+  public let store: Store<PersistedApp.State, PersistedApp.Action>
 
   /// What the terminal remembers beyond the store: selections, scrolling, typing.
   public private(set) var view = AppViewState()
@@ -84,7 +85,7 @@ public final class TerminalApp {
   ///   - format: How dates and times are written.
   ///   - now: The time on the clock keys are timed by, as a duration since any fixed start.
   public init(
-    store: Store<AppFeature.State, AppFeature.Action>,
+    store: Store<PersistedApp.State, PersistedApp.Action>,
     transcript: TypedTranscript,
     format: TerminalFormat,
     now: @escaping @MainActor () -> Duration
@@ -96,14 +97,17 @@ public final class TerminalApp {
     observation = store.observe { [weak self] in self?.storeChanged() }
   }
 
-  /// Loads the standups and sets up the screens already on the stack (a restored session or a
-  /// deep link).
+  /// Sets up the screens already on the stack (a restored session or a deep link).
   public func start() {
-    // NB: The first screens are the ones the user launched the app into, not a change.
+    // NB: The first screens are the ones the user launched the app into, not a change; an alert
+    // up at launch (about the data) is one the user has not seen yet, so keys typed ahead of it
+    // answer nothing.
     isHandlingTheUser = true
     storeChanged()
     isHandlingTheUser = false
-    store.send(.onTask)
+    if view.shown.alert != nil {
+      inputGuard.screenChanged(at: now())
+    }
   }
 
   /// Applies a key, unless it was typed through a change of screen the user did not make.
@@ -139,7 +143,7 @@ public final class TerminalApp {
       switch command {
       case .send(let action):
         let task = store.send(action)
-        if case .path(.element(let id, _)) = action {
+        if case .app(.path(.element(let id, _))) = action {
           trackEffects(task, ofKeyOn: id)
         }
       case .submitDraft(let id):
@@ -173,7 +177,7 @@ public final class TerminalApp {
 
   /// The line being typed on the recorder on top, if one is.
   private var lineInProgress: String? {
-    guard let id = store.state.path.ids.last, store.state.path[id: id]?.is(\.record) == true
+    guard let id = store.state.app.path.ids.last, store.state.app.path[id: id]?.is(\.record) == true
     else { return nil }
     return view[screen: id].draft
   }
@@ -197,22 +201,22 @@ public final class TerminalApp {
   /// Shows what another instance of the app saved since this one last read or wrote the data,
   /// merged with what changed here.
   public func lookForChangesElsewhere() {
-    store.send(.persistence(.lookForChangesElsewhere))
+    store.send(.lookForChangesElsewhere)
   }
 
   /// Writes any change not saved yet, and waits until it is written (or failed).
   public func flush() async {
-    await store.send(.persistence(.flushPendingSave)).finish()
+    await store.send(.flushPendingWrites).finish()
   }
 
   /// Whether the standups have changes that are not in the data file (after a ``flush()``).
   public var hasUnsavedChanges: Bool {
-    store.state.persistence.hasChangesNotInTheDataFile
+    store.state.storage.hasChangesNotInTheDataFile
   }
 
   /// Why the changes not in the data file are not there, in the app's words.
   public var unsavedChangesProblem: String {
-    store.state.persistence.problem ?? "The standups could not be saved."
+    store.state.storage.problem ?? "The standups could not be saved."
   }
 
   /// Saves what is pending and says whether the app may exit now. When changes could not be
@@ -233,19 +237,21 @@ public final class TerminalApp {
   /// Ends a meeting in progress and keeps what was said so far, as "Save and end" would; for
   /// when the app must stop at once (the terminal closed, the system shutting down).
   public func saveMeetingInProgress() async {
-    guard let id = store.state.path.ids.last,
-      let meeting = store.state.path[id: id]?[case: \.record], !meeting.isEnded
+    guard let id = store.state.app.path.ids.last,
+      let meeting = store.state.app.path[id: id]?[case: \.record], !meeting.isEnded
     else { return }
     // NB: The transcript streams what is typed; the meeting ends with all of it, whether or
     // not its last result has arrived.
     if let transcript = transcript.currentTranscript, transcript != meeting.transcript {
-      store.send(.path(.element(id: id, action: .record(.speechResult(transcript)))))
+      store.send(.app(.path(.element(id: id, action: .record(.speechResult(transcript))))))
     }
     if meeting.alert == nil {
-      store.send(.path(.element(id: id, action: .record(.endMeetingButtonTapped))))
+      store.send(.app(.path(.element(id: id, action: .record(.endMeetingButtonTapped)))))
     }
-    await store.send(.path(.element(id: id, action: .record(.alert(.presented(.confirmSave))))))
-      .finish()
+    await store.send(
+      .app(.path(.element(id: id, action: .record(.alert(.presented(.confirmSave))))))
+    )
+    .finish()
   }
 
   private func storeChanged() {
@@ -253,16 +259,16 @@ public final class TerminalApp {
     let state = store.state
     let shown = view.shown
     let change = view.update(from: state)
-    if view.shown != shown, !isHandlingTheUser, !isClosedByTheUser(shown, state: state) {
+    if view.shown != shown, !isHandlingTheUser, !isClosedByTheUser(shown, state: state.app) {
       inputGuard.screenChanged(at: now())
     }
     for id in change.pushed {
-      if case .record? = state.path[id: id] {
-        store.send(.path(.element(id: id, action: .record(.onTask))))
+      if case .record? = state.app.path[id: id] {
+        store.send(.app(.path(.element(id: id, action: .record(.onTask)))))
       }
     }
     if view.isQuittingAfterMeeting {
-      let meeting = state.path.ids.last.flatMap { state.path[id: $0]?[case: \.record] }
+      let meeting = state.app.path.ids.last.flatMap { state.app.path[id: $0]?[case: \.record] }
       switch meeting {
       case nil:
         isQuitRequested = true

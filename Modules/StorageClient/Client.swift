@@ -161,13 +161,16 @@ public struct MeetingInProgress: Equatable, Sendable {
 
 /// A meeting that an app stopped recording without ending it, kept as a past meeting.
 public struct RecoveredMeeting: Equatable, Sendable {
+  /// The meeting's standup.
+  public var standupID: Standup.ID
   /// The meeting's standup, by title.
   public var standupTitle: String
   /// The meeting, dated when it was last written.
   public var meeting: Meeting
 
   /// Describes a recovered meeting.
-  public init(standupTitle: String, meeting: Meeting) {
+  public init(standupID: Standup.ID, standupTitle: String, meeting: Meeting) {
+    self.standupID = standupID
     self.standupTitle = standupTitle
     self.meeting = meeting
   }
@@ -223,7 +226,8 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
   public var description: String {
     var sentences: [String] = []
     if !added.isEmpty {
-      sentences.append("Added \(Self.count(added.count)): \(added.map(Self.quoted).joined(separator: ", ")).")
+      sentences.append(
+        "Added \(Self.count(added.count)): \(added.map(Self.quoted).joined(separator: ", ")).")
     }
     if !changed.isEmpty {
       let list = changed.map { "\(Self.quoted($0.title)) (\($0.parts.joined(separator: ", ")))" }

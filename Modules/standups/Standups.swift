@@ -11,16 +11,43 @@ struct Standups: AsyncParsableCommand {
     commandName: "standups",
     abstract: "Run your standups from the terminal: a timer, the speakers, the transcript.",
     discussion: """
-      Data: --data-file, or $XDG_DATA_HOME/standups/standups.json \
-      (~/.local/share/standups/standups.json).
+      Data: --data-file, or $XDG_DATA_HOME/standups/standups.sqlite \
+      (~/.local/share/standups/standups.sqlite), an SQLite database.
+      """,
+    version: "standups 1.0.0",
+    subcommands: [Run.self, Export.self, Import.self],
+    defaultSubcommand: Run.self
+  )
+}
+
+/// The database to use: `--data-file`, or the default one.
+struct DataFileOption: ParsableArguments {
+  @Option(help: ArgumentHelp("The database the standups are kept in.", valueName: "path"))
+  var dataFile: String?
+
+  func validate() throws {
+    if dataFile?.isEmpty == true {
+      throw ValidationError("--data-file needs the path of a file.")
+    }
+  }
+
+  /// The database's location.
+  var url: URL {
+    dataFile.map { URL(fileURLWithPath: $0) } ?? StorageClient.defaultDatabaseURL()
+  }
+}
+
+/// `standups` (or `standups run`): the app.
+struct Run: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Run the app (what `standups` alone does).",
+    discussion: """
       The screens open when you quit reopen next time: $XDG_STATE_HOME/standups/session.json \
       (~/.local/state/standups/session.json).
-      """,
-    version: "standups 1.0.0"
+      """
   )
 
-  @Option(help: ArgumentHelp("The file the standups are kept in.", valueName: "path"))
-  var dataFile: String?
+  @OptionGroup var data: DataFileOption
 
   @Option(
     help: ArgumentHelp(
@@ -43,9 +70,6 @@ struct Standups: AsyncParsableCommand {
   var now: String?
 
   func validate() throws {
-    if dataFile?.isEmpty == true {
-      throw ValidationError("--data-file needs the path of a file.")
-    }
     if let now, ISO8601DateFormatter().date(from: now) == nil {
       throw ValidationError("--now takes a date and time such as 2026-11-22T09:30:00Z.")
     }
@@ -54,9 +78,10 @@ struct Standups: AsyncParsableCommand {
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
     let options = LaunchOptions(
-      dataFile: dataFile.map { URL(fileURLWithPath: $0) }
-        ?? StorageClient.defaultFileURL(environment: environment),
-      isDataFileGiven: dataFile != nil,
+      dataFile: data.url,
+      isDataFileGiven: data.dataFile != nil,
+      earlierReleaseDataFile: data.dataFile == nil
+        ? StorageClient.earlierReleaseDataFileURL(environment: environment) : nil,
       sessionFile: script == nil ? Session.defaultFileURL(environment: environment) : nil,
       recoveryFolder: Session.defaultFileURL(environment: environment).deletingLastPathComponent(),
       restoresSession: !fresh,
@@ -79,6 +104,62 @@ struct Standups: AsyncParsableCommand {
     }
     if status != 0 {
       throw ExitCode(status)
+    }
+  }
+}
+
+/// `standups export`: the standups as JSON.
+struct Export: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Write the standups as JSON, in the file format of earlier releases.",
+    discussion: "Only reads the database. Bring the file back with `standups import`."
+  )
+
+  @OptionGroup var data: DataFileOption
+
+  @Option(
+    name: .shortAndLong,
+    help: ArgumentHelp("Where to write the JSON; standard output by default.", valueName: "file"))
+  var output: String?
+
+  func run() async throws {
+    do {
+      let json = try await DataFileCommands.export(from: data.url)
+      if let output {
+        try DataFileCommands.write(json, to: URL(fileURLWithPath: output))
+      } else {
+        FileHandle.standardOutput.write(json + Data("\n".utf8))
+      }
+    } catch {
+      FileHandle.standardError.write(Data("standups: \(error)\n".utf8))
+      throw ExitCode(error.exitCode)
+    }
+  }
+}
+
+/// `standups import FILE`: standups from JSON, merged into the database.
+struct Import: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Bring the standups of a JSON file into the database, removing nothing.",
+    discussion: """
+      The file can be a recovery file the app wrote when it could not save, the data file of an \
+      earlier release, or an export. Standups the database lacks are added; those it has take \
+      the file's title, length and theme, and gain its attendees and meetings.
+      """
+  )
+
+  @Argument(help: ArgumentHelp("The JSON file.", valueName: "file"))
+  var file: String
+
+  @OptionGroup var data: DataFileOption
+
+  func run() async throws {
+    do {
+      let report = try await DataFileCommands.importFile(file, into: data.url)
+      print("Imported \(file) into \(data.url.path). \(report)")
+    } catch {
+      FileHandle.standardError.write(Data("standups: \(error)\n".utf8))
+      throw ExitCode(error.exitCode)
     }
   }
 }

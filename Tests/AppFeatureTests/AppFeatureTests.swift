@@ -11,7 +11,6 @@ import SpeechClient
 import StandupDetail
 import StandupForm
 import StandupsList
-import StorageClient
 import Testing
 
 /// The glue between screens, through the root store.
@@ -20,9 +19,8 @@ struct AppFeatureTests {
   let clock = TestClock()
   nonisolated static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-  @Test func anEditInTheDetailReachesTheListAndTheFile() async throws {
-    let storage = InMemoryStorage(loaded: [.mock])
-    let store = makeStore(.loaded([.mock]), storage: storage)
+  @Test func anEditInTheDetailReachesTheListAndIsAnnounced() async throws {
+    let store = makeStore(.loaded([.mock]))
     var edited = Standup.mock
     edited.title = "Design Review"
 
@@ -35,33 +33,24 @@ struct AppFeatureTests {
       $0.destination = .edit(StandupForm.State(standup: .mock))
     }
     await store.send(\.destination.presented.edit.titleChanged, "Design Review") {
-      $0.destination = .edit(StandupForm.State(standup: edited))
+      $0.destination?.modify(\.edit) { $0.standup.title = "Design Review" }
     }
     await store.send(.doneEditingButtonTapped) {
       $0.destination = nil
       $0.path[id: 0, case: \.detail]?.standup = edited
       $0.list.standups[id: edited.id] = edited
-      $0.persistence.isSaving = true
-      $0.persistence.revision += 1
     }
-
-    #expect(storage.savedStandups == [edited])
-    let json = String(decoding: try #require(storage.data), as: UTF8.self)
-    #expect(json.contains(#""title" : "Design Review""#))
-
-    await clock.advance(by: .seconds(1))
-    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(
+      \.delegate.standupsChanged, .edited(edited.id, StandupEdit(title: "Design Review")))
     await expectNothingLeftRunning(store)
   }
 
-  @Test func deletingFromTheDetailShrinksTheListAndPops() async {
-    let storage = InMemoryStorage(loaded: [.mock, .engineeringMock])
+  @Test func deletingFromTheDetailShrinksTheListAndTheGlueClosesTheScreen() async {
     let store = makeStore(
       .loaded(
         [.mock, .engineeringMock],
         path: StackState([.detail(StandupDetail.State(standup: .mock))])
-      ),
-      storage: storage
+      )
     )
 
     await store.send(\.path[id: 0].detail.deleteButtonTapped) {
@@ -73,23 +62,16 @@ struct AppFeatureTests {
     await store.receive(\.path[id: 0].detail.delegate.deleteStandup, Standup.mock.id) {
       $0.list.standups = [.engineeringMock]
       $0.path = StackState()
-      $0.persistence.isSaving = true
-      $0.persistence.revision += 1
     }
-    #expect(storage.savedStandups == [.engineeringMock])
-
-    await clock.advance(by: .seconds(1))
-    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.delegate.standupsChanged, .deleted(Standup.mock.id))
     await expectNothingLeftRunning(store)
   }
 
   @Test func aFullRecordingAddsTheMeetingToTheDetailAndTheList() async {
     var standup = Standup.mock
     standup.duration = .seconds(6)
-    let storage = InMemoryStorage(loaded: [standup])
     let store = makeStore(
       .loaded([standup], path: StackState([.detail(StandupDetail.State(standup: standup))])),
-      storage: storage,
       speech: .notDetermined
     )
     var recorded = standup
@@ -119,13 +101,9 @@ struct AppFeatureTests {
       $0.path.pop(from: 1)
       $0.path[id: 0, case: \.detail]?.standup = recorded
       $0.list.standups = [recorded]
-      $0.persistence.isSaving = true
-      $0.persistence.revision += 1
     }
-    #expect(storage.savedStandups == [recorded])
-
-    await clock.advance(by: .seconds(1))
-    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(
+      \.delegate.standupsChanged, .meetingRecorded(recorded.meetings[0], standup: standup))
     await expectNothingLeftRunning(store)
   }
 
@@ -139,8 +117,7 @@ struct AppFeatureTests {
           .meeting(MeetingFeature.State(meeting: a.meetings[0], standup: a)),
           .record(RecordMeeting.State(standup: a)),
         ])
-      ),
-      storage: InMemoryStorage(loaded: [a, .engineeringMock])
+      )
     )
     let recorded = a.adding(meetingWithTranscript: "", id: 0)
 
@@ -163,8 +140,7 @@ struct AppFeatureTests {
           .detail(StandupDetail.State(standup: b)),
           .record(RecordMeeting.State(standup: b)),
         ])
-      ),
-      storage: InMemoryStorage(loaded: [a, b])
+      )
     )
     let recorded = b.adding(meetingWithTranscript: "", id: 0)
 
@@ -184,8 +160,7 @@ struct AppFeatureTests {
           .detail(StandupDetail.State(standup: a)),
           .record(RecordMeeting.State(standup: a)),
         ])
-      ),
-      storage: InMemoryStorage(loaded: [.mock, a])
+      )
     )
     let recorded = a.adding(meetingWithTranscript: "", id: 0)
 
@@ -198,8 +173,7 @@ struct AppFeatureTests {
   @Test func aRecordingWithoutItsDetailStillUpdatesTheList() async {
     let a = Standup.productMock
     let store = makeStore(
-      .loaded([a], path: StackState([.record(RecordMeeting.State(standup: a))])),
-      storage: InMemoryStorage(loaded: [a])
+      .loaded([a], path: StackState([.record(RecordMeeting.State(standup: a))]))
     )
     let recorded = a.adding(meetingWithTranscript: "", id: 0)
 
@@ -209,9 +183,8 @@ struct AppFeatureTests {
     #expect(store.state.path.isEmpty)
   }
 
-  @Test func deletingAPastMeetingRemovesItEverywhere() async {
+  @Test func deletingAPastMeetingRemovesItEverywhereAndTheGlueClosesItsScreen() async {
     let a = Standup.mock
-    let storage = InMemoryStorage(loaded: [a])
     let store = makeStore(
       .loaded(
         [a],
@@ -219,8 +192,7 @@ struct AppFeatureTests {
           .detail(StandupDetail.State(standup: a)),
           .meeting(MeetingFeature.State(meeting: a.meetings[0], standup: a)),
         ])
-      ),
-      storage: storage
+      )
     )
     var withoutMeeting = a
     withoutMeeting.meetings = []
@@ -233,22 +205,45 @@ struct AppFeatureTests {
     }
     await store.receive(\.path[id: 1].meeting.delegate.deleteMeeting, a.meetings[0].id) {
       $0.path[id: 0, case: \.detail]?.standup = withoutMeeting
-      $0.path[id: 1, case: \.meeting]?.standup = withoutMeeting
+      $0.path.pop(from: 1)
       $0.list.standups = [withoutMeeting]
-      $0.persistence.isSaving = true
-      $0.persistence.revision += 1
     }
-    await store.receive(\.path.popFrom, 1) { $0.path.pop(from: 1) }
-    #expect(storage.savedStandups == [withoutMeeting])
+    await store.receive(
+      \.delegate.standupsChanged,
+      .edited(a.id, StandupEdit(meetingsRemoved: [a.meetings[0].id])))
+    await expectNothingLeftRunning(store)
+  }
 
-    await clock.advance(by: .seconds(1))
-    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
+  @Test func deletingAPastMeetingOnItsStandupsScreenClosesEveryScreenShowingIt() async {
+    let a = Standup.mock
+    let store = makeStore(
+      .loaded(
+        [a],
+        path: StackState([
+          .detail(StandupDetail.State(standup: a)),
+          .meeting(MeetingFeature.State(meeting: a.meetings[0], standup: a)),
+          .detail(StandupDetail.State(standup: a)),
+        ])
+      )
+    )
+    var withoutMeeting = a
+    withoutMeeting.meetings = []
+
+    await store.deleteMeeting(at: 0, onDetail: 2, leaving: withoutMeeting)
+    await store.receive(\.path[id: 2].detail.delegate.standupUpdated, withoutMeeting) {
+      $0.path[id: 0, case: \.detail]?.standup = withoutMeeting
+      $0.path[id: 1] = nil
+      $0.list.standups = [withoutMeeting]
+    }
+    await store.receive(
+      \.delegate.standupsChanged,
+      .edited(a.id, StandupEdit(meetingsRemoved: [a.meetings[0].id])))
+    #expect(store.state.path.ids == [0, 2])
   }
 
   @Test func tappingAPastMeetingPushesIt() async {
     let store = makeStore(
-      .loaded([.mock], path: StackState([.detail(StandupDetail.State(standup: .mock))])),
-      storage: InMemoryStorage(loaded: [.mock])
+      .loaded([.mock], path: StackState([.detail(StandupDetail.State(standup: .mock))]))
     )
     let meeting = Standup.mock.meetings[0]
 
@@ -259,7 +254,6 @@ struct AppFeatureTests {
   }
 
   @Test func anEditReachesEveryScreenShowingTheStandup() async {
-    let storage = InMemoryStorage(loaded: [.mock, .engineeringMock])
     let store = makeStore(
       .loaded(
         [.mock, .engineeringMock],
@@ -268,8 +262,7 @@ struct AppFeatureTests {
           .detail(StandupDetail.State(standup: .engineeringMock)),
           .detail(StandupDetail.State(standup: .mock)),
         ])
-      ),
-      storage: storage
+      )
     )
     var edited = Standup.mock
     edited.meetings = []
@@ -278,20 +271,17 @@ struct AppFeatureTests {
     await store.receive(\.path[id: 2].detail.delegate.standupUpdated, edited) {
       $0.path[id: 0, case: \.detail]?.standup = edited
       $0.list.standups[id: edited.id] = edited
-      $0.persistence.isSaving = true
-      $0.persistence.revision += 1
     }
+    await store.receive(
+      \.delegate.standupsChanged,
+      .edited(edited.id, StandupEdit(meetingsRemoved: [Standup.mock.meetings[0].id])))
     #expect(store.state.path[id: 1, case: \.detail]?.standup == .engineeringMock)
-
-    await clock.advance(by: .seconds(1))
-    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
   }
 
   // MARK: - Helpers
 
   func makeStore(
     _ state: @autoclosure () -> AppFeature.State,
-    storage: InMemoryStorage,
     speech: SpeechAuthorizationStatus = .denied
   ) -> TestStore<AppFeature.State, AppFeature.Action> {
     TestStore(initialState: state()) {
@@ -300,7 +290,6 @@ struct AppFeatureTests {
       $0.continuousClock = clock
       $0.date.now = Self.now
       $0.uuid = .incrementing
-      $0.storageClient = storage.client
       $0.soundClient.playSpeakerChange = {}
       $0.speechClient.authorizationStatus = { speech }
       $0.speechClient.requestAuthorization = { .denied }
@@ -308,7 +297,7 @@ struct AppFeatureTests {
   }
 
   /// Ends the recording on screen `id` early, keeping it, and checks that the glue pops it and
-  /// saves the meeting as `update` describes.
+  /// adds the meeting as `update` describes.
   func endAndSaveRecording(
     _ id: StackElementID,
     in store: TestStore<AppFeature.State, AppFeature.Action>,
@@ -321,14 +310,16 @@ struct AppFeatureTests {
       $0.path[id: id, case: \.record]?.alert = nil
       $0.path[id: id, case: \.record]?.isEnded = true
     }
+    let recorder = store.state.path[id: id]?.standup
     await store.receive(\.path[id: id].record.delegate.save, "") {
       $0.path.pop(from: id)
       update(&$0)
-      $0.persistence.isSaving = true
-      $0.persistence.revision += 1
     }
-    await clock.advance(by: .seconds(1))
-    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
+    let meeting = Meeting(id: Meeting.ID(UUID(0)), date: Self.now, transcript: "")
+    if let recorder {
+      await store.receive(
+        \.delegate.standupsChanged, .meetingRecorded(meeting, standup: recorder))
+    }
     await expectNothingLeftRunning(store)
   }
 }

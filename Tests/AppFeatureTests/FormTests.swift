@@ -1,4 +1,5 @@
 import AppFeature
+import CasePaths
 import Clocks
 import Composable
 import ComposableTestSupport
@@ -9,7 +10,6 @@ import Models
 import StandupDetail
 import StandupForm
 import StandupsList
-import StorageClient
 import Testing
 
 /// The add and edit forms, which the app presents for the list and the detail screens.
@@ -18,21 +18,18 @@ struct FormTests {
   let clock = TestClock()
 
   func makeStore(
-    _ state: @autoclosure () -> AppFeature.State,
-    storage: InMemoryStorage = InMemoryStorage(loaded: [])
+    _ state: @autoclosure () -> AppFeature.State
   ) -> TestStore<AppFeature.State, AppFeature.Action> {
     TestStore(initialState: state()) {
       AppFeature()
     } withDependencies: { [clock] in
       $0.continuousClock = clock
-      $0.storageClient = storage.client
       $0.uuid = .incrementing
     }
   }
 
   @Test func addingAStandupUsesDeterministicIDs() async {
-    let storage = InMemoryStorage(loaded: [])
-    let store = makeStore(.loaded([]), storage: storage)
+    let store = makeStore(.loaded([]))
     let added = Standup(
       id: Standup.ID(UUID(0)),
       attendees: [Attendee(id: Attendee.ID(UUID(1)), name: "Blob")],
@@ -44,32 +41,19 @@ struct FormTests {
       $0.destination = .add(StandupForm.State(standup: newStandup))
     }
     await store.send(\.destination.presented.add.titleChanged, "Engineering") {
-      $0.destination = .add(
-        StandupForm.State(
-          standup: Standup(
-            id: Standup.ID(UUID(0)),
-            attendees: [Attendee(id: Attendee.ID(UUID(1)))],
-            title: "Engineering"
-          )
-        )
-      )
+      $0.destination?.modify(\.add) { $0.standup.title = "Engineering" }
     }
     await store.send(
       \.destination.presented.add.attendeeNameChanged,
       (id: Attendee.ID(UUID(1)), name: "Blob")
     ) {
-      $0.destination = .add(StandupForm.State(standup: added))
+      $0.destination?.modify(\.add) { $0.standup = added }
     }
     await store.send(.confirmAddButtonTapped) {
       $0.destination = nil
       $0.list.standups = [added]
-      $0.persistence.isSaving = true
-      $0.persistence.revision += 1
     }
-    #expect(storage.savedStandups == [added])
-
-    await clock.advance(by: .seconds(1))
-    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.delegate.standupsChanged, .added([added]))
   }
 
   @Test func addingValidatesAttendees() async {
@@ -86,20 +70,17 @@ struct FormTests {
     )
     let store = makeStore(.loaded([], destination: .add(form)))
 
+    let validated = Standup(
+      id: Standup.ID(UUID(0)),
+      attendees: [Attendee(id: Attendee.ID(UUID(2)), name: "Blob")],
+      title: "Design"
+    )
+
     await store.send(.confirmAddButtonTapped) {
       $0.destination = nil
-      $0.list.standups = [
-        Standup(
-          id: Standup.ID(UUID(0)),
-          attendees: [Attendee(id: Attendee.ID(UUID(2)), name: "Blob")],
-          title: "Design"
-        )
-      ]
-      $0.persistence.isSaving = true
-      $0.persistence.revision += 1
+      $0.list.standups = [validated]
     }
-    await clock.advance(by: .seconds(1))
-    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(\.delegate.standupsChanged, .added([validated]))
   }
 
   @Test func aStandupWithoutATitleIsNotAdded() async {
@@ -107,7 +88,7 @@ struct FormTests {
     let store = makeStore(.loaded([], destination: .add(form)))
 
     await store.send(.confirmAddButtonTapped) {
-      $0.destination = .add(StandupForm.State(focus: .title, standup: newStandup))
+      $0.destination?.modify(\.add) { $0.focus = .title }
     }
     #expect(store.state.list.standups.isEmpty)
   }
@@ -133,9 +114,7 @@ struct FormTests {
       $0.destination = .edit(StandupForm.State(standup: .mock))
     }
     await store.send(\.destination.presented.edit.titleChanged, "Scrapped") {
-      var standup = Standup.mock
-      standup.title = "Scrapped"
-      $0.destination = .edit(StandupForm.State(standup: standup))
+      $0.destination?.modify(\.edit) { $0.standup.title = "Scrapped" }
     }
     await store.send(.cancelEditButtonTapped) { $0.destination = nil }
     #expect(store.state.list.standups == [.mock])
@@ -161,11 +140,44 @@ struct FormTests {
       $0.destination = nil
       $0.path[id: 0, case: \.detail]?.standup = validated
       $0.list.standups = [validated]
-      $0.persistence.isSaving = true
-      $0.persistence.revision += 1
     }
-    await clock.advance(by: .seconds(1))
-    await store.receive(\.persistence.saveCooldownEnded) { $0.persistence.isSaving = false }
+    await store.receive(
+      \.delegate.standupsChanged,
+      .edited(validated.id, StandupEdit(from: .engineeringMock, to: validated)))
+  }
+
+  /// The repro of issue 38: another instance adds Carol while the form is open; the form changes
+  /// only the title, and Carol stays.
+  @Test func anEditAppliesOnlyWhatTheFormChangedToTheStandupAsItIsNow() async {
+    var form = StandupForm.State(standup: .mock)
+    form.standup.title = "Design review"
+    var withCarol = Standup.mock
+    withCarol.attendees.append(Attendee(id: Attendee.ID(UUID(0xC)), name: "Carol"))
+    let store = makeStore(
+      .loaded(
+        [withCarol],
+        path: StackState([.detail(StandupDetail.State(standup: withCarol))]),
+        destination: .edit(form)
+      )
+    )
+    var expected = withCarol
+    expected.title = "Design review"
+
+    await store.send(.doneEditingButtonTapped) {
+      $0.destination = nil
+      $0.path[id: 0, case: \.detail]?.standup = expected
+      $0.list.standups = [expected]
+    }
+    await store.receive(
+      \.delegate.standupsChanged, .edited(Standup.mock.id, StandupEdit(title: "Design review")))
+  }
+
+  @Test func anEditThatChangesNothingIsNotAnnounced() async {
+    let store = makeStore(
+      .loaded([.mock], destination: .edit(StandupForm.State(standup: .mock)))
+    )
+
+    await store.send(.doneEditingButtonTapped) { $0.destination = nil }
   }
 
   @Test func anUntitledEditStaysOpen() async {
@@ -176,8 +188,7 @@ struct FormTests {
     )
 
     await store.send(.doneEditingButtonTapped) {
-      form.focus = .title
-      $0.destination = .edit(form)
+      $0.destination?.modify(\.edit) { $0.focus = .title }
     }
   }
 }

@@ -10,32 +10,13 @@ import StandupsList
 import Testing
 
 extension AppFeature.State {
-  /// The app after its standups loaded, with an optional stack and sheet on top.
+  /// The app showing `standups`, with an optional stack and sheet on top.
   static func loaded(
     _ standups: IdentifiedArrayOf<Standup>,
     path: StackState<AppFeature.Path.State> = StackState(),
     destination: AppFeature.Destination.State? = nil
   ) -> Self {
-    Self(
-      destination: destination,
-      list: StandupsList.State(standups: standups),
-      path: path,
-      persistence: .status(.loaded)
-    )
-  }
-
-  /// The app while its standups load, with an optional stack on top (a deep link).
-  static func loading(path: StackState<AppFeature.Path.State> = StackState()) -> Self {
-    Self(path: path, persistence: .status(.loading))
-  }
-}
-
-extension AppFeature.Persistence {
-  /// Bookkeeping with the given status.
-  static func status(_ status: Status) -> Self {
-    var persistence = Self()
-    persistence.status = status
-    return persistence
+    Self(destination: destination, list: StandupsList.State(standups: standups), path: path)
   }
 }
 

@@ -8,6 +8,7 @@ import Foundation
 import IssueReporting
 import MeetingFeature
 import Models
+import Persistence
 import PropertyBased
 import RecordMeeting
 import SpeechClient
@@ -18,8 +19,9 @@ import StorageClient
 import Synchronization
 import Testing
 
-/// A seeded random user drives the whole app for thousands of steps, choosing only what the
-/// screen on top could send, and the app's rules are checked after every step.
+/// A seeded random user drives the whole app, on a real database, for thousands of steps,
+/// choosing only what the screen on top could send, while now and then another instance of the
+/// app changes the same database; the app's rules are checked after every step.
 ///
 /// `STANDUPS_SOAK_STEPS` sets the number of steps (10,000 by default; CI's long run uses
 /// 100,000) and `STANDUPS_SOAK_SEED` replays a seed that a failure printed.
@@ -31,13 +33,15 @@ struct AppSoakTests {
     let steps = environment["STANDUPS_SOAK_STEPS"].flatMap(Int.init) ?? 10_000
     let seed = environment["STANDUPS_SOAK_SEED"].flatMap(UInt64.init) ?? 20_261_122
     await withSerialEffects {
-      var soak = Soak(seed: seed)
-      await soak.start()
+      guard var soak = await Soak(seed: seed) else {
+        Issue.record("The soak's database could not be made.")
+        return
+      }
       for step in 1...steps {
         await soak.takeAStep()
         soak.checkTheRules(after: step)
         if step.isMultiple(of: 500) || step == steps {
-          await soak.checkTheFile(after: step)
+          await soak.checkTheDatabase(after: step)
         }
         guard soak.failure == nil else { break }
       }
@@ -54,36 +58,53 @@ struct Soak {
   let seed: UInt64
   var random: Xoshiro
   let clock = TestClock()
-  let storage = InMemoryStorage(standups: [.mock, .engineeringMock])
+  let folder: URL
+  /// Another instance of the app on the same database.
+  let elsewhere: StandupsDatabase
   let speech = TypedSpeech()
   let issues = IssueCollector()
-  let store: Store<AppFeature.State, AppFeature.Action>
+  let store: Store<PersistedApp.State, PersistedApp.Action>
   var failure: String?
   private var lastAction = "none"
   private var mostEffectsRunning = 0
 
-  init(seed: UInt64) {
+  init?(seed: UInt64) async {
     self.seed = seed
     self.random = Xoshiro(seed: (seed, ~seed, seed &* 0x9E37_79B9, 0xB5AD_4ECE_DA1C_E2A9))
-    let (clock, storage, speech) = (clock, storage, speech)
-    store = Store(initialState: AppFeature.State()) {
-      AppFeature()
+    folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("standups-soak-\(UUID().uuidString)", isDirectory: true)
+    let path = folder.appendingPathComponent("standups.sqlite").path
+    let database = StandupsDatabase(path: path)
+    elsewhere = StandupsDatabase(path: path)
+    guard (try? await database.load()) != nil, (try? await elsewhere.load()) != nil,
+      (try? await elsewhere.apply(.added([.mock, .engineeringMock]))) != nil
+    else { return nil }
+    let stored: Result<StoredStandups, StorageError>
+    do {
+      stored = .success(try await database.load())
+    } catch {
+      return nil
+    }
+    let (clock, speech) = (clock, speech)
+    store = Store(initialState: PersistedApp.State(stored: stored)) {
+      PersistedApp()
     } withDependencies: {
       $0.continuousClock = clock
       $0.date.now = Date(timeIntervalSince1970: 1_800_000_000)
-      $0.storageClient = storage.client
+      $0.storageClient = .database(database)
       $0.uuid = .incrementing
       $0.soundClient.playSpeakerChange = {}
       $0.speechClient = speech.client
     }
   }
 
-  mutating func start() async {
-    await send(.onTask)
+  /// Sends an action of the app's screens.
+  mutating func send(_ action: AppFeature.Action) async {
+    await send(.app(action))
   }
 
   /// Sends `action` with the issues it reports counted, and lets the effects it starts run.
-  mutating func send(_ action: AppFeature.Action) async {
+  mutating func send(_ action: PersistedApp.Action) async {
     lastAction = "\(action)"
     withIssueReporters([issues]) {
       _ = store.send(action)
@@ -111,10 +132,14 @@ struct Soak {
   // MARK: - The user
 
   mutating func takeAStep() async {
-    let state = store.state
-    if let alert = state.alert {
-      return await answer(alert, send: { .alert($0) })
+    if Int.random(in: 0..<40, using: &random) == 0 {
+      return await changeElsewhere()
     }
+    let persisted = store.state
+    if let alert = persisted.alert {
+      return await answer(alert, send: { PersistedApp.Action.alert($0) })
+    }
+    let state = persisted.app
     if let destination = state.destination {
       return await fillIn(destination)
     }
@@ -134,9 +159,34 @@ struct Soak {
     }
   }
 
+  /// Another instance of the app changes the database; this one looks.
+  private mutating func changeElsewhere() async {
+    lastAction = "a change elsewhere"
+    let standups = (try? await elsewhere.readStandups()) ?? []
+    let change: StandupsChange
+    switch (Int.random(in: 0..<3, using: &random), standups.randomElement(using: &random)) {
+    case (0, let standup?):
+      change = .deleted(standup.id)
+    case (1, let standup?):
+      change = .edited(standup.id, StandupEdit(title: "Renamed elsewhere", theme: .oxblood))
+    default:
+      change = .added([.productMock])
+    }
+    _ = try? await elsewhere.apply(change)
+    await store.send(.lookForChangesElsewhere).finish()
+    await settle()
+  }
+
   private mutating func answer<Alert>(
     _ alert: AlertState<Alert>,
     send embed: (PresentationAction<Alert>) -> AppFeature.Action
+  ) async {
+    await answer(alert) { PersistedApp.Action.app(embed($0)) }
+  }
+
+  private mutating func answer<Alert>(
+    _ alert: AlertState<Alert>,
+    send embed: (PresentationAction<Alert>) -> PersistedApp.Action
   ) async {
     let actions = alert.buttons.compactMap(\.action)
     if let action = actions.randomElement(using: &random), Bool.random(using: &random) {
@@ -210,7 +260,7 @@ struct Soak {
       await self.send(send(.deleteButtonTapped))
     case 3..<6:
       await self.send(send(.startMeetingButtonTapped))
-      if case .record = store.state.path.last, let recorder = store.state.path.ids.last {
+      if case .record = store.state.app.path.last, let recorder = store.state.app.path.ids.last {
         await self.send(.path(.element(id: recorder, action: .record(.onTask))))
       }
     case 6 where !detail.standup.meetings.isEmpty:
@@ -264,50 +314,52 @@ struct Soak {
 
   mutating func checkTheRules(after step: Int) {
     guard failure == nil else { return }
-    let state = store.state
+    let state = store.state.app
     if issues.count > 0 {
       failure = "step \(step), after \(lastAction): an issue was reported: \(issues.messages)"
       return
     }
-    if state.persistence.status == .loaded {
-      for element in state.path {
-        let standup = element.standup
-        guard state.list.standups[id: standup.id] == standup else {
-          failure =
-            "step \(step), after \(lastAction): a screen shows \(standup.title) (\(standup.id)) "
-            + "unlike the list"
-          return
-        }
+    for element in state.path {
+      let standup = element.standup
+      guard state.list.standups[id: standup.id] == standup else {
+        failure =
+          "step \(step), after \(lastAction): a screen shows \(standup.title) (\(standup.id)) "
+          + "unlike the list"
+        return
       }
     }
     let running = store.effectRuntime.runningCount
     mostEffectsRunning = max(mostEffectsRunning, running)
-    // NB: A recorder's timer and transcription, a save and its quiet second, a sound, a
-    // dismissal: a handful at most, however many steps have passed.
+    // NB: A recorder's timer and transcription, a write, a look, a sound, a dismissal: a
+    // handful at most, however many steps have passed.
     if running > 8 {
       failure = "step \(step), after \(lastAction): \(running) effects are running"
     }
   }
 
-  /// Flushes, lets the writes land, and checks that the stored bytes decode to the list.
-  mutating func checkTheFile(after step: Int) async {
-    guard failure == nil, store.state.persistence.status == .loaded else { return }
-    await send(.persistence(.flushPendingSave))
-    await wait(seconds: 2)
-    let saved = storage.data.flatMap { try? StandupsFile.decode($0).standups }
-    if saved != store.state.list.standups {
+  /// Writes what is pending, looks for what the other instance changed, and checks that the
+  /// database holds what the list shows.
+  mutating func checkTheDatabase(after step: Int) async {
+    guard failure == nil else { return }
+    await store.send(.flushPendingWrites).finish()
+    await store.send(.lookForChangesElsewhere).finish()
+    let stored = try? await elsewhere.readStandups()
+    if stored != store.state.app.list.standups {
       failure =
-        "step \(step): the file holds \(saved?.map(\.title) ?? []), "
-        + "the list \(store.state.list.standups.map(\.title))"
+        "step \(step): the database holds \(stored?.map(\.title) ?? []), "
+        + "the list \(store.state.app.list.standups.map(\.title))"
     }
   }
 
   mutating func tearDown() async {
-    for id in store.state.path.ids.reversed() {
-      withIssueReporters([issues]) { _ = store.send(.path(.popFrom(id: id))) }
+    for id in store.state.app.path.ids.reversed() {
+      withIssueReporters([issues]) { _ = store.send(.app(.path(.popFrom(id: id)))) }
     }
-    await send(.persistence(.flushPendingSave))
-    await wait(seconds: 2)
+    await store.send(.flushPendingWrites).finish()
+    // NB: A write the flush cancelled ends once the database has done it, which is before the
+    // flush's own write of the same change: only its last step is left to run.
+    await settle()
+    try? FileManager.default.removeItem(at: folder)
   }
 }
 

@@ -16,13 +16,13 @@ struct MeetingFeatureTests {
     }
   }
 
-  @Test func deletingAsksThenTellsTheParentAndDismisses() async {
+  @Test func deletingAsksThenTellsTheParentWhichClosesTheScreen() async {
     let store = makeStore()
 
     await store.send(.deleteButtonTapped) { $0.alert = .deleteMeeting }
     await store.send(.alert(.presented(.confirmDeletion))) { $0.alert = nil }
     await store.receive(\.delegate.deleteMeeting, standup.meetings[0].id)
-    #expect(store.isDismissed)
+    #expect(!store.isDismissed, "the parent closes the screen of a deleted meeting")
   }
 
   @Test func cancellingTheAlertKeepsEverything() async {

@@ -98,7 +98,8 @@ struct StandupEditTests {
 
   @Test func aMeetingGoesWhereItsDateBelongsAndAMeetingOfTheSameDateBeforeOthers() {
     var standup = Standup.mock
-    let older = Meeting(id: Meeting.ID(UUID(1)), date: Date(timeIntervalSince1970: 0), transcript: "")
+    let older = Meeting(
+      id: Meeting.ID(UUID(1)), date: Date(timeIntervalSince1970: 0), transcript: "")
     let same = Meeting(
       id: Meeting.ID(UUID(2)), date: Standup.mock.meetings[0].date, transcript: "")
     standup.record(older)

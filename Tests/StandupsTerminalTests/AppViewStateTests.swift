@@ -12,7 +12,7 @@ import Testing
 struct AppViewStateTests {
   @Test func popThenPushTheSameStandupStartsFresh() async {
     await withSerialEffects {
-      let driver = Driver(standups: [Fixtures.design])
+      let driver = await Driver(standups: [Fixtures.design])
       await driver.start()
       driver.press(.enter, .down, .down)
       let first = driver.state.path.ids[0]
@@ -28,7 +28,7 @@ struct AppViewStateTests {
 
   @Test func aThousandPushPopCyclesLeaveOnlyTheScreensOnTheStack() async {
     await withSerialEffects {
-      let driver = Driver(standups: [Fixtures.design])
+      let driver = await Driver(standups: [Fixtures.design])
       await driver.start()
       for cycle in 0..<1_000 {
         driver.press(.enter)
@@ -50,19 +50,19 @@ struct AppViewStateTests {
     var state = Fixtures.app(path: [.detail(StandupDetail.State(standup: Fixtures.design))])
     var view = AppViewState()
     view.update(from: state)
-    let detail = state.path.ids[0]
+    let detail = state.app.path.ids[0]
     view[screen: detail].selection = 2
 
-    state.path.append(.detail(StandupDetail.State(standup: .engineeringMock)))
+    state.app.path.append(.detail(StandupDetail.State(standup: .engineeringMock)))
     let change = view.update(from: state)
     #expect(change.popped.isEmpty)
-    #expect(change.pushed == [state.path.ids[1]])
+    #expect(change.pushed == [state.app.path.ids[1]])
     #expect(view[screen: detail].selection == 2)
 
-    state.path = StackState([.detail(StandupDetail.State(standup: .productMock))])
+    state.app.path = StackState([.detail(StandupDetail.State(standup: .productMock))])
     let replaced = view.update(from: state)
     #expect(Set(replaced.popped) == [detail, change.pushed[0]])
-    #expect(Set(view.screens.keys) == Set(state.path.ids))
+    #expect(Set(view.screens.keys) == Set(state.app.path.ids))
   }
 
   /// A screen opened some other way than from the row selected under it (`--open`, screens
@@ -80,13 +80,13 @@ struct AppViewStateTests {
     var view = AppViewState()
     view.update(from: state)
     #expect(view.list.selection == 0)
-    #expect(view[screen: state.path.ids[0]].selection == 0)
+    #expect(view[screen: state.app.path.ids[0]].selection == 0)
 
-    state.path.removeLast()
+    state.app.path.removeLast()
     view.update(from: state)
-    #expect(view[screen: state.path.ids[0]].selection == 1, "the meeting that was open")
+    #expect(view[screen: state.app.path.ids[0]].selection == 1, "the meeting that was open")
 
-    state.path.removeLast()
+    state.app.path.removeLast()
     view.update(from: state)
     #expect(view.list.selection == 2, "the standup that was open, third in the list")
   }
@@ -102,7 +102,7 @@ struct AppViewStateTests {
     #expect(!screen.contains("Kept aside"))
 
     state.alert = nil
-    state.persistence.backup = "/home/blob/standups.backup-1.json"
+    state.storage.backup = "/home/blob/standups.backup-1.json"
     view.update(from: state)
     #expect(
       view.notice == "The unreadable data file was kept aside as /home/blob/standups.backup-1.json."
@@ -120,18 +120,18 @@ struct AppViewStateTests {
   @Test func aNewAlertStartsOnItsHarmlessButton() {
     var state = Fixtures.app()
     var view = AppViewState()
-    state.list.alert = .deleteStandup(Fixtures.design)
+    state.app.list.alert = .deleteStandup(Fixtures.design)
     view.update(from: state)
     #expect(view.alertSelection == 1, "Cancel, not Delete")
     view.alertSelection = 0
     view.update(from: state)
     #expect(view.alertSelection == 0)
 
-    state.list.alert = .deleteStandup(.engineeringMock)
+    state.app.list.alert = .deleteStandup(.engineeringMock)
     view.update(from: state)
     #expect(view.alertSelection == 1)
 
-    state.list.alert = nil
+    state.app.list.alert = nil
     state.alert = .dataFailedToLoad(Fixtures.diskFull)
     view.update(from: state)
     #expect(view.alertSelection == 2, "Continue without saving, not Keep it aside")

@@ -2,6 +2,7 @@ import AppFeature
 import Composable
 import MeetingFeature
 import Models
+import Persistence
 import RecordMeeting
 import StandupDetail
 import StandupForm
@@ -71,7 +72,7 @@ struct RegionTests {
   @Test(arguments: sizes)
   func alertsStayOverTheScreen(size: Size) {
     let alert = PresentedAlert(
-      AlertState<AppFeature.Action.Alert>.dataFailedToLoad(
+      AlertState<PersistedApp.Action.Alert>.dataFailedToLoad(
         StorageError.unreadable(Fixtures.diskFullProblem))
     ) { .alert($0) }
     assertBorderSurvives(size) { region, canvas in

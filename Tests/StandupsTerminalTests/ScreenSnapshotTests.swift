@@ -5,6 +5,7 @@ import Foundation
 import IdentifiedCollections
 import MeetingFeature
 import Models
+import Persistence
 import RecordMeeting
 import SnapshotTesting
 import StandupDetail
@@ -41,15 +42,9 @@ struct ScreenSnapshotTests {
     }
   }
 
-  @Test func listWhileLoading() {
-    var persistence = AppFeature.Persistence()
-    persistence.status = .loading
-    assertFrames(Fixtures.app(standups: [], persistence: persistence))
-  }
-
   @Test func listDeleteConfirmation() {
     var state = Fixtures.app()
-    state.list.alert = .deleteStandup(Fixtures.design)
+    state.app.list.alert = .deleteStandup(Fixtures.design)
     assertFrames(state)
   }
 
@@ -68,7 +63,7 @@ struct ScreenSnapshotTests {
   @Test func detailWithTheSecondMeetingSelected() {
     assertFrames(Fixtures.app(path: [.detail(StandupDetail.State(standup: Fixtures.design))])) {
       view, state in
-      view[screen: state.path.ids[0]].selection = 1
+      view[screen: state.app.path.ids[0]].selection = 1
     }
   }
 
@@ -88,11 +83,11 @@ struct ScreenSnapshotTests {
   }
 
   @Test func detailWithASaveFailure() {
-    var persistence = Fixtures.loaded
-    persistence.lastWriteError = Fixtures.diskFull
+    var storage = PersistedApp.Storage(status: .writable)
+    storage.lastWriteError = Fixtures.diskFull
     assertFrames(
       Fixtures.app(
-        path: [.detail(StandupDetail.State(standup: Fixtures.design))], persistence: persistence))
+        path: [.detail(StandupDetail.State(standup: Fixtures.design))], storage: storage))
   }
 
   // MARK: - Record
@@ -115,8 +110,8 @@ struct ScreenSnapshotTests {
           Fixtures.record(secondsElapsed: 150, speakerIndex: 2, transcript: transcript),
         ])
     ) { view, state in
-      view[screen: state.path.ids[1]].draft = "Bartholomew: reviewing the release"
-      view[screen: state.path.ids[1]].editor = LineEditor(cursor: 34)
+      view[screen: state.app.path.ids[1]].draft = "Bartholomew: reviewing the release"
+      view[screen: state.app.path.ids[1]].editor = LineEditor(cursor: 34)
     }
   }
 
@@ -153,12 +148,12 @@ struct ScreenSnapshotTests {
 
   @Test func meetingScrolledToTheEnd() {
     assertFrames(Self.longMeetingOpen) { view, state in
-      view[screen: state.path.ids[1]].scroll = .max
+      view[screen: state.app.path.ids[1]].scroll = .max
     }
   }
 
   /// The design standup's detail, with its long meeting open on top.
-  private static var longMeetingOpen: AppFeature.State {
+  private static var longMeetingOpen: PersistedApp.State {
     var standup = Fixtures.design
     standup.meetings.insert(Fixtures.longMeeting, at: 0)
     return Fixtures.app(
@@ -241,38 +236,48 @@ struct ScreenSnapshotTests {
   // MARK: - The app's alerts
 
   @Test func appAlerts() {
-    let unreadable = StorageError.corrupt(
-      .malformed(path: "standups[0].title", reason: "Expected a string, found a number."))
+    let unreadable = StorageError.notADatabase(
+      FileProblem(
+        path: "/home/blob/.local/share/standups/standups.sqlite", reason: .notADatabase,
+        technicalDetail: "SQLite error 26: file is not a database"))
+    let folder = StorageError.notADataFile(
+      FileProblem(
+        path: "/home/blob/.local/share/standups/standups.sqlite", reason: .isDirectory,
+        technicalDetail: "lstat: a directory"))
     for (name, alert) in [
-      ("dataFailedToLoad", AlertState<AppFeature.Action.Alert>.dataFailedToLoad(unreadable)),
+      ("dataFailedToLoad", AlertState<PersistedApp.Action.Alert>.dataFailedToLoad(unreadable)),
+      ("cannotSave", .cannotSave(folder)),
       ("backupFailed", .backupFailed(.backupFailed(Fixtures.diskFullProblem))),
       ("saveFailed", .saveFailed(Fixtures.diskFull)),
-      ("unreadableNewerRelease", .unreadableNewerRelease(formatVersion: 3)),
-      ("changesDiscarded", .changesDiscarded),
-      ("changesRefused", .changesRefused),
+      (
+        "readOnly",
+        .readOnly(.newerRelease(path: "/home/blob/.local/share/standups/standups.sqlite"))
+      ),
     ] {
       assertFrames(Fixtures.app(alert: alert), named: name)
     }
   }
 
   @Test func readOnlyData() {
-    var persistence = AppFeature.Persistence()
-    persistence.status = .readOnly(formatVersion: 3)
-    assertFrames(Fixtures.app(persistence: persistence))
+    assertFrames(
+      Fixtures.app(
+        storage: PersistedApp.Storage(
+          status: .readOnly(.readOnlyFile(path: "/home/blob/.local/share/standups/standups.sqlite"))
+        )))
   }
 
   // MARK: - Helpers
 
   /// Renders `state` at the three sizes and compares each frame with its snapshot.
   private func assertFrames(
-    _ state: AppFeature.State,
+    _ state: PersistedApp.State,
     named name: String? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     function: String = #function,
     line: UInt = #line,
     column: UInt = #column,
-    view configure: (inout AppViewState, AppFeature.State) -> Void = { _, _ in }
+    view configure: (inout AppViewState, PersistedApp.State) -> Void = { _, _ in }
   ) {
     var view = AppViewState()
     view.update(from: state)

@@ -21,7 +21,7 @@ struct TitleTests {
   @Test(arguments: [(blank, "Untitled"), (tabbed, "Weekly sync notes")])
   func aTitleShowsAsOneLineOfText(standup: Standup, shown: String) async {
     await withSerialEffects {
-      let driver = Driver(standups: [standup])
+      let driver = await Driver(standups: [standup])
       await driver.start()
       #expect(driver.screen.contains("   \(shown) "))
 

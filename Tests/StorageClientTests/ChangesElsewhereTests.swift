@@ -29,7 +29,8 @@ struct ChangesElsewhereTests {
     retitled.title = "Design review"
     #expect(
       try await second.changesElsewhere()
-        == ChangesElsewhere(standups: [retitled, .productMock], deleted: [Standup.engineeringMock.id]))
+        == ChangesElsewhere(
+          standups: [retitled, .productMock], deleted: [Standup.engineeringMock.id]))
     #expect(try await second.changesElsewhere() == nil, "seen once")
   }
 
@@ -79,6 +80,23 @@ struct ChangesElsewhereTests {
     try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Mine")))
 
     #expect(try await database.changesElsewhere() == nil)
+  }
+
+  @Test func instancesOpeningANewDatabaseAtOnceAllOpenItAndLeaveNothingElse() async throws {
+    for round in 0..<8 {
+      let path = folder.path("round-\(round)/standups.sqlite")
+      let accesses = try await withThrowingTaskGroup(of: StorageAccess.self) { group in
+        for _ in 0..<4 {
+          group.addTask { try await folder.database(at: path).load().access }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      #expect(accesses == Array(repeating: .readWrite, count: 4), "round \(round)")
+      #expect(try folder.mode(path) == 0o600, "a new database is the user's only")
+    }
+    let leftovers = try FileManager.default.subpathsOfDirectory(atPath: folder.url.path)
+      .filter { $0.contains(".creating-") }
+    #expect(leftovers.isEmpty)
   }
 
   @Test func threeInstancesAddingAtOnceKeepEveryStandup() async throws {

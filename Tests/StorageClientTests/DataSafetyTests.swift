@@ -91,7 +91,8 @@ struct DataSafetyTests {
 
     #expect(stored.standups == [.mock])
     #expect(stored.access == .readOnly(.newerRelease(path: folder.databasePath)))
-    await #expect(throws: StorageError.refused(.readOnly(.newerRelease(path: folder.databasePath)))) {
+    await #expect(throws: StorageError.refused(.readOnly(.newerRelease(path: folder.databasePath))))
+    {
       try await newer.apply(.deleted(Standup.mock.id))
     }
     #expect(try await newer.keepUnreadableDataAside() == nil, "a newer release's data stays put")
@@ -123,7 +124,10 @@ struct DataSafetyTests {
 
     #expect(stored.standups == [.mock])
     #expect(stored.access == .readOnly(.readOnlyFolder(path: folder.path("readonly"))))
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("readonly")) == ["standups.sqlite"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path("readonly")) == [
+        "standups.sqlite"
+      ])
     #expect(try folder.mode(folder.path("readonly")) == 0o555)
 
     let fresh = try await folder.database(at: folder.path("readonly/other.sqlite")).load()
@@ -135,7 +139,8 @@ struct DataSafetyTests {
       atPath: folder.path("elsewhere"), withIntermediateDirectories: true)
     let target = folder.path("elsewhere/real.sqlite")
     _ = try await folder.database(at: target).load()
-    try FileManager.default.createSymbolicLink(atPath: folder.databasePath, withDestinationPath: target)
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.databasePath, withDestinationPath: target)
     let linked = folder.database()
     _ = try await linked.load()
 
@@ -155,13 +160,16 @@ struct DataSafetyTests {
     #expect(FileManager.default.fileExists(atPath: folder.path("gone.sqlite")) == false)
 
     let backup = try #require(try await database.keepUnreadableDataAside())
-    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: backup) == folder.path("gone.sqlite"))
+    #expect(
+      try FileManager.default.destinationOfSymbolicLink(atPath: backup)
+        == folder.path("gone.sqlite"))
     try await database.apply(.added([.mock]))
     #expect(try await folder.database().load().standups == [.mock])
   }
 
   @Test func aFolderANamedPipeOrASocketAtThePathIsNeverOpenedMovedOrWritten() async throws {
-    try FileManager.default.createDirectory(atPath: folder.path("folder.sqlite"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: folder.path("folder.sqlite"), withIntermediateDirectories: true)
     #expect(mkfifo(folder.path("pipe.sqlite"), 0o600) == 0)
     let socketPath = folder.path("socket.sqlite")
     let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -200,7 +208,8 @@ struct DataSafetyTests {
       #expect(StorageClient.problemWithDataFile(at: URL(fileURLWithPath: path))?.reason == reason)
     }
     #expect(try folder.names() == namesBefore)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("folder.sqlite")).isEmpty)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path("folder.sqlite")).isEmpty)
   }
 
   @Test func aFileWhereAFolderShouldBeIsNamed() async throws {
@@ -224,7 +233,8 @@ struct DataSafetyTests {
     let full = folder.database { $0.maximumPageCount = pages }
     _ = try await full.load()
     let big = Standup(
-      id: Standup.ID(UUID(999)), meetings: [
+      id: Standup.ID(UUID(999)),
+      meetings: [
         Meeting(
           id: Meeting.ID(UUID(1)), date: Date(timeIntervalSince1970: 0),
           transcript: String(repeating: "words ", count: 50_000))
@@ -238,6 +248,7 @@ struct DataSafetyTests {
     }
     #expect(try await folder.database().load().standups == standups, "nothing of it was written")
     try await full.apply(.edited(Standup.ID(UUID(3)), StandupEdit(title: "Still works")))
-    #expect(try await folder.database().load().standups[id: Standup.ID(UUID(3))]?.title == "Still works")
+    #expect(
+      try await folder.database().load().standups[id: Standup.ID(UUID(3))]?.title == "Still works")
   }
 }

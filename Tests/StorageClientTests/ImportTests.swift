@@ -22,16 +22,22 @@ struct ImportTests {
     edited.title = "Design review"
     edited.attendees.removeLast()
     edited.meetings = []
-    let recorded = Meeting(id: Meeting.ID(UUID(8)), date: Date(timeIntervalSince1970: 1_800_000_000), transcript: "")
+    let recorded = Meeting(
+      id: Meeting.ID(UUID(8)), date: Date(timeIntervalSince1970: 1_800_000_000), transcript: "")
     edited.record(recorded)
 
-    let report = try await database.importStandups([edited, .engineeringMock, .productMock], from: "in.json")
+    let report = try await database.importStandups(
+      [edited, .engineeringMock, .productMock], from: "in.json")
 
     #expect(
-      report == ImportReport(
-        path: "in.json", added: ["Product"],
-        changed: [ImportReport.ChangedStandup(title: "Design review", parts: ["title", "a meeting added"])],
-        unchanged: 1))
+      report
+        == ImportReport(
+          path: "in.json", added: ["Product"],
+          changed: [
+            ImportReport.ChangedStandup(
+              title: "Design review", parts: ["title", "a meeting added"])
+          ],
+          unchanged: 1))
     let stored = try await folder.database().load().standups
     #expect(stored.map(\.title) == ["Design review", "Engineering", "Product"])
     #expect(stored[id: Standup.mock.id]?.attendees == Standup.mock.attendees, "none removed")
@@ -44,7 +50,8 @@ struct ImportTests {
       changed: [ImportReport.ChangedStandup(title: "C", parts: ["title", "theme"])], unchanged: 1)
     #expect(
       report.description
-        == #"Added 2 standups: "A", "B". Changed 1 standup: "C" (title, theme). 1 standup already there, unchanged."#)
+        == #"Added 2 standups: "A", "B". Changed 1 standup: "C" (title, theme). 1 standup already there, unchanged."#
+    )
   }
 
   @Test func theDataFileOfAnEarlierReleaseIsImportedOnceAndLeftAsItWas() async throws {
@@ -56,7 +63,9 @@ struct ImportTests {
     let second = try await folder.database { $0.importingOnFirstLaunch = old }.load()
 
     #expect(first.standups == [.mock, .engineeringMock])
-    #expect(first.firstLaunchImport == .imported(ImportReport(path: old, added: ["Design", "Engineering"])))
+    #expect(
+      first.firstLaunchImport
+        == .imported(ImportReport(path: old, added: ["Design", "Engineering"])))
     #expect(second.firstLaunchImport == nil)
     #expect(second.standups == [.mock, .engineeringMock])
     #expect(try folder.bytes(old) == bytes)

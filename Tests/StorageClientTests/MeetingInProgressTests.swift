@@ -3,8 +3,9 @@ import Foundation
 import GRDB
 import IdentifiedCollections
 import Models
-@testable import StorageClient
 import Testing
+
+@testable import StorageClient
 
 /// A meeting being recorded is written as it goes; when its app stops without ending it, the
 /// next launch keeps it as a past meeting, once.
@@ -25,15 +26,24 @@ struct MeetingInProgressTests {
     _ = try await crashed.load()
     try await crashed.apply(.added([.engineeringMock]))
     try await crashed.saveMeetingInProgress(
-      MeetingInProgress(standup: .engineeringMock, startedAt: Date(timeIntervalSince1970: 1_799_999_000), transcript: "first"))
+      MeetingInProgress(
+        standup: .engineeringMock, startedAt: Date(timeIntervalSince1970: 1_799_999_000),
+        transcript: "first"))
     try await crashed.saveMeetingInProgress(
-      MeetingInProgress(standup: .engineeringMock, startedAt: Date(timeIntervalSince1970: 1_799_999_000), transcript: "first\nsecond"))
+      MeetingInProgress(
+        standup: .engineeringMock, startedAt: Date(timeIntervalSince1970: 1_799_999_000),
+        transcript: "first\nsecond"))
 
     let next = try await folder.database().load()
 
     let meeting = Meeting(
-      id: Meeting.ID(UUID(1)), date: Date(timeIntervalSince1970: 1_800_000_000), transcript: "first\nsecond")
-    #expect(next.recoveredMeetings == [RecoveredMeeting(standupTitle: "Engineering", meeting: meeting)])
+      id: Meeting.ID(UUID(1)), date: Date(timeIntervalSince1970: 1_800_000_000),
+      transcript: "first\nsecond")
+    #expect(
+      next.recoveredMeetings == [
+        RecoveredMeeting(
+          standupID: Standup.engineeringMock.id, standupTitle: "Engineering", meeting: meeting)
+      ])
     #expect(next.standups[id: Standup.engineeringMock.id]?.meetings.elements == [meeting])
     let again = try await folder.database().load()
     #expect(again.recoveredMeetings.isEmpty, "said once")
@@ -57,7 +67,8 @@ struct MeetingInProgressTests {
     let crashed = crashedApp()
     _ = try await crashed.load()
     try await crashed.apply(.added([.engineeringMock, .productMock]))
-    let kept = Meeting(id: Meeting.ID(UUID(5)), date: Date(timeIntervalSince1970: 1_800_000_000), transcript: "kept")
+    let kept = Meeting(
+      id: Meeting.ID(UUID(5)), date: Date(timeIntervalSince1970: 1_800_000_000), transcript: "kept")
     try await crashed.saveMeetingInProgress(
       MeetingInProgress(standup: .engineeringMock, startedAt: .distantPast, transcript: "kept"))
     try await crashed.saveMeetingInProgress(
@@ -71,20 +82,24 @@ struct MeetingInProgressTests {
     #expect(next.standups[id: Standup.engineeringMock.id]?.meetings.elements == [kept])
   }
 
-  @Test func aMeetingInterruptedAfterItsStandupWasDeletedElsewhereBringsTheStandupBack() async throws {
+  @Test func aMeetingInterruptedAfterItsStandupWasDeletedElsewhereBringsTheStandupBack()
+    async throws
+  {
     let crashed = crashedApp()
     _ = try await crashed.load()
     try await crashed.apply(.added([.engineeringMock, .productMock]))
     let elsewhere = folder.database()
     _ = try await elsewhere.load()
     try await crashed.saveMeetingInProgress(
-      MeetingInProgress(standup: .engineeringMock, startedAt: .distantPast, transcript: "still here"))
+      MeetingInProgress(
+        standup: .engineeringMock, startedAt: .distantPast, transcript: "still here"))
     try await elsewhere.apply(.deleted(Standup.engineeringMock.id))
 
     let next = try await folder.database().load()
 
     #expect(next.standups.map(\.title) == ["Product", "Engineering"])
-    #expect(next.standups[id: Standup.engineeringMock.id]?.meetings.map(\.transcript) == ["still here"])
+    #expect(
+      next.standups[id: Standup.engineeringMock.id]?.meetings.map(\.transcript) == ["still here"])
   }
 
   @Test func theOwnerOfThisProcessIsRunningAndAGoneOneIsNot() {

@@ -196,9 +196,12 @@ extension StandupsChange {
         id: standup.id,
         attendees: Bool.random(using: &random)
           ? standup.attendees
-          : IdentifiedArray(uniqueElements: standup.attendees.shuffled(using: &random).dropLast() + edited.attendees),
+          : IdentifiedArray(
+            uniqueElements: standup.attendees.shuffled(using: &random).dropLast() + edited.attendees
+          ),
         duration: Bool.random(using: &random) ? standup.duration : edited.duration,
-        meetings: Bool.random(using: &random) ? standup.meetings : IdentifiedArray(uniqueElements: standup.meetings.dropFirst()),
+        meetings: Bool.random(using: &random)
+          ? standup.meetings : IdentifiedArray(uniqueElements: standup.meetings.dropFirst()),
         theme: edited.theme,
         title: Bool.random(using: &random) ? standup.title : edited.title
       )

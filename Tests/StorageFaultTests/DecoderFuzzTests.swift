@@ -2,11 +2,13 @@ import Foundation
 import IdentifiedCollections
 import Models
 import PropertyBased
+import StandupsTerminal
 import StorageClient
 import Testing
 
-/// Loading bytes of any shape: never a crash or a hang, always the standups or a `.corrupt`
-/// error that says where, and a corrupt file is kept aside before anything replaces it.
+/// Reading a JSON file of any shape (what `standups import` and the first launch read): never a
+/// crash or a hang, always the standups or an error that says where, and a corrupt file brings
+/// nothing into the database.
 ///
 /// Every case is derived from a fixed seed, so a failure names the case that reproduces it.
 @Suite(.timeLimit(.minutes(2)))
@@ -109,31 +111,30 @@ struct DecoderFuzzTests {
     expectCleanOutcome(of: data.prefix(data.count - 10), case: "50 MB, truncated")
   }
 
-  @Test func aCorruptFileIsKeptAsideBeforeAnythingReplacesIt() async throws {
+  @Test func aCorruptFileImportsNothing() async throws {
     var random = Xoshiro(seed: (7, 7, 7, 7))
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("standups-fuzz-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let database = StandupsDatabase(path: directory.appendingPathComponent("standups.sqlite").path)
+    _ = try await database.load()
+    try await database.apply(.added([.mock]))
     for round in 0..<20 {
       var bytes = [UInt8](Self.fixtures[1])
       bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(
         in: 0...255, using: &random)
       let corrupt = Data(bytes)
       guard (try? StandupsFile.decode(corrupt)) == nil else { continue }
-      let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("standups-fuzz-\(UUID().uuidString)", isDirectory: true)
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      defer { try? FileManager.default.removeItem(at: directory) }
-      let file = directory.appendingPathComponent("standups.json")
+      let file = directory.appendingPathComponent("import-\(round).json")
       try corrupt.write(to: file)
-      let storage = StorageClient.file(at: file)
 
-      await #expect(throws: StorageError.self) { try await storage.load() }
-      await #expect(throws: StorageError.refused(.unreadDataInTheWay)) {
-        try await storage.save([.mock], nil, 1)
+      await #expect(throws: DataFileError.self) {
+        try await DataFileCommands.importFile(
+          file.path, into: directory.appendingPathComponent("standups.sqlite"))
       }
+      #expect(try await database.readStandups() == [.mock], "round \(round)")
       #expect(try Data(contentsOf: file) == corrupt, "round \(round)")
-      let backup = try #require(try await storage.keepUnreadableData())
-      _ = try await storage.save([.mock], nil, 1)
-      #expect(try Data(contentsOf: URL(fileURLWithPath: backup)) == corrupt, "round \(round)")
-      #expect(try StandupsFile.decode(Data(contentsOf: file)).standups == [.mock])
     }
   }
 

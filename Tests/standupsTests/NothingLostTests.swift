@@ -45,16 +45,17 @@ struct NothingLostTests {
   @Test func aKeyTypedAsTheLoadAlertAppearsAnswersNothing() async throws {
     let folder = try TemporaryFolder()
     let corrupt = Data(#"{"formatVersion": 1, "standups": [{"title": 42}]}"#.utf8)
-    try corrupt.write(to: folder.path("standups.json"))
+    try corrupt.write(to: folder.path("standups.sqlite"))
     let run = try await runScript("enter\nscreen\n", in: folder)
     #expect(run.output.contains("Data failed to load"), "the alert is still up")
-    #expect(try Data(contentsOf: folder.path("standups.json")) == corrupt)
+    #expect(try Data(contentsOf: folder.path("standups.sqlite")) == corrupt)
     #expect(try backups(in: folder).isEmpty)
   }
 
   @Test func deletingAPastMeetingFromItsStandupAsksAndEnterKeepsIt() async throws {
     let folder = try TemporaryFolder()
-    try StandupsFile(standups: [.mock]).encoded().write(to: folder.path("standups.json"))
+    try makeDatabase(
+      at: folder.path("standups.sqlite"), holding: [.mock], environment: folder.environment)
     let asked = try await runScript("enter\nd\nscreen\nenter\nq\n", in: folder)
     #expect(asked.output.contains("Delete this meeting?"))
     #expect(asked.output.contains("[ Cancel ]"), "the harmless button is the default")
@@ -88,7 +89,7 @@ struct NothingLostTests {
   @Test func quittingAfterContinuingWithoutSavingAsksAndKeepsARecoveryFile() async throws {
     let folder = try TemporaryFolder()
     let corrupt = Data("{ not standups".utf8)
-    try corrupt.write(to: folder.path("standups.json"))
+    try corrupt.write(to: folder.path("standups.sqlite"))
     let run = try await runScript(
       """
       wait 1s
@@ -101,14 +102,22 @@ struct NothingLostTests {
       """, in: folder)
     #expect(run.output.contains("Quit with unsaved changes?"))
     #expect(run.status == 74)
-    #expect(try Data(contentsOf: folder.path("standups.json")) == corrupt)
+    #expect(try Data(contentsOf: folder.path("standups.sqlite")) == corrupt)
     let recovered = try #require(try recoveryFiles(in: folder).first)
     #expect(run.errors.contains(recovered.path))
     #expect(
       try StandupsFile.decode(Data(contentsOf: recovered)).standups.map(\.title) == ["Retro"])
 
     let next = try await runScript("screen\n", in: folder)
-    #expect(next.output.contains("Not saved last time: \(recovered.lastPathComponent) in"))
+    #expect(next.output.contains("Not saved last time: "))
+
+    let imported = try runStandupsAndWait(
+      ["import", recovered.path, "--data-file", folder.path("elsewhere.sqlite").path],
+      environment: folder.environment)
+    #expect(imported.status == 0, "the recovery file is what `standups import` takes")
+    #expect(
+      try storedStandups(at: folder.path("elsewhere.sqlite"), environment: folder.environment)
+        .map(\.title) == ["Retro"])
   }
 
   @Test func aDataFileArgumentThatNamesNoFileIsAUsageErrorAndTouchesNothing() async throws {
@@ -124,7 +133,10 @@ struct NothingLostTests {
     for (path, words) in [
       (directory.path, "it is a folder, not a file"),
       (pipe.path, "it is a named pipe, not a file"),
-      (file.appendingPathComponent("standups.json").path, "\(file.path) is a file, where a folder"),
+      (
+        file.appendingPathComponent("standups.sqlite").path,
+        "\(file.path) is a file, where a folder"
+      ),
       ("", "--data-file needs the path of a file"),
     ] {
       let run = try await runStandups(
@@ -161,22 +173,22 @@ struct NothingLostTests {
       try FileManager.default.contentsOfDirectory(atPath: folder.dataFile.path) == ["notes.txt"])
     #expect(
       try FileManager.default.contentsOfDirectory(
-        atPath: folder.dataFile.deletingLastPathComponent().path) == ["standups.json"])
+        atPath: folder.dataFile.deletingLastPathComponent().path) == ["standups.sqlite"])
     #expect(run.status == 74, "Retro could not be saved: \(run.errors)")
     #expect(try recoveryFiles(in: folder).count == 1)
   }
 
-  /// Runs `script` on `standups.json` in `folder`, starting at ``now``.
+  /// Runs `script` on `standups.sqlite` in `folder`, starting at ``now``.
   private func runScript(_ script: String, in folder: borrowing TemporaryFolder) async throws
     -> Run
   {
     try await runStandups(
-      ["--script", "-", "--data-file", folder.path("standups.json").path, "--now", Self.now],
+      ["--script", "-", "--data-file", folder.path("standups.sqlite").path, "--now", Self.now],
       input: script, environment: folder.environment)
   }
 
   private func stored(in folder: borrowing TemporaryFolder) throws -> IdentifiedArrayOf<Standup> {
-    try StandupsFile.decode(Data(contentsOf: folder.path("standups.json"))).standups
+    try storedStandups(at: folder.path("standups.sqlite"), environment: folder.environment)
   }
 
   private func backups(in folder: borrowing TemporaryFolder) throws -> [String] {

@@ -50,14 +50,15 @@ struct ScriptModeTests {
       q
       """
     let run = try await runStandups(
-      ["--script", "-", "--data-file", folder.path("standups.json").path, "--now", Self.now],
+      ["--script", "-", "--data-file", folder.path("standups.sqlite").path, "--now", Self.now],
       input: script, environment: folder.environment)
     #expect(run.status == 0, "\(run.errors)")
     #expect(run.errors.isEmpty)
     assertSnapshot(of: run.output, as: .lines)
 
-    let file = try StandupsFile.decode(Data(contentsOf: folder.path("standups.json")))
-    let standup = try #require(file.standups.first)
+    let stored = try storedStandups(
+      at: folder.path("standups.sqlite"), environment: folder.environment)
+    let standup = try #require(stored.first)
     #expect(standup.title == "Retro")
     #expect(standup.attendees.map(\.name) == ["Blob", "Blob Jr", "Blob Sr"])
     #expect(
@@ -70,8 +71,8 @@ struct ScriptModeTests {
 
   @Test func openingAStandupByTitle() async throws {
     let folder = try TemporaryFolder()
-    let data = folder.path("standups.json")
-    try StandupsFile(standups: [.mock, .engineeringMock]).encoded().write(to: data)
+    let data = folder.path("standups.sqlite")
+    try makeDatabase(at: data, holding: [.mock, .engineeringMock], environment: folder.environment)
     let run = try await runStandups(
       ["--script", "-", "--data-file", data.path, "--open", "ENGINEERING"],
       input: "screen 40x12\n", environment: folder.environment)
@@ -81,8 +82,8 @@ struct ScriptModeTests {
 
   @Test func openingAStandupThatIsNotThereNamesTheOnesThatAre() async throws {
     let folder = try TemporaryFolder()
-    let data = folder.path("standups.json")
-    try StandupsFile(standups: [.mock, .engineeringMock]).encoded().write(to: data)
+    let data = folder.path("standups.sqlite")
+    try makeDatabase(at: data, holding: [.mock, .engineeringMock], environment: folder.environment)
     let run = try await runStandups(
       ["--script", "-", "--data-file", data.path, "--open", "Marketing"],
       input: "screen\n", environment: folder.environment)
@@ -99,7 +100,7 @@ struct ScriptModeTests {
 
   @Test func anUnknownStandupListsAScreenfulOfTitlesWithControlCharactersEscaped() async throws {
     let folder = try TemporaryFolder()
-    let data = folder.path("standups.json")
+    let data = folder.path("standups.sqlite")
     let titles =
       ["Clear\u{1B}[2J the screen", "Bell\u{7}", "Weekly\tsync", "Say \"hi\" \\ bye", "   "]
       + (1...30).map { "Team \($0)" }
@@ -108,7 +109,8 @@ struct ScriptModeTests {
         id: Standup.ID(UUID(uuidString: "00000000-0000-0000-0000-\(100_000_000_000 + index)")!),
         title: title)
     }
-    try StandupsFile(standups: IdentifiedArray(uniqueElements: standups)).encoded().write(to: data)
+    try makeDatabase(
+      at: data, holding: IdentifiedArray(uniqueElements: standups), environment: folder.environment)
     let run = try await runStandups(
       ["--script", "-", "--data-file", data.path, "--open", "Mark\u{1B}]0;x\u{7}eting"],
       input: "screen\n", environment: folder.environment)
@@ -129,11 +131,12 @@ struct ScriptModeTests {
 
   @Test func anOpenThatMatchesTitlesEqualButForCaseIsAUsageErrorUnlessOneIsExact() async throws {
     let folder = try TemporaryFolder()
-    let data = folder.path("standups.json")
+    let data = folder.path("standups.sqlite")
     let shouting = Standup(
       id: Standup.ID(UUID(uuidString: "00000000-0000-0000-0000-00000000000D")!),
       attendees: Standup.mock.attendees, title: "DESIGN")
-    try StandupsFile(standups: [.mock, shouting, .engineeringMock]).encoded().write(to: data)
+    try makeDatabase(
+      at: data, holding: [.mock, shouting, .engineeringMock], environment: folder.environment)
 
     let ambiguous = try await runStandups(
       ["--script", "-", "--data-file", data.path, "--open", "design"],
@@ -155,7 +158,7 @@ struct ScriptModeTests {
 
   @Test func aMalformedScriptLineIsNamedAndNothingRuns() async throws {
     let folder = try TemporaryFolder()
-    let data = folder.path("standups.json")
+    let data = folder.path("standups.sqlite")
     let run = try await runStandups(
       ["--script", "-", "--data-file", data.path],
       input: "a\ntype \"Retro\"\nwait forever\nenter\n", environment: folder.environment)
@@ -166,7 +169,7 @@ struct ScriptModeTests {
 
   @Test func everyMalformedLineIsNamedBeforeAnythingRuns() async throws {
     let folder = try TemporaryFolder()
-    let data = folder.path("standups.json")
+    let data = folder.path("standups.sqlite")
     let run = try await runStandups(
       ["--script", "-", "--data-file", data.path],
       input: "a\nwait forever\ntype \"Retro\"\nenterr\n\nscreen 0x0\nenter\n",
@@ -186,7 +189,7 @@ struct ScriptModeTests {
 
   @Test func aTrailingCommentIsSkippedAndAHashInQuotesIsText() async throws {
     let folder = try TemporaryFolder()
-    let data = folder.path("standups.json")
+    let data = folder.path("standups.sqlite")
     let script = """
       a        # add a standup
       type "Retro #1 # of 2"  # its title, # and all
@@ -196,8 +199,9 @@ struct ScriptModeTests {
     let run = try await runStandups(
       ["--script", "-", "--data-file", data.path], input: script, environment: folder.environment)
     #expect(run.status == 0, "\(run.errors)")
-    let file = try StandupsFile.decode(Data(contentsOf: data))
-    #expect(file.standups.map(\.title) == ["Retro #1 # of 2"])
+    #expect(
+      try storedStandups(at: data, environment: folder.environment).map(\.title)
+        == ["Retro #1 # of 2"])
   }
 
   @Test func usageErrorsExit64() async throws {
@@ -214,9 +218,9 @@ struct ScriptModeTests {
     #expect(run.errors.contains("--script"))
   }
 
-  @Test func aCorruptDataFileIsShownAndKeptUntilTheUserActs() async throws {
+  @Test func dataThatIsNotADatabaseIsShownAndKeptUntilTheUserActs() async throws {
     let folder = try TemporaryFolder()
-    let data = folder.path("standups.json")
+    let data = folder.path("standups.sqlite")
     let corrupt = Data(#"{"formatVersion": 1, "standups": [{"title": 42}]}"#.utf8)
     try corrupt.write(to: data)
 
@@ -238,19 +242,22 @@ struct ScriptModeTests {
       .filter { $0.hasPrefix("standups.backup-") }
     #expect(backups.count == 1)
     #expect(try Data(contentsOf: folder.path(backups[0])) == corrupt)
-    let file = try StandupsFile.decode(Data(contentsOf: data))
-    #expect(file.standups.map(\.title) == ["Design", "Engineering", "Product"])
+    #expect(
+      try storedStandups(at: data, environment: folder.environment).map(\.title)
+        == ["Design", "Engineering", "Product"])
   }
 
-  @Test func aFolderThatCannotBeWrittenLeavesTheOldFileAndSaysSo() async throws {
+  @Test func aFolderThatCannotBeWrittenLeavesTheDatabaseAndSaysSo() async throws {
     let folder = try TemporaryFolder()
     let (data, original) = try folder.readOnlyDataFile(holding: [.engineeringMock])
 
     let run = try await runStandups(
       ["--script", "-", "--data-file", data.path],
-      input: "a\ntype \"Retro\"\nenter\nscreen\nq\n", environment: folder.environment)
+      input: "screen\nwait 1s\nenter\na\ntype \"Retro\"\nenter\nscreen\nq\n",
+      environment: folder.environment)
+    #expect(run.output.contains("Changes will not be saved"))
     #expect(run.output.contains("Retro"))
-    #expect(run.output.contains("⚠ The standups could not be saved"))
+    #expect(run.output.contains("⚠ Read-only: The folder"))
     #expect(try Data(contentsOf: data) == original)
     #expect(run.status == 74, "changes that could not be saved are not a success")
     let recovered = try recoveryFiles(in: folder)

@@ -9,6 +9,7 @@ struct SharedDataFileTests {
   @Test func twoInstancesOnOneFileKeepBothOnesChangesAndShowThemToEachOther() throws {
     let folder = try TemporaryFolder()
     let dataFile = folder.dataFile
+    let environment = folder.environment
     let first = try PseudoTerminal(["--fresh"], environment: folder.environment)
     let second = try PseudoTerminal(["--fresh"], environment: folder.environment)
     #expect(first.read(untilItShows: "No standups yet."))
@@ -31,21 +32,22 @@ struct SharedDataFileTests {
     first.type("d")
     #expect(first.read(from: beforeDeleting, untilItShows: "Delete \"FromA\"?"))
     first.type("d")
-    #expect(first.read(until: { _ in (try? titles(in: dataFile)) == ["FromB"] }))
+    #expect(first.read(until: { _ in (try? titles(in: dataFile, environment)) == ["FromB"] }))
 
     second.type("a")
     #expect(second.read(untilItShows: "New standup"))
     second.type("FromB2\r")
-    #expect(second.read(until: { _ in (try? titles(in: dataFile)) == ["FromB", "FromB2"] }))
+    #expect(
+      second.read(until: { _ in (try? titles(in: dataFile, environment)) == ["FromB", "FromB2"] }))
 
     first.type("q")
     second.type("q")
     #expect(first.waitForExit() == 0)
     #expect(second.waitForExit() == 0)
-    #expect(try titles(in: dataFile) == ["FromB", "FromB2"])
+    #expect(try titles(in: dataFile, environment) == ["FromB", "FromB2"])
   }
 
-  private func titles(in dataFile: URL) throws -> [String] {
-    try StandupsFile.decode(Data(contentsOf: dataFile)).standups.map(\.title)
+  private func titles(in dataFile: URL, _ environment: [String: String]) throws -> [String] {
+    try storedStandups(at: dataFile, environment: environment).map(\.title)
   }
 }

@@ -15,6 +15,8 @@ public struct LaunchOptions: Sendable {
   /// Whether the user named the data file (`--data-file`): then a path that cannot hold it is
   /// a usage error, where the default path only makes the app run without saving.
   public var isDataFileGiven: Bool
+  /// The data file of an earlier release, imported when the database does not exist yet.
+  public var earlierReleaseDataFile: URL?
   /// The session file: read at launch (unless ``restoresSession`` is off) and written at exit.
   /// `nil` keeps no session (scripts).
   public var sessionFile: URL?
@@ -34,6 +36,7 @@ public struct LaunchOptions: Sendable {
   public init(
     dataFile: URL,
     isDataFileGiven: Bool = false,
+    earlierReleaseDataFile: URL? = nil,
     sessionFile: URL?,
     recoveryFolder: URL? = nil,
     restoresSession: Bool = true,
@@ -43,6 +46,7 @@ public struct LaunchOptions: Sendable {
   ) {
     self.dataFile = dataFile
     self.isDataFileGiven = isDataFileGiven
+    self.earlierReleaseDataFile = earlierReleaseDataFile
     self.sessionFile = sessionFile
     self.recoveryFolder = recoveryFolder
     self.restoresSession = restoresSession
@@ -200,5 +204,41 @@ public struct LaunchScreens: Equatable, Sendable {
       path = []
       notice = error.description
     }
+  }
+}
+
+/// What the status line says at launch about the data: meetings that an app stopped recording
+/// without ending them, now past meetings, and the data file of an earlier release brought in.
+enum LaunchNotice {
+  /// The notice for what loading did, or `nil` when there is nothing to say.
+  static func text(for stored: StoredStandups) -> String? {
+    var sentences: [String] = []
+    switch stored.recoveredMeetings.count {
+    case 0:
+      break
+    case 1:
+      let recovered = stored.recoveredMeetings[0]
+      let lines = recovered.meeting.transcript.split(separator: "\n").count
+      sentences.append(
+        "A meeting of \(MessageText.quoted(recovered.standupTitle)) stopped before it ended; "
+          + "it is kept as a past meeting (\(lines) line\(lines == 1 ? "" : "s")).")
+    default:
+      let titles = stored.recoveredMeetings.map { MessageText.quoted($0.standupTitle) }
+      sentences.append(
+        "\(titles.count) meetings stopped before they ended; they are kept as past meetings of "
+          + "\(titles.joined(separator: ", ")).")
+    }
+    switch stored.firstLaunchImport {
+    case .imported(let report)?:
+      sentences.append(
+        "Brought in the standups of \(report.path), which is left as it was. \(report)")
+    case .failed(let path, let reason)?:
+      sentences.append(
+        "The standups of \(path) could not be brought in: \(reason) It is left as it was; "
+          + "once mended: standups import \(path)")
+    case nil:
+      break
+    }
+    return sentences.isEmpty ? nil : sentences.joined(separator: " ")
   }
 }

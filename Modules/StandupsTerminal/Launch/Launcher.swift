@@ -3,6 +3,8 @@ import Clocks
 import Composable
 import Dependencies
 import Foundation
+import Models
+import Persistence
 import SoundClient
 import StorageClient
 import TerminalUI
@@ -24,14 +26,15 @@ public enum Launcher {
       throw LaunchError.cannotDrawFullScreen(term: term)
     }
     try checkDataFile(options)
-    let stored = await preload(options)
-    let screens = try launchScreens(options, stored: stored)
+    let storage = storageClient(options)
+    let stored = await load(storage)
+    let screens = try LaunchScreens(options: options, stored: stored)
     let transcript = TypedTranscript()
     let start = ContinuousClock.now
     let now: @MainActor () -> Duration = { ContinuousClock.now - start }
     let app = makeApp(
-      options, screens: screens, transcript: transcript, format: .init(timeZone: .current),
-      now: now
+      options, storage: storage, stored: stored, screens: screens, transcript: transcript,
+      format: .init(timeZone: .current), now: now
     ) {
       $0.continuousClock = ContinuousClock()
       $0.date = DateGenerator { Date() }
@@ -40,7 +43,7 @@ public enum Launcher {
     let terminal = try LiveTerminal(app: app, colors: options.colors)
     try await terminal.run()
     if let sessionFile = options.sessionFile {
-      try? Session(path: app.store.state.path).write(to: sessionFile)
+      try? Session(path: app.store.state.app.path).write(to: sessionFile)
     }
     return keepUnsavedChanges(of: app, options, at: Date())
   }
@@ -60,15 +63,16 @@ public enum Launcher {
       throw LaunchError.malformedScript(error)
     }
     try checkDataFile(options)
-    let stored = await preload(options)
-    let screens = try launchScreens(options, stored: stored)
+    let storage = storageClient(options)
+    let stored = await load(storage)
+    let screens = try LaunchScreens(options: options, stored: stored)
     let clock = TestClock()
     let elapsed: @Sendable () -> Duration = {
       TestClock<Duration>.Instant().duration(to: clock.now)
     }
     let start = options.now ?? Date()
     let app = makeApp(
-      options, screens: screens, transcript: TypedTranscript(),
+      options, storage: storage, stored: stored, screens: screens, transcript: TypedTranscript(),
       format: .init(timeZone: .current), now: elapsed
     ) {
       $0.continuousClock = clock
@@ -120,8 +124,8 @@ public enum Launcher {
     let kept: String
     if let folder = options.recoveryFolder {
       do {
-        let file = try RecoveryFile.write(app.store.state.list.standups, in: folder, at: date)
-        kept = "They are in \(file.path); open it with --data-file to use it."
+        let file = try RecoveryFile.write(app.store.state.app.list.standups, in: folder, at: date)
+        kept = "They are in \(file.path); bring them back with: standups import \(file.path)"
       } catch {
         kept = "They could not be kept in \(folder.path) either: \(error)."
       }
@@ -138,57 +142,54 @@ public enum Launcher {
     FileHandle.standardError.write(Data((line + "\n").utf8))
   }
 
-  private static func preload(_ options: LaunchOptions) async -> Result<
-    StoredStandups, StorageError
-  >? {
-    guard options.open != nil || (options.restoresSession && options.sessionFile != nil) else {
-      return nil
-    }
+  /// The storage the app keeps its standups in.
+  private static func storageClient(_ options: LaunchOptions) -> StorageClient {
+    .database(at: options.dataFile, importingOnFirstLaunch: options.earlierReleaseDataFile)
+  }
+
+  /// Opens the storage and reads the standups, once, before anything is drawn: the first frame,
+  /// `--open` and the last session's screens all need them.
+  private static func load(_ storage: StorageClient) async -> Result<StoredStandups, StorageError> {
     do {
-      return .success(try await StorageClient.file(at: options.dataFile).load())
+      return .success(try await storage.load())
     } catch let error as StorageError {
       return .failure(error)
     } catch {
-      let problem = FileProblem(
-        path: options.dataFile.path, reason: .other("\(error)"), technicalDetail: "\(error)")
-      return .failure(.unreadable(problem))
+      return .failure(
+        .unreadable(
+          FileProblem(path: "", reason: .other("\(error)"), technicalDetail: "\(error)")))
     }
-  }
-
-  private static func launchScreens(
-    _ options: LaunchOptions,
-    stored: Result<StoredStandups, StorageError>?
-  ) throws(LaunchError) -> LaunchScreens {
-    guard let stored else { return LaunchScreens(path: [], notice: nil) }
-    return try LaunchScreens(options: options, stored: stored)
   }
 
   private static func makeApp(
     _ options: LaunchOptions,
+    storage: StorageClient,
+    stored: Result<StoredStandups, StorageError>,
     screens: LaunchScreens,
     transcript: TypedTranscript,
     format: TerminalFormat,
     now: @escaping @MainActor () -> Duration,
     dependencies: @escaping (inout DependencyValues) -> Void
   ) -> TerminalApp {
-    let dataFile = options.dataFile
-    let store = Store(initialState: AppFeature.State(path: StackState(screens.path))) {
-      AppFeature()
+    let initialState = PersistedApp.State(
+      app: AppFeature.State(path: StackState(screens.path)), stored: stored)
+    let store = Store(initialState: initialState) {
+      PersistedApp()
     } withDependencies: {
-      $0.storageClient = .file(at: dataFile)
+      $0.storageClient = storage
       $0.speechClient = transcript.client
       $0.uuid = .init { UUID() }
       dependencies(&$0)
     }
     let app = TerminalApp(store: store, transcript: transcript, format: format, now: now)
-    app.dataFile = dataFile.path
+    app.dataFile = options.dataFile.path
     let recovered = options.recoveryFolder.flatMap { RecoveryFile.existing(in: $0).last }
     app.notice =
       [
         recovered.map {
-          "Not saved last time: \($0.lastPathComponent) in \($0.deletingLastPathComponent().path)"
-            + " (open it with --data-file)."
+          "Not saved last time: \($0.path); bring it back with: standups import \($0.path)"
         },
+        (try? stored.get()).flatMap(LaunchNotice.text(for:)),
         screens.notice,
       ].compactMap { $0 }.joined(separator: " ").nilIfEmpty
     if let folder = options.recoveryFolder {

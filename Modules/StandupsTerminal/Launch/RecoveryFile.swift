@@ -4,8 +4,8 @@ public import Models
 public import StorageClient
 
 /// Standups that could not be saved to the data file when the app had to stop, kept in the
-/// state folder so that nothing is lost: a data file in the usual format, which
-/// `standups --data-file` opens.
+/// state folder so that nothing is lost: the standups in the JSON file format, which
+/// `standups import` brings back into the database.
 ///
 /// The app writes one when it exits with changes it could not save (the data folder is
 /// read-only, the data could not be loaded, the disk is full), says where on standard error,

@@ -1,6 +1,6 @@
-import AppFeature
 import Composable
 import Foundation
+import Persistence
 import TerminalUI
 
 /// An alert as the terminal shows it: a box centred over the screen with the title, the message
@@ -26,7 +26,7 @@ struct PresentedAlert {
   /// An alert of the app or one of its screens, whose buttons send `send`'s actions.
   init<Action>(
     _ alert: AlertState<Action>,
-    send: @escaping (PresentationAction<Action>) -> AppFeature.Action
+    send: @escaping (PresentationAction<Action>) -> PersistedApp.Action
   ) {
     self.init(alert) { .send(send($0)) }
   }

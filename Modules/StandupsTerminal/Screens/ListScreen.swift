@@ -17,21 +17,17 @@ enum ListScreen {
   static func render(
     _ state: StandupsList.State,
     _ view: ScreenViewState,
-    isLoading: Bool = false,
     in region: Rect,
     format: TerminalFormat,
     on canvas: inout Canvas
   ) {
     guard !state.standups.isEmpty else {
-      let lines =
-        isLoading
-        ? [("Loading standups…", Palette.label)]
-        : [
-          ("No standups yet.", Palette.title),
-          ("", Style.plain),
-          ("Press a to add one,", Style.plain),
-          ("or s to load the sample standups.", Style.plain),
-        ]
+      let lines = [
+        ("No standups yet.", Palette.title),
+        ("", Style.plain),
+        ("Press a to add one,", Style.plain),
+        ("or s to load the sample standups.", Style.plain),
+      ]
       let body = region.inset(by: 1)
       for (offset, (line, style)) in lines.enumerated() where offset < body.size.height {
         canvas.text(line, at: body.row(offset).origin, style: style, clip: body)

@@ -60,7 +60,9 @@ enum Schema {
         table.primaryKey("standupId", .text)
         table.column("sequence", .integer).notNull().indexed()
       }
-      for (table, standupColumn) in [("standup", "id"), ("attendee", "standupId"), ("meeting", "standupId")] {
+      for (table, standupColumn) in [
+        ("standup", "id"), ("attendee", "standupId"), ("meeting", "standupId"),
+      ] {
         for (event, row) in [("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")] {
           try db.execute(
             sql: """

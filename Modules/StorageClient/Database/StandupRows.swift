@@ -71,7 +71,8 @@ enum StandupRows {
 
     for attendee in before.attendees where after.attendees[id: attendee.id] == nil {
       try AttendeeRecord.deleteOne(
-        db, key: ["standupId": before.id.rawValue.uuidString, "id": attendee.id.rawValue.uuidString])
+        db,
+        key: ["standupId": before.id.rawValue.uuidString, "id": attendee.id.rawValue.uuidString])
     }
     for (index, attendee) in after.attendees.enumerated() {
       let record = AttendeeRecord(attendee, of: after.id, position: index)

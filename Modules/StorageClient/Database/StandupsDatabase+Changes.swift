@@ -15,7 +15,8 @@ extension StandupsDatabase {
       switch change {
       case .added(let standups):
         var position = try StandupRows.nextPosition(db)
-        for standup in standups where try !StandupRecord.exists(db, key: standup.id.rawValue.uuidString) {
+        for standup in standups
+        where try !StandupRecord.exists(db, key: standup.id.rawValue.uuidString) {
           try StandupRows.insert(standup, at: position, db)
           position += 1
         }
@@ -34,7 +35,8 @@ extension StandupsDatabase {
           restored.record(meeting)
           try StandupRows.insert(restored, at: StandupRows.nextPosition(db), db)
         }
-        try MeetingInProgressRecord.deleteOne(db, key: ["standupId": standup.id.rawValue.uuidString, "owner": owner])
+        try MeetingInProgressRecord.deleteOne(
+          db, key: ["standupId": standup.id.rawValue.uuidString, "owner": owner])
       }
     }
   }
@@ -60,7 +62,8 @@ extension StandupsDatabase {
   /// Keeps every meeting whose recording process is gone as a past meeting of its standup, dated
   /// when it was last written — bringing its standup back if it was deleted meanwhile — in one
   /// transaction.
-  func recoverInterruptedMeetings(_ queue: DatabaseQueue) throws(StorageError) -> [RecoveredMeeting] {
+  func recoverInterruptedMeetings(_ queue: DatabaseQueue) throws(StorageError) -> [RecoveredMeeting]
+  {
     let makeID = options.makeMeetingID
     return try commit(queue) { db in
       var recovered: [RecoveredMeeting] = []
@@ -75,11 +78,15 @@ extension StandupsDatabase {
           var recorded = stored
           recorded.record(meeting)
           try StandupRows.write(from: stored, to: recorded, db)
-          recovered.append(RecoveredMeeting(standupTitle: stored.title, meeting: meeting))
-        } else if var standup = try? JSONDecoder().decode(Standup.self, from: Data(record.standup.utf8)) {
+          recovered.append(
+            RecoveredMeeting(standupID: stored.id, standupTitle: stored.title, meeting: meeting))
+        } else if var standup = try? JSONDecoder().decode(
+          Standup.self, from: Data(record.standup.utf8))
+        {
           standup.record(meeting)
           try StandupRows.insert(standup, at: StandupRows.nextPosition(db), db)
-          recovered.append(RecoveredMeeting(standupTitle: standup.title, meeting: meeting))
+          recovered.append(
+            RecoveredMeeting(standupID: standup.id, standupTitle: standup.title, meeting: meeting))
         }
         try record.delete(db)
       }
@@ -136,7 +143,8 @@ extension StandupsDatabase {
     switch FileSystem.live.read(file) {
     case .success(let bytes): data = bytes
     case .failure(let error) where error.code == ENOENT: return nil
-    case .failure(let error): return .failed(path: file, reason: error.problem(at: file).description)
+    case .failure(let error):
+      return .failed(path: file, reason: error.problem(at: file).description)
     }
     let standups: IdentifiedArrayOf<Standup>
     do throws(StandupsFileError) {
@@ -145,7 +153,8 @@ extension StandupsDatabase {
       return .failed(path: file, reason: error.description)
     }
     do throws(StorageError) {
-      return .imported(try commit(queue) { db in try Self.importStandups(standups, from: file, db) })
+      return .imported(
+        try commit(queue) { db in try Self.importStandups(standups, from: file, db) })
     } catch {
       return .failed(path: file, reason: error.description)
     }
@@ -186,6 +195,7 @@ struct MeetingInProgressRecord: Codable, FetchableRecord, PersistableRecord {
 extension Standup.ID {
   /// The ID whose text is `text`; a nil UUID for text that is not one, which matches no row.
   init(uuidString text: String) {
-    self.init(UUID(uuidString: text) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+    self.init(
+      UUID(uuidString: text) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
   }
 }

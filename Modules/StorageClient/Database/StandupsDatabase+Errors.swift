@@ -11,7 +11,8 @@ extension StandupsDatabase {
   /// What SQLite (or a check made before it) reported, as a ``StorageError`` in the reader's
   /// words; the code and SQLite's message stay in the technical detail. Data found unreadable
   /// while opening or reading may then be moved aside at the user's request.
-  func storageError(_ error: any Error, at path: String, while operation: Operation) -> StorageError {
+  func storageError(_ error: any Error, at path: String, while operation: Operation) -> StorageError
+  {
     let problem: FileProblem
     switch error {
     case let error as NotAStandupsDatabase:
@@ -37,7 +38,8 @@ extension StandupsDatabase {
       switch error.resultCode {
       case .SQLITE_NOTADB:
         isUnreadableDataInTheWay = true
-        return .notADatabase(FileProblem(path: path, reason: .notADatabase, technicalDetail: detail))
+        return .notADatabase(
+          FileProblem(path: path, reason: .notADatabase, technicalDetail: detail))
       case .SQLITE_CORRUPT:
         isUnreadableDataInTheWay = operation != .writing
         return .corrupt(FileProblem(path: path, reason: .corrupt, technicalDetail: detail))

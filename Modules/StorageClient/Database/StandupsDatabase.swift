@@ -86,7 +86,9 @@ public actor StandupsDatabase {
 
   /// A database in memory holding `standups`; for tests and previews. It lives as long as this
   /// object: loading it again reads what was written.
-  public init(inMemoryHolding standups: IdentifiedArrayOf<Standup> = [], options: Options = Options()) {
+  public init(
+    inMemoryHolding standups: IdentifiedArrayOf<Standup> = [], options: Options = Options()
+  ) {
     self.path = nil
     self.options = options
     self.seed = standups
@@ -94,10 +96,16 @@ public actor StandupsDatabase {
 
   // MARK: - Opening
 
-  /// Opens the database (making it when there is none), keeps any meeting a crash interrupted as
-  /// a past meeting, imports the data file of an earlier release when the database is new, and
-  /// reads every standup.
+  /// Opens the database (making it when there is none), imports the data file of an earlier
+  /// release when the database is new, reads every standup, and keeps any meeting a crash
+  /// interrupted as a past meeting.
   public func load() throws(StorageError) -> StoredStandups {
+    try load(importingEarlierRelease: true)
+  }
+
+  /// ``load()``, without the import when `importingEarlierRelease` is off: a database started
+  /// again after unreadable data was moved aside starts empty, as the user asked.
+  private func load(importingEarlierRelease: Bool) throws(StorageError) -> StoredStandups {
     if path != nil { queue = nil }
     access = nil
     isUnreadableDataInTheWay = false
@@ -111,25 +119,35 @@ public actor StandupsDatabase {
       isNew = false
       opened = (try inMemoryQueue(), .readWrite)
     }
-    queue = opened.queue
-    access = opened.access
     guard let queue = opened.queue else {
+      access = opened.access
       return StoredStandups(standups: [], access: opened.access)
     }
-    var recovered: [RecoveredMeeting] = []
     var imported: FirstLaunchImport?
-    if opened.access == .readWrite {
-      recovered = try recoverInterruptedMeetings(queue)
-      if isNew, let old = options.importingOnFirstLaunch {
-        imported = importOnFirstLaunch(from: old, into: queue)
-      }
+    if isNew, importingEarlierRelease, let old = options.importingOnFirstLaunch {
+      imported = importOnFirstLaunch(from: old, into: queue)
     }
-    let (standups, look) = try reading(queue) { db in
+    // NB: Everything is read before anything is written to a database that existed: a damaged
+    // row fails the load here, and the database then refuses every change.
+    let (loaded, look) = try reading(queue) { db in
       let look = Look(
         dataVersion: try Self.dataVersion(db), sequence: try Self.lastChangeSequence(db))
       return (try StandupRows.fetchAll(db), look)
     }
     self.look = look
+    var standups = loaded
+    var recovered: [RecoveredMeeting] = []
+    if opened.access == .readWrite {
+      recovered = try recoverInterruptedMeetings(queue)
+      let changed = try reading(queue) { db in
+        try StandupRows.fetch(db, ids: recovered.map(\.standupID))
+      }
+      for standup in changed {
+        standups[id: standup.id] = standup
+      }
+    }
+    self.queue = queue
+    access = opened.access
     return StoredStandups(
       standups: standups,
       access: opened.access,
@@ -148,8 +166,10 @@ public actor StandupsDatabase {
       throw .unreadable(
         FileProblem(path: file, reason: .doesNotExist, technicalDetail: "lstat: no database"))
     case .file(let file):
-      let queue = try openReadOnly(file, reason: .readOnlyFile(path: file))
-      return try reading(queue.queue) { try StandupRows.fetchAll($0) }
+      let reason = DataFileLocation.readOnlyReason(ofFileAt: file)
+      let opened = try openReadOnly(
+        file, reason: reason ?? .readOnlyFile(path: file), isImmutable: reason != nil)
+      return try reading(opened.queue) { try StandupRows.fetchAll($0) }
     default:
       let opened = try open(location)
       guard let queue = opened.queue else { return [] }
@@ -179,10 +199,11 @@ public actor StandupsDatabase {
       if let reason = DataFileLocation.readOnlyReason(ofFolder: folder) {
         return (nil, .readOnly(reason))
       }
+      try createDatabase(at: file)
       return try openForWriting(file)
     case .file(let file):
       if let reason = DataFileLocation.readOnlyReason(ofFileAt: file) {
-        let opened = try openReadOnly(file, reason: reason)
+        let opened = try openReadOnly(file, reason: reason, isImmutable: true)
         return (opened.queue, .readOnly(opened.reason))
       }
       return try openForWriting(file)
@@ -235,22 +256,67 @@ public actor StandupsDatabase {
       throw storageError(error, at: file, while: .opening)
     }
     guard isSuperseded else { return (queue, .readWrite) }
-    let opened = try openReadOnly(file, reason: .newerRelease(path: file))
+    let opened = try openReadOnly(file, reason: .newerRelease(path: file), isImmutable: false)
     return (opened.queue, .readOnly(.newerRelease(path: file)))
   }
 
-  /// Opens `file` only to read. Without a write-ahead log to read, it is opened as immutable,
-  /// which makes no `-wal` or `-shm` file beside it (a read-only folder could not hold them).
+  /// Makes a new, empty database at `file` whole: it is built under a name of its own beside
+  /// `file`, readable only by the user, and takes `file`'s name only once it is complete. Two
+  /// instances starting at once then never meet half of one: SQLite would let both set up the
+  /// same new file, and one would fail. If another instance's database takes the name first,
+  /// that one is used.
+  private func createDatabase(at file: String) throws(StorageError) {
+    let folder = (file as NSString).deletingLastPathComponent
+    let prefix = ".\((file as NSString).lastPathComponent).creating-"
+    Self.removeAbandonedCreations(in: folder, prefix: prefix)
+    let building = (folder as NSString).appendingPathComponent(
+      "\(prefix)\(getpid())-\(UUID().uuidString)")
+    defer { _ = FileSystem.live.remove(building) }
+    do {
+      let queue = try DatabaseQueue(path: building, configuration: configuration(readOnly: false))
+      try queue.writeWithoutTransaction { db in
+        _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+      }
+      try Schema.migrator.migrate(queue)
+      try queue.close()
+    } catch {
+      throw storageError(error, at: folder, while: .writing)
+    }
+    chmod(building, 0o600)
+    if let error = FileSystem.live.link(building, file), error.code != EEXIST {
+      throw .writeFailed(error.problem(at: file))
+    }
+  }
+
+  /// Removes what a process that stopped while making a database (``createDatabase(at:)``) left
+  /// in `folder`.
+  private static func removeAbandonedCreations(in folder: String, prefix: String) {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    for name in names where name.hasPrefix(prefix) {
+      let pid = name.dropFirst(prefix.count).split(separator: "-").first.flatMap { pid_t($0) }
+      guard let pid, kill(pid, 0) != 0, errno == ESRCH else { continue }
+      _ = FileSystem.live.remove((folder as NSString).appendingPathComponent(name))
+    }
+  }
+
+  /// Opens `file` only to read. One that nothing may write (`isImmutable`: the file or its
+  /// folder is read-only) is opened as immutable when it has no write-ahead log to read, which
+  /// makes no `-wal` or `-shm` file beside it (a read-only folder could not hold them); any other
+  /// takes SQLite's locks, as another instance may be writing it.
   private func openReadOnly(
     _ file: String,
-    reason: ReadOnlyReason
+    reason: ReadOnlyReason,
+    isImmutable: Bool
   ) throws(StorageError) -> (queue: DatabaseQueue, reason: ReadOnlyReason) {
     var status = stat()
     let hasLog = stat(file + "-wal", &status) == 0 && status.st_size > 0
     let immutable = "file:\(Self.uriPath(file))?immutable=1"
     do {
       let queue: DatabaseQueue
-      if !hasLog, let opened = try? DatabaseQueue(path: immutable, configuration: configuration(readOnly: true)) {
+      if isImmutable, !hasLog,
+        let opened = try? DatabaseQueue(
+          path: immutable, configuration: configuration(readOnly: true))
+      {
         queue = opened
       } else {
         queue = try DatabaseQueue(path: file, configuration: configuration(readOnly: true))
@@ -326,7 +392,7 @@ public actor StandupsDatabase {
     case .linkToNothing: file = path
     case .missing:
       isUnreadableDataInTheWay = false
-      _ = try load()
+      _ = try load(importingEarlierRelease: false)
       return nil
     case .notADataFile(let problem):
       throw .notADataFile(problem)
@@ -340,11 +406,13 @@ public actor StandupsDatabase {
       // NB: A log left by a crash holds the latest commits: it goes with its database. Its
       // name is the backup's with the same suffix, which SQLite would read with it.
       if case .success(.file) = FileSystem.live.entry(file + suffix) {
-        _ = FileSystem.live.link(file + suffix, backup + suffix) ?? FileSystem.live.remove(file + suffix)
+        _ =
+          FileSystem.live.link(file + suffix, backup + suffix)
+          ?? FileSystem.live.remove(file + suffix)
       }
     }
     isUnreadableDataInTheWay = false
-    _ = try load()
+    _ = try load(importingEarlierRelease: false)
     return backup
   }
 
@@ -408,7 +476,8 @@ public actor StandupsDatabase {
     }
   }
 
-  func reading<T>(_ queue: DatabaseQueue, _ work: (Database) throws -> T) throws(StorageError) -> T {
+  func reading<T>(_ queue: DatabaseQueue, _ work: (Database) throws -> T) throws(StorageError) -> T
+  {
     do {
       return try queue.read(work)
     } catch {
@@ -437,7 +506,9 @@ public actor StandupsDatabase {
         db,
         sql: "SELECT standupId, sequence FROM standupChange WHERE sequence > ? ORDER BY sequence",
         arguments: [seen.sequence])
-      guard let last = rows.last else { return (Look(dataVersion: version, sequence: seen.sequence), nil) }
+      guard let last = rows.last else {
+        return (Look(dataVersion: version, sequence: seen.sequence), nil)
+      }
       let ids = rows.compactMap { UUID(uuidString: $0["standupId"]) }.map { Standup.ID($0) }
       let standups = try StandupRows.fetch(db, ids: ids)
       return (

@@ -6,33 +6,46 @@ import Dependencies
 import Foundation
 import IdentifiedCollections
 import Models
+import Persistence
 import StandupsTerminal
 import StorageClient
 import TerminalUI
 import Testing
 
-/// A ``TerminalApp`` over a real `Store<AppFeature.State, AppFeature.Action>`, with a test clock,
-/// in-memory storage and the typed transcript, driven by keys as a person would drive it.
+/// A ``TerminalApp`` over a real `Store<PersistedApp.State, PersistedApp.Action>`, with a test
+/// clock, a real SQLite database (in memory unless given) and the typed transcript, driven by keys
+/// as a person would drive it.
 @MainActor
 final class Driver {
   let app: TerminalApp
   let clock = TestClock()
-  let storage: InMemoryStorage
+  let database: StandupsDatabase
   var size = wide
 
-  init(standups: IdentifiedArrayOf<Standup> = [], now: Date = day(0)) {
-    let storage = InMemoryStorage(standups: standups)
+  /// A driver over `standups` in a database in memory, or over what `database` holds.
+  init(
+    standups: IdentifiedArrayOf<Standup> = [],
+    now: Date = day(0),
+    database: StandupsDatabase? = nil
+  ) async {
+    let database = database ?? StandupsDatabase(inMemoryHolding: standups)
     let transcript = TypedTranscript()
     let clock = self.clock
-    self.storage = storage
-    let store = Store(initialState: AppFeature.State()) {
-      AppFeature()
+    self.database = database
+    let stored: Result<StoredStandups, StorageError>
+    do {
+      stored = .success(try await database.load())
+    } catch {
+      stored = .failure(error)
+    }
+    let store = Store(initialState: PersistedApp.State(stored: stored)) {
+      PersistedApp()
     } withDependencies: {
       $0.continuousClock = clock
       $0.date.now = now
       $0.soundClient.playSpeakerChange = {}
       $0.speechClient = transcript.client
-      $0.storageClient = storage.client
+      $0.storageClient = .database(database)
       $0.uuid = .incrementing
     }
     app = TerminalApp(
@@ -40,12 +53,21 @@ final class Driver {
       now: { TestClock<Duration>.Instant().duration(to: clock.now) })
   }
 
-  var state: AppFeature.State { app.store.state }
+  /// The app's screens.
+  var state: AppFeature.State { app.store.state.app }
 
-  /// Starts the app and waits for the standups to load.
+  /// The app with its data's state.
+  var persisted: PersistedApp.State { app.store.state }
+
+  /// Starts the app.
   func start() async {
     app.start()
-    await settle(until: { self.state.persistence.status == .loaded }, "the standups to load")
+  }
+
+  /// What the database holds once every pending write is done.
+  func stored() async -> IdentifiedArrayOf<Standup>? {
+    await app.flush()
+    return try? await database.readStandups()
   }
 
   /// Presses keys, one after the other.

@@ -4,6 +4,7 @@ import Foundation
 import IdentifiedCollections
 import MeetingFeature
 import Models
+import Persistence
 import RecordMeeting
 import StandupDetail
 import StandupForm
@@ -94,23 +95,19 @@ enum Fixtures {
     standups: IdentifiedArrayOf<Standup> = [design, .engineeringMock, .productMock],
     path: [AppFeature.Path.State] = [],
     destination: AppFeature.Destination.State? = nil,
-    alert: AlertState<AppFeature.Action.Alert>? = nil,
-    persistence: AppFeature.Persistence = loaded
-  ) -> AppFeature.State {
-    AppFeature.State(
+    alert: AlertState<PersistedApp.Action.Alert>? = nil,
+    storage: PersistedApp.Storage = PersistedApp.Storage(status: .writable)
+  ) -> PersistedApp.State {
+    PersistedApp.State(
       alert: alert,
-      destination: destination,
-      list: StandupsList.State(standups: standups),
-      path: StackState(path),
-      persistence: persistence
+      app: AppFeature.State(
+        destination: destination,
+        list: StandupsList.State(standups: standups),
+        path: StackState(path)
+      ),
+      storage: storage
     )
   }
-
-  static let loaded: AppFeature.Persistence = {
-    var persistence = AppFeature.Persistence()
-    persistence.status = .loaded
-    return persistence
-  }()
 
   static func record(
     secondsElapsed: Int,
@@ -124,8 +121,8 @@ enum Fixtures {
   }
 
   static let diskFullProblem = FileProblem(
-    path: "/home/blob/.local/share/standups/standups.json", reason: .diskFull,
-    technicalDetail: "write: No space left on device (errno 28)")
+    path: "/home/blob/.local/share/standups/standups.sqlite", reason: .diskFull,
+    technicalDetail: "SQLite error 13: database or disk is full")
 
   static let diskFull = StorageError.writeFailed(diskFullProblem)
 }

@@ -3,8 +3,9 @@ import Foundation
 import GRDB
 import IdentifiedCollections
 import Models
-@testable import StorageClient
 import Synchronization
+
+@testable import StorageClient
 
 #if canImport(Glibc)
   import Glibc
@@ -15,7 +16,7 @@ import Synchronization
 #endif
 
 /// A folder of its own for one test, removed (made writable first) when the test ends.
-final class TemporaryFolder {
+final class TemporaryFolder: Sendable {
   let url: URL
 
   init() throws {

@@ -41,20 +41,19 @@ struct TemporaryFolder: ~Copyable {
     try? FileManager.default.removeItem(at: url)
   }
 
-  /// A data file holding `standups` in a folder of its own that refuses new files, and so
-  /// every save; the folder is made writable again when this folder is removed.
+  /// A database holding `standups` in a folder of its own that refuses new files, and so
+  /// every write; the folder is made writable again when this folder is removed.
   ///
-  /// - Returns: The file and the bytes it holds.
+  /// - Returns: The database and the bytes it holds.
   func readOnlyDataFile(holding standups: IdentifiedArrayOf<Standup>) throws -> (
     url: URL, contents: Data
   ) {
     let directory = path("readonly")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let file = directory.appendingPathComponent("standups.json")
-    let contents = try StandupsFile(standups: standups).encoded()
-    try contents.write(to: file)
+    let file = directory.appendingPathComponent("standups.sqlite")
+    try makeDatabase(at: file, holding: standups, environment: environment)
     try makeUnwritable(directory)
-    return (file, contents)
+    return (file, try Data(contentsOf: file))
   }
 
   /// A path inside the folder.
@@ -74,8 +73,11 @@ struct TemporaryFolder: ~Copyable {
     ]
   }
 
-  /// Where the app keeps its data by default in this folder.
-  var dataFile: URL { url.appendingPathComponent("data/standups/standups.json") }
+  /// Where the app keeps its database by default in this folder.
+  var dataFile: URL { url.appendingPathComponent("data/standups/standups.sqlite") }
+
+  /// Where releases before the database kept the standups, by default, in this folder.
+  var earlierReleaseDataFile: URL { url.appendingPathComponent("data/standups/standups.json") }
 
   /// Where the app keeps its session by default in this folder.
   var sessionFile: URL { url.appendingPathComponent("state/standups/session.json") }
@@ -149,4 +151,58 @@ func makeWritable(_ directory: URL) {
   }
   try? FileManager.default.setAttributes(
     [.posixPermissions: 0o700], ofItemAtPath: directory.path)
+}
+
+/// Runs `standups` with `arguments` to the end, without input, as a shell script would.
+func runStandupsAndWait(_ arguments: [String], environment: [String: String]) throws -> Run {
+  let process = Process()
+  process.executableURL = standupsExecutable
+  process.arguments = arguments
+  process.environment = environment
+  let standardOutput = Pipe()
+  let standardError = Pipe()
+  process.standardInput = FileHandle.nullDevice
+  process.standardOutput = standardOutput
+  process.standardError = standardError
+  try process.run()
+  let output = standardOutput.fileHandleForReading.readDataToEndOfFile()
+  let errors = standardError.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return Run(
+    status: process.terminationStatus,
+    output: String(decoding: output, as: UTF8.self),
+    errors: String(decoding: errors, as: UTF8.self)
+  )
+}
+
+/// Makes the database at `url` hold `standups`, as `standups import` brings them in.
+func makeDatabase(
+  at url: URL,
+  holding standups: IdentifiedArrayOf<Standup>,
+  environment: [String: String]
+) throws {
+  let json = url.deletingLastPathComponent()
+    .appendingPathComponent("seed-\(UUID().uuidString).json")
+  try FileManager.default.createDirectory(
+    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+  try StandupsFile(standups: standups).encoded().write(to: json)
+  defer { try? FileManager.default.removeItem(at: json) }
+  let run = try runStandupsAndWait(
+    ["import", json.path, "--data-file", url.path], environment: environment)
+  #expect(run.status == 0, "standups import: \(run.errors)")
+}
+
+/// The standups the database at `url` holds, as `standups export` writes them.
+func storedStandups(at url: URL, environment: [String: String]) throws -> IdentifiedArrayOf<Standup>
+{
+  let run = try runStandupsAndWait(["export", "--data-file", url.path], environment: environment)
+  guard run.status == 0 else {
+    throw ExportFailed(errors: run.errors)
+  }
+  return try StandupsFile.decode(Data(run.output.utf8)).standups
+}
+
+/// `standups export` failed.
+struct ExportFailed: Error {
+  var errors: String
 }

@@ -5,12 +5,11 @@ extension StorageError {
   /// What the app was doing with its storage.
   enum Operation {
     case keepingAside
-    case loading
-    case saving
+    case writing
   }
 
-  /// The error a storage client threw; an error of another type (from a client that breaks
-  /// its contract) is reported as a failure of what was being done.
+  /// The error a storage client threw; an error of another type (from a client that breaks its
+  /// contract) is reported as a failure of what was being done.
   init(_ error: any Error, whileDoing operation: Operation) {
     if let error = error as? StorageError {
       self = error
@@ -23,13 +22,28 @@ extension StorageError {
     )
     switch operation {
     case .keepingAside: self = .backupFailed(problem)
-    case .loading: self = .unreadable(problem)
-    case .saving: self = .writeFailed(problem)
+    case .writing: self = .writeFailed(problem)
+    }
+  }
+
+  /// Whether the data in the way can be moved aside to start again: it is there, and it is the
+  /// kind of thing the app could have made.
+  var canBeKeptAside: Bool {
+    switch self {
+    case .notADatabase, .corrupt: true
+    case .unreadable(let problem): problem.reason == .linkToNothing
+    case .notADataFile, .writeFailed, .refused, .backupFailed: false
     }
   }
 }
 
-extension AlertState where Action == AppFeature.Action.Alert {
+extension AlertState where Action == PersistedApp.Action.Alert {
+  /// The alert for standups that failed to load: data that could be moved aside is offered to
+  /// be, to start again; anything else only says why changes will not be saved.
+  public static func loadFailed(_ error: StorageError) -> Self {
+    error.canBeKeptAside ? .dataFailedToLoad(error) : .cannotSave(error)
+  }
+
   /// Tells the user that the saved standups could not be read, and offers to keep them aside
   /// and start again.
   public static func dataFailedToLoad(_ error: StorageError) -> Self {
@@ -50,23 +64,16 @@ extension AlertState where Action == AppFeature.Action.Alert {
         """
         \(error)
 
-        Nothing will be written over it. To start again, the app can keep it aside as a backup \
-        beside it first.
+        Nothing will be written over it. To start again, the app can move it aside, unchanged, \
+        as a backup beside it first.
         """
       )
     }
   }
 
-  /// The alert for standups that failed to load: data that could not be read offers to keep it
-  /// aside and start again; a path that holds no data file only says so.
-  public static func loadFailed(_ error: StorageError) -> Self {
-    guard case .notADataFile = error else { return .dataFailedToLoad(error) }
-    return .notADataFile(error)
-  }
-
-  /// Tells the user that what is at the data file's path is not a file (a folder, a device),
-  /// which the app leaves alone: it runs without saving.
-  public static func notADataFile(_ error: StorageError) -> Self {
+  /// Tells the user that the standups cannot be saved where they are (a folder or a device at
+  /// the path, a database that cannot be opened), which the app leaves alone.
+  public static func cannotSave(_ error: StorageError) -> Self {
     AlertState {
       TextState("Standups cannot be saved")
     } actions: {
@@ -85,6 +92,19 @@ extension AlertState where Action == AppFeature.Action.Alert {
     }
   }
 
+  /// Tells the user that the store is only read, and why.
+  public static func readOnly(_ reason: ReadOnlyReason) -> Self {
+    notice(
+      "Changes will not be saved",
+      message: """
+        \(reason)
+
+        You can still make changes; when you quit, the app offers to keep them in a recovery \
+        file.
+        """
+    )
+  }
+
   /// Tells the user that the data that could not be read could not be kept aside either.
   public static func backupFailed(_ error: StorageError) -> Self {
     notice(
@@ -97,7 +117,7 @@ extension AlertState where Action == AppFeature.Action.Alert {
     )
   }
 
-  /// Tells the user that the standups could not be saved, and that nothing was lost yet.
+  /// Tells the user that a change could not be saved, and that nothing was lost yet.
   public static func saveFailed(_ error: StorageError) -> Self {
     notice(
       "Changes not saved",
@@ -105,42 +125,6 @@ extension AlertState where Action == AppFeature.Action.Alert {
         \(error)
 
         Your changes are still here. Saving will be tried again with your next change.
-        """
-    )
-  }
-
-  /// Tells the user that the data comes from a newer release this one cannot read.
-  public static func unreadableNewerRelease(formatVersion: Int) -> Self {
-    notice(
-      "Saved by a newer release",
-      message: """
-        The standups were saved by a newer release of Standups (format version \
-        \(formatVersion)), which this release cannot read. They are left untouched, and no \
-        changes are made. Open them with the newer release.
-        """
-    )
-  }
-
-  /// Tells the user that changes made while the standups loaded were dropped, because the
-  /// data turned out to be read-only.
-  public static var changesDiscarded: Self {
-    notice(
-      "Changes not kept",
-      message: """
-        The standups were saved by a newer release of Standups, so this release shows them \
-        read-only. The changes made while they loaded were discarded.
-        """
-    )
-  }
-
-  /// Tells the user that a change was refused because the data is read-only.
-  public static var changesRefused: Self {
-    notice(
-      "This data is read-only",
-      message: """
-        The standups were saved by a newer release of Standups. This release can show them, \
-        but saving them would lose what the newer release added, so changes are not made. \
-        Open them with the newer release to change them.
         """
     )
   }

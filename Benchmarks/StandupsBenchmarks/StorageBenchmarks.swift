@@ -1,0 +1,174 @@
+import AppFeature
+import Benchmark
+import Foundation
+import IdentifiedCollections
+import Models
+import Persistence
+import StandupsList
+import StorageClient
+import Synchronization
+
+// What keeping the standups costs as they grow: one change committed, and a launch to the first
+// frame's state. The database's figures sit beside those of the JSON file store of earlier
+// releases (`JSON.*`), measured in the same run.
+
+func storageBenchmarks() {
+  for count in [10, 10_000] {
+    let fixture = "database, \(count)"
+    Benchmark("Storage.SaveChange/standups=\(count)", configuration: storageConfiguration()) {
+      benchmark in
+      guard case .database(let database, let id)? = prepared[fixture] else { return }
+      benchmark.startMeasurement()
+      for iteration in benchmark.scaledIterations {
+        try await database.apply(.edited(id, StandupEdit(title: "Title \(iteration)")))
+      }
+      benchmark.stopMeasurement()
+    } setup: {
+      let standups = storageFixture(count: count)
+      let database = StandupsDatabase(
+        path: try newFolder(fixture).appendingPathComponent("s.sqlite").path)
+      _ = try await database.load()
+      try await database.apply(.added(standups.elements))
+      prepared[fixture] = .database(database, standups[count / 2].id)
+    } teardown: {
+      removeFolder(fixture)
+    }
+
+    let jsonFixture = "JSON, \(count)"
+    Benchmark("JSON.SaveChange/standups=\(count)", configuration: storageConfiguration()) {
+      benchmark in
+      guard case .json(let store, var standups, let revision)? = prepared[jsonFixture] else {
+        return
+      }
+      let id = standups[count / 2].id
+      benchmark.startMeasurement()
+      for iteration in benchmark.scaledIterations {
+        standups[id: id]?.title = "Title \(iteration)"
+        _ = try await store.save(standups, basedOn: nil, revision: revision + iteration + 1)
+      }
+      benchmark.stopMeasurement()
+      prepared[jsonFixture] = .json(store, standups, revision + benchmark.scaledIterations.count)
+    } setup: {
+      let standups = storageFixture(count: count)
+      let store = JSONFileStore(
+        path: try newFolder(jsonFixture).appendingPathComponent("s.json").path, fileSystem: .live)
+      _ = try await store.load()
+      _ = try await store.save(standups, basedOn: nil, revision: 0)
+      prepared[jsonFixture] = .json(store, standups, 0)
+    } teardown: {
+      removeFolder(jsonFixture)
+    }
+  }
+
+  let launchCount = 10_000
+  let launchFixture = "launch, database"
+  Benchmark("Storage.Launch/standups=\(launchCount)", configuration: storageConfiguration()) {
+    benchmark in
+    guard case .path(let path)? = prepared[launchFixture] else { return }
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      let stored = try await StandupsDatabase(path: path).load()
+      blackHole(PersistedApp.State(stored: .success(stored)))
+    }
+    benchmark.stopMeasurement()
+  } setup: {
+    let path = try newFolder(launchFixture).appendingPathComponent("s.sqlite").path
+    let database = StandupsDatabase(path: path)
+    _ = try await database.load()
+    try await database.apply(.added(storageFixture(count: launchCount).elements))
+    prepared[launchFixture] = .path(path)
+  } teardown: {
+    removeFolder(launchFixture)
+  }
+
+  let jsonLaunchFixture = "launch, JSON"
+  Benchmark("JSON.Launch/standups=\(launchCount)", configuration: storageConfiguration()) {
+    benchmark in
+    guard case .path(let path)? = prepared[jsonLaunchFixture] else { return }
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      let stored = try await JSONFileStore(path: path, fileSystem: .live).load()
+      blackHole(AppFeature.State(list: StandupsList.State(standups: stored.standups)))
+    }
+    benchmark.stopMeasurement()
+  } setup: {
+    let path = try newFolder(jsonLaunchFixture).appendingPathComponent("s.json").path
+    let store = JSONFileStore(path: path, fileSystem: .live)
+    _ = try await store.load()
+    _ = try await store.save(storageFixture(count: launchCount), basedOn: nil, revision: 1)
+    prepared[jsonLaunchFixture] = .path(path)
+  } teardown: {
+    removeFolder(jsonLaunchFixture)
+  }
+}
+
+/// What a case's setup made, for its runs to use: building 10,000 standups costs far more than
+/// what is measured.
+private enum Prepared: Sendable {
+  case database(StandupsDatabase, Standup.ID)
+  case json(JSONFileStore, IdentifiedArrayOf<Standup>, Int)
+  case path(String)
+}
+
+/// What each case's setup made, by the case's fixture name, with the folder its files are in.
+private let fixtures = Mutex<[String: (folder: URL, prepared: Prepared?)]>([:])
+
+/// The cases' set-up fixtures, by name.
+private var prepared: PreparedCases { PreparedCases() }
+
+private struct PreparedCases {
+  subscript(name: String) -> Prepared? {
+    get { fixtures.withLock { $0[name]?.prepared } }
+    nonmutating set { fixtures.withLock { $0[name]?.prepared = newValue } }
+  }
+}
+
+/// A new temporary folder for a case's files.
+private func newFolder(_ name: String) throws -> URL {
+  let url = FileManager.default.temporaryDirectory
+    .appendingPathComponent("standups-benchmark-\(UUID().uuidString)", isDirectory: true)
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  fixtures.withLock { $0[name] = (url, nil) }
+  return url
+}
+
+/// Removes a case's folder and what it prepared.
+private func removeFolder(_ name: String) {
+  if let url = fixtures.withLock({ $0.removeValue(forKey: name)?.folder }) {
+    try? FileManager.default.removeItem(at: url)
+  }
+}
+
+/// Storage cases write to a disk and flush it: fewer iterations, and no allocation threshold
+/// (SQLite's allocations are its own).
+private func storageConfiguration() -> Benchmark.Configuration {
+  var configuration = configuration()
+  configuration.thresholds = [:]
+  return configuration
+}
+
+/// `count` standups of the size a team keeps: six attendees and a past meeting each.
+private func storageFixture(count: Int) -> IdentifiedArrayOf<Standup> {
+  IdentifiedArray(
+    uniqueElements: (0..<count).map { index in
+      Standup(
+        id: Standup.ID(UUID(uuidString: String(format: "00000000-0000-0000-0000-%012X", index))!),
+        attendees: IdentifiedArray(
+          uniqueElements: (0..<6).map { attendee in
+            Attendee(
+              id: Attendee.ID(
+                UUID(
+                  uuidString: String(format: "00000000-0000-0000-%04X-%012X", attendee + 1, index))!
+              ),
+              name: "Attendee \(attendee)")
+          }),
+        meetings: [
+          Meeting(
+            id: Meeting.ID(
+              UUID(uuidString: String(format: "00000000-0000-FFFF-0000-%012X", index))!),
+            date: Date(timeIntervalSince1970: 1_800_000_000 + Double(index)),
+            transcript: String(repeating: "Blob talked through the plan. ", count: 8))
+        ],
+        title: "Standup \(index)")
+    })
+}

@@ -1,0 +1,93 @@
+import AppFeature
+import Composable
+import ComposableTestSupport
+import Foundation
+import IdentifiedCollections
+import Models
+import Persistence
+import RecordMeeting
+import StorageClient
+import Testing
+
+/// A meeting being recorded is written as it goes, so that a crash loses none of it; a meeting
+/// kept or discarded leaves nothing behind.
+@MainActor
+struct MeetingsInProgressTests {
+  let folder: TemporaryFolder
+
+  init() throws {
+    folder = try TemporaryFolder()
+  }
+
+  /// A store whose recordings are owned by a process that is not running: as if this app had
+  /// crashed, the next load keeps what it wrote.
+  private func makeCrashingStore() async throws -> TestStore<
+    PersistedApp.State, PersistedApp.Action
+  > {
+    try await folder.seed([.engineeringMock])
+    return await makeStore(
+      on: folder.database { $0.owner = "pid:999999999" },
+      path: StackState([.record(RecordMeeting.State(standup: .engineeringMock))]))
+  }
+
+  @Test func whatIsSaidIsWrittenAsItIsSaid() async throws {
+    let store = try await makeCrashingStore()
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    await store.send(.app(.path(.element(id: 0, action: .record(.speechResult("Blob: hi")))))) {
+      $0.app.path[id: 0, case: \.record]?.transcript = "Blob: hi"
+      $0.storage.meetingsInProgress[0] = PersistedApp.Storage.Recording(
+        startedAt: start, transcript: "Blob: hi", standupID: Standup.engineeringMock.id)
+      $0.storage.pendingWrites = [
+        .meetingInProgress(
+          MeetingInProgress(standup: .engineeringMock, startedAt: start, transcript: "Blob: hi"))
+      ]
+      $0.storage.isWriting = true
+    }
+    await store.receive(\.written) {
+      $0.storage.pendingWrites = []
+      $0.storage.isWriting = false
+    }
+
+    let next = try await folder.database().load()
+    #expect(next.recoveredMeetings.map(\.meeting.transcript) == ["Blob: hi"])
+    #expect(
+      next.standups[id: Standup.engineeringMock.id]?.meetings.map(\.transcript) == ["Blob: hi"])
+  }
+
+  @Test func aMeetingKeptLeavesNothingToRecover() async throws {
+    let store = try await makeCrashingStore()
+    store.exhaustivity = .off
+
+    await store.send(.app(.path(.element(id: 0, action: .record(.speechResult("Said"))))))
+    await store.receive(\.written)
+    await store.send(.app(.path(.element(id: 0, action: .record(.endMeetingButtonTapped)))))
+    await store.send(
+      .app(.path(.element(id: 0, action: .record(.alert(.presented(.confirmSave)))))))
+    await store.receive(\.app.delegate.standupsChanged)
+    await store.receive(\.written)
+
+    #expect(store.state.storage.meetingsInProgress.isEmpty)
+    let next = try await folder.database().load()
+    #expect(next.recoveredMeetings.isEmpty)
+    #expect(next.standups[id: Standup.engineeringMock.id]?.meetings.map(\.transcript) == ["Said"])
+  }
+
+  @Test func aMeetingDiscardedLeavesNothing() async throws {
+    let store = try await makeCrashingStore()
+    store.exhaustivity = .off
+
+    await store.send(.app(.path(.element(id: 0, action: .record(.speechResult("Said"))))))
+    await store.receive(\.written)
+    await store.send(.app(.path(.element(id: 0, action: .record(.endMeetingButtonTapped)))))
+    await store.send(
+      .app(.path(.element(id: 0, action: .record(.alert(.presented(.confirmDiscard)))))))
+    await store.receive(\.app.path.popFrom)
+    await store.receive(\.written)
+
+    #expect(store.state.storage.pendingWrites.isEmpty)
+    let next = try await folder.database().load()
+    #expect(next.recoveredMeetings.isEmpty)
+    #expect(next.standups[id: Standup.engineeringMock.id]?.meetings.isEmpty == true)
+  }
+}
