@@ -92,6 +92,12 @@ final class PseudoTerminal {
     read(until: { _ in false }, within: .milliseconds(700))
   }
 
+  /// Reads what the app draws for `duration`: a person's pause, or how late a crash comes after
+  /// a key.
+  func pause(for duration: Duration) {
+    read(until: { _ in false }, within: duration)
+  }
+
   /// The number of bytes read so far, to look only at what comes after it.
   var mark: Int { bytes.count }
 
