@@ -23,10 +23,10 @@ public struct Effect<Action: Sendable>: Sendable {
   /// the action's metadata (see `EffectBox`, below). The constructors are inlinable so that the
   /// feature that makes an effect makes its box knowing the box's type.
   @usableFromInline
-  let box: EffectBox?
+  package let box: EffectBox?
 
   @inlinable
-  init(box: EffectBox?) {
+  package init(box: EffectBox?) {
     self.box = box
   }
 
@@ -144,7 +144,7 @@ extension Effect {
 /// over the action, so that a merge keeps its parts in an array of one type for every action.
 /// Guarded by `Benchmarks/instruction-counts` (element send, start + cancel).
 @usableFromInline
-class EffectBox: @unchecked Sendable {
+package class EffectBox: @unchecked Sendable {
   // NB: `@unchecked` because the compiler checks the sendability of final classes only; each
   // subclass restates it. Every subclass is final and stores only constants of sendable types,
   // or (`PartsBox`) other boxes.
@@ -159,7 +159,7 @@ class EffectBox: @unchecked Sendable {
 
 /// Which subclass of ``EffectBox`` a box is; read by ``Effect/operation`` only.
 @usableFromInline
-enum EffectKind: Sendable {
+package enum EffectKind: Sendable {
   case send
   case run
   case merge
@@ -176,7 +176,7 @@ extension Effect {
   /// ``concatenate(_:)-(Effect<Action>...)`` read effects through it. Each payload is a class
   /// reference, so the view has one layout for every action and costs no metadata lookup.
   @usableFromInline
-  enum Operation {
+  package enum Operation {
     case send(SendBox)
     case run(RunBox)
     case merge(PartsBox)
@@ -189,7 +189,7 @@ extension Effect {
   /// What the effect does, or `nil` for ``none``: the one place a box is cast to its class.
   @inlinable
   @inline(__always)
-  var operation: Operation? {
+  package var operation: Operation? {
     guard let box else { return nil }
     // NB: Each box was made by the initialiser of its class, which sets its kind, and every box
     // of an `Effect<Action>` is a box of that action (`PartsBox` keeps boxes of its own effect's
@@ -207,9 +207,9 @@ extension Effect {
 
   /// ``send(_:)``.
   @usableFromInline
-  final class SendBox: EffectBox, @unchecked Sendable {
+  package final class SendBox: EffectBox, @unchecked Sendable {
     @usableFromInline
-    let action: Action
+    package let action: Action
 
     @inlinable
     init(_ action: Action) {
@@ -220,16 +220,16 @@ extension Effect {
 
   /// The asynchronous work of ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)``.
   @usableFromInline
-  final class RunBox: EffectBox, @unchecked Sendable {
+  package final class RunBox: EffectBox, @unchecked Sendable {
     /// The priority the work's task starts at; `nil` inherits the starting context's.
     @usableFromInline
-    let priority: TaskPriority?
+    package let priority: TaskPriority?
     /// The dependencies and the reducer context in effect where the effect was created; they
     /// stay in effect inside it (see `ReducerContext`).
     @usableFromInline
-    let environment: EffectEnvironment
+    package let environment: EffectEnvironment
     @usableFromInline
-    let body: @Sendable (Send<Action>) async throws -> Void
+    package let body: @Sendable (Send<Action>) async throws -> Void
     @usableFromInline
     let location: CodeLocation
 
@@ -251,9 +251,9 @@ extension Effect {
   /// A merge or a concatenation, by its kind. Its parts are boxes of this effect's action, none
   /// of them `nil`, kept in an array whose type does not depend on the action.
   @usableFromInline
-  final class PartsBox: EffectBox, @unchecked Sendable {
+  package final class PartsBox: EffectBox, @unchecked Sendable {
     @usableFromInline
-    let parts: [EffectBox]
+    package let parts: [EffectBox]
 
     @inlinable
     init(merging parts: [EffectBox]) {
@@ -270,13 +270,13 @@ extension Effect {
 
   /// ``cancellable(id:cancelInFlight:)``, and a navigated child's work under its key.
   @usableFromInline
-  final class CancellableBox: EffectBox, @unchecked Sendable {
+  package final class CancellableBox: EffectBox, @unchecked Sendable {
     @usableFromInline
-    let key: CancellationKey
+    package let key: CancellationKey
     @usableFromInline
-    let cancelInFlight: Bool
+    package let cancelInFlight: Bool
     @usableFromInline
-    let effect: Effect
+    package let effect: Effect
 
     @inlinable
     init(_ key: CancellationKey, cancelInFlight: Bool, _ effect: Effect) {
@@ -289,9 +289,9 @@ extension Effect {
 
   /// ``cancel(id:)``, and the cancellation of a navigated child's work.
   @usableFromInline
-  final class CancelBox: EffectBox, @unchecked Sendable {
+  package final class CancelBox: EffectBox, @unchecked Sendable {
     @usableFromInline
-    let key: CancellationKey
+    package let key: CancellationKey
 
     @inlinable
     init(_ key: CancellationKey) {
@@ -302,7 +302,7 @@ extension Effect {
 
   /// The reconciliation of a navigation slot's children with the state (see `Reconciliation`).
   @usableFromInline
-  final class ReconcileBox: EffectBox, @unchecked Sendable {
+  package final class ReconcileBox: EffectBox, @unchecked Sendable {
     @usableFromInline
     let reconciliation: Reconciliation
 

@@ -25,15 +25,15 @@ public struct PresentationState<State> {
     /// The identity of `value`, worked out when it is written (including by the presented
     /// feature itself), so that the presentation operators never reflect on it for actions
     /// that leave the presentation alone.
-    var identity: PresentationIdentity?
+    var identity: ChildIdentity?
 
     init(_ value: State) {
       self.value = value
-      self.identity = PresentationIdentity(of: value)
+      self.identity = ChildIdentity(of: value)
     }
 
     func didWrite() {
-      identity = value.map(PresentationIdentity.init(of:))
+      identity = value.map(ChildIdentity.init(of:))
     }
   }
 
@@ -86,7 +86,7 @@ public struct PresentationState<State> {
   }
 
   /// The identity of what is presented, or `nil` when nothing is.
-  var identity: PresentationIdentity? {
+  var identity: ChildIdentity? {
     storage?.identity
   }
 

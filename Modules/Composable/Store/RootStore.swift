@@ -201,3 +201,14 @@ private struct Weak<Object: AnyObject> {
     self.value = value
   }
 }
+
+/// A root store without its state and action types: what a ``Store`` and every store scoped
+/// from it share.
+@MainActor
+package protocol AnyRootStore: AnyObject {
+  var runtime: EffectRuntime { get }
+  func makeStackElementID() -> StackElementID
+  func observe(_ onChange: @escaping @MainActor () -> Void) -> StoreObservation
+}
+
+extension RootStore: AnyRootStore {}

@@ -97,7 +97,7 @@ struct NavigationCostTests {
     store.send(.left(.presented(.startTimerButtonTapped)))
 
     let identities = IdentityCount()
-    PresentationIdentityCounting.$count.withValue(identities) {
+    ChildIdentityCounting.$count.withValue(identities) {
       for _ in 1...20 {
         store.send(.right(.presented(.timerTick)))
       }

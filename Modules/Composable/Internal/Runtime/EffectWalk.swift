@@ -1,8 +1,9 @@
 package import Dependencies
 
-// The one interpreter of effect trees. A reducer's effect is started synchronously by the
-// store; work that has to wait (the rest of a concatenation) runs in a task that starts each
-// step with the same interpreter and waits for it.
+// The one interpreter of effect trees: a walk over an effect that sends what it sends, starts
+// its work in tasks (`EffectTask.swift`) and cancels what it cancels. A reducer's effect is
+// started synchronously by the store; the rest of a concatenation runs in a task that starts
+// each part with the same walk and waits for it.
 
 extension EffectRuntime {
   /// Starts an effect returned by a reducer.
@@ -59,7 +60,7 @@ extension EffectRuntime {
   /// Runs an effect to completion inside a task that is already running: starts it with the
   /// same interpreter, sends what it sends synchronously, and waits for the tasks it started,
   /// cancelling them when this task is cancelled.
-  fileprivate func run<Action>(
+  func run<Action>(
     _ effect: Effect<Action>,
     keys: SmallArray<CancellationKey>,
     origin: Action,
@@ -193,20 +194,15 @@ private struct EffectWalk<Action: Sendable> {
   /// Starts a run's work in a task of the group, registered under `keys`.
   private mutating func startRun(_ run: Effect<Action>.RunBox, keys: SmallArray<CancellationKey>) {
     let (group, send) = groupAndSend()
-    let (runtime, origin, priority) = (runtime, origin, run.priority)
-    let binding = inheritance.binding(for: run.environment)
-    let task = runtime.spawn(keys: keys, prefixes: &prefixes, origin: origin, group: group) {
-      token in
-      // NB: The task keeps the box, one reference, rather than copies of its fields.
-      Task(priority: priority) {
-        if let binding {
-          await binding.execute(run, send: send, origin: origin)
-        } else {
-          await EffectRuntime.perform(run, send: send, origin: origin)
-        }
-        runtime.taskDidFinish(token)
-      }
-    }
+    let task = runtime.startTask(
+      running: run,
+      binding: inheritance.binding(for: run.environment),
+      send: send,
+      origin: origin,
+      keys: keys,
+      prefixes: &prefixes,
+      group: group
+    )
     tasks?.append(task)
   }
 
@@ -221,16 +217,14 @@ private struct EffectWalk<Action: Sendable> {
     }
     guard !remaining.isEmpty else { return }
     let (group, send) = groupAndSend()
-    let (runtime, origin, rest) = (runtime, origin, Array(remaining))
-    let task = runtime.spawn(keys: keys, prefixes: &prefixes, origin: origin, group: group) {
-      token in
-      Task {
-        for part in rest where !Task.isCancelled {
-          await runtime.run(Effect(box: part), keys: keys, origin: origin, group: group, send: send)
-        }
-        runtime.taskDidFinish(token)
-      }
-    }
+    let task = runtime.startTask(
+      runningInTurn: Array(remaining),
+      send: send,
+      origin: origin,
+      keys: keys,
+      prefixes: &prefixes,
+      group: group
+    )
     tasks?.append(task)
   }
 }
@@ -268,66 +262,5 @@ private struct MergeCursor {
     guard nextIndex < parts.count else { return nil }
     defer { nextIndex += 1 }
     return parts[nextIndex]
-  }
-}
-
-/// The task that runs an effect's work, or the rest of a concatenation.
-///
-/// Invariant: the task of an effect whose run binds nothing holds, besides the work's own
-/// frames, only the frame of its closure in `EffectWalk.startRun`, so that it fits the first
-/// block the task's allocator hands out and starting an effect costs no second block. What
-/// keeps it so:
-/// - the type is throwing although its operation never throws: the compiler enters a task whose
-///   operation does not throw through a reabstraction thunk, two more asynchronous frames;
-/// - ``EffectRuntime/perform(_:send:origin:)`` is inlined into the closure, and the other
-///   functions it calls (`reportUnlessCancellation`, `EffectRuntime.taskDidFinish`,
-///   `TaskBinding.execute`) never are: inlined, their locals would enlarge the closure's frame.
-///
-/// Waiting for one reads its `result` only to wait. Guarded by `Benchmarks/instruction-counts`
-/// (start + cancel, pop with effects): a second block shows there as a rise of several percent.
-typealias EffectTask = Task<Void, any Error>
-
-extension EffectRuntime {
-  /// Runs an effect's work with what its task has bound, and reports what it throws but its
-  /// cancellation.
-  ///
-  /// Always inlined, so that a task that binds nothing runs the work in its closure's frame.
-  @inline(__always)
-  static func perform<Action>(
-    _ run: Effect<Action>.RunBox,
-    send: Send<Action>,
-    origin: Action
-  ) async {
-    do {
-      try await run.body(send)
-    } catch {
-      reportUnlessCancellation(error, of: run, origin: origin)
-    }
-  }
-
-  /// Reports an error a run's work threw, unless it is the work's cancellation.
-  ///
-  /// Never inlined, to keep the message it builds out of every effect task's frame.
-  @inline(never)
-  static func reportUnlessCancellation<Action>(
-    _ error: any Error,
-    of run: Effect<Action>.RunBox,
-    origin: Action
-  ) {
-    guard !(error is CancellationError) else { return }
-    run.location.reportIssue(
-      """
-      An "Effect.run" threw an unhandled error:
-
-        \(error)
-
-      The effect was started by this action:
-
-        \(debugCaseOutput(origin))
-
-      Handle the error with the "catch:" parameter of "Effect.run", or inside the operation, \
-      so that the feature can tell the user what went wrong.
-      """
-    )
   }
 }
