@@ -157,9 +157,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   }
 
   deinit {
-    // NB: The checks run on the thread that releases the store, inside the test's task, so
-    // that their failures are attributed to the test. An isolated deinit would lose the test's
-    // task-locals.
+    // NB: Not isolated, so the checks run in the test's task and their failures are the test's
+    // (`TestStoreTests.anEffectStillRunningIsReportedAtTheSendThatStartedIt`).
     let ledger = ledger.withLock { $0 }
     Self.reportUnfinishedWork(
       exhaustivity: ledger.exhaustivity,

@@ -151,7 +151,7 @@ struct Harness {
           .replaceElement(elementID(model.id(target)), with: .first(Worker.State(id: label))))
         return false
       }
-      // NB: The element keeps its ID, so its work goes on, now in the other case.
+      // The element keeps its ID, so its work goes on, now in the other case.
       let isSecond = !model.stack[position].isSecond
       let state =
         isSecond

@@ -97,7 +97,7 @@ struct Model {
     case .onStack:
       return position(target).map { stack[$0].id } ?? nextID + 1
     case .missing(let offset):
-      // NB: An ID that was never generated, or one that was and is gone.
+      // An ID that was never generated, or one that was and is gone.
       return offset.isMultiple(of: 2) ? nextID + offset : -(offset + 1)
     }
   }

@@ -32,8 +32,8 @@ extension Effect {
   /// - Returns: The cancellable effect.
   @inlinable
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
-    // NB: As in the Composable Architecture, a cancellable `.none` cancels nothing, even with
-    // `cancelInFlight`: there is no new work for the old to make way for.
+    // NB: A cancellable `.none` cancels nothing, even in flight, as in the Composable
+    // Architecture (`CancellationTests.cancellingNothingInFlightCancelsNothing`).
     if isNone {
       return .none
     }

@@ -87,7 +87,7 @@ extension Effect {
     var mapped: [EffectBox] = []
     mapped.reserveCapacity(parts.count)
     for part in parts {
-      // NB: Mapping keeps every kind of effect but `.none`, which no part is.
+      // Mapping keeps every kind of effect but `.none`, which no part is.
       guard let box = Effect(box: part).mappingActions(transform, wrappingEachRun: wrapRun).box
       else {
         preconditionFailure("A part of a merge or concatenation mapped to no effect")

@@ -145,9 +145,8 @@ extension Effect {
 /// Guarded by `Benchmarks/instruction-counts` (element send, start + cancel).
 @usableFromInline
 package class EffectBox: @unchecked Sendable {
-  // NB: `@unchecked` because the compiler checks the sendability of final classes only; each
-  // subclass restates it. Every subclass is final and stores only constants of sendable types,
-  // or (`PartsBox`) other boxes.
+  // `@unchecked`: the compiler checks only final classes; every subclass is final and stores
+  // only sendable constants, or (`PartsBox`) other boxes.
   @usableFromInline
   let kind: EffectKind
 
@@ -191,9 +190,8 @@ extension Effect {
   @inline(__always)
   package var operation: Operation? {
     guard let box else { return nil }
-    // NB: Each box was made by the initialiser of its class, which sets its kind, and every box
-    // of an `Effect<Action>` is a box of that action (`PartsBox` keeps boxes of its own effect's
-    // action), so the cast to the kind's class is exact.
+    // NB: A box's kind is set by its class's initialiser, and an `Effect<Action>` holds only
+    // boxes of `Action`, so each cast is exact (`EffectTests`, every test that runs an effect).
     switch box.kind {
     case .send: return .send(unsafeDowncast(box, to: SendBox.self))
     case .run: return .run(unsafeDowncast(box, to: RunBox.self))

@@ -45,8 +45,7 @@ package final class RootStore<State, Action: Sendable> {
   }
 
   deinit {
-    // NB: Nothing can receive the actions of a released store's effects, and nobody can cancel
-    // them any more: they end with it.
+    // A released store's effects can neither deliver their actions nor be cancelled by anyone.
     runtime.cancelAll()
   }
 
@@ -71,8 +70,8 @@ package final class RootStore<State, Action: Sendable> {
   @discardableResult
   package func send(_ action: Action, group: EffectGroup? = nil) -> StoreTask {
     guard !isSending else {
-      // NB: An action sent while a batch runs (from a reducer or an observer) is queued. Its
-      // group is made now so that the handle returned covers its effects.
+      // NB: Never re-entered: an action sent while a batch runs is queued, its group made now so
+      // that the handle covers its effects (`StoreTests`).
       let group = group ?? EffectGroup()
       enqueue(action, group: group)
       return StoreTask(group: group)
@@ -81,10 +80,8 @@ package final class RootStore<State, Action: Sendable> {
     isSending = true
     var batchGroup = group
     var synchronousActions: [Action] = []
-    // NB: The action that starts the batch is reduced as it was passed, without going through
-    // the buffer or a copy: most actions come alone and only change state, and in this generic
-    // code every array operation looks up metadata. Guarded by `Benchmarks/allocation-thresholds`
-    // (Stack.ElementSend allocations) and `Benchmarks/instruction-counts` (element send).
+    // NB: The first action never goes through the buffer, whose every use looks up metadata
+    // (`Benchmarks/allocation-thresholds` Stack.ElementSend, `instruction-counts` element send).
     process(action, group: nil, batchGroup: &batchGroup, synchronousActions: &synchronousActions)
     var index = 0
     while hasBufferedActions,
@@ -143,9 +140,8 @@ package final class RootStore<State, Action: Sendable> {
     }
   }
 
-  // NB: The buffer is only touched in the functions below, so that `send` never names its
-  // element type: the compiler looks up the tuple's metadata in every function that uses it,
-  // on entry, even when the path that uses it is not taken.
+  // NB: Only the functions below name the buffer's element type, whose metadata a function
+  // looks up on entry even when unused (`Benchmarks/instruction-counts`, element send).
 
   /// Queues an action behind the one being reduced, with the group its effects join.
   private func enqueue(_ action: Action, group: EffectGroup?) {

@@ -103,7 +103,7 @@ struct NavigationCostTests {
       }
     }
 
-    // NB: The right sheet's identity is worked out once per action, after its feature wrote
+    // The right sheet's identity is worked out once per action, after its feature wrote
     // to it; the left sheet's, which nothing touched, never.
     #expect(identities.value == 20)
   }

@@ -39,8 +39,7 @@ struct TokenTable<Element: TokenTableElement> {
   /// Takes the element out from under `token`, which must be in use, and frees the token.
   @discardableResult
   mutating func remove(at token: Int) -> Element {
-    // NB: Moved out and a vacant element made in its place, so that the element is neither
-    // copied nor swapped through its value witnesses.
+    // Moved out, and a vacant element made in its place: nothing goes through value witnesses.
     let element = elements.withUnsafeMutableBufferPointer { places in
       precondition(places.indices.contains(token), "Removing a token that was never given")
       let place = places.baseAddress.unsafelyUnwrapped + token
@@ -50,7 +49,7 @@ struct TokenTable<Element: TokenTableElement> {
     }
     count -= 1
     if count == 0 {
-      // NB: With nothing left, tokens start again from the first, keeping their memory.
+      // With nothing left, tokens start again from the first, keeping their memory.
       elements.removeAll(keepingCapacity: true)
       freeTokens.removeAll(keepingCapacity: true)
     } else {

@@ -36,7 +36,7 @@ package struct ThreadLocalPointer: Sendable {
   /// `pointer` must stay valid until `body` returns.
   package func withValue(_ pointer: UnsafeRawPointer, _ body: () -> Void) {
     let previous = pthread_getspecific(key)
-    // NB: Setting a key that exists fails only when the thread's table cannot grow.
+    // Setting a key that exists fails only when the thread's table cannot grow.
     let status = pthread_setspecific(key, pointer)
     precondition(status == 0, "pthread_setspecific failed with \(status)")
     defer { pthread_setspecific(key, previous) }

@@ -9,8 +9,7 @@ import CasePaths
 /// takes reflection, so ``PresentationState`` works it out when its value is written and keeps
 /// it; plain optional state cannot.
 package struct ChildIdentity: Hashable, @unchecked Sendable {
-  // NB: `caseKeyPath` is an immutable key path, and `id` is the `id` of state that a
-  // reducer owns, only ever hashed and compared; none of them is mutated after creation.
+  // `@unchecked`: the key path is immutable, and `id` is only ever hashed and compared.
   let type: ObjectIdentifier
   let caseKeyPath: AnyKeyPath?
   let id: AnyHashable?

@@ -37,9 +37,8 @@ extension EffectRuntime {
   /// concatenation, the effects of the actions they send), to finish, without cancelling them:
   /// a test store's `skipInFlightEffects`.
   package func untrackRunningEffects() {
-    // NB: Under the lock, under which a task's registration asks its group whether it is
-    // tracked, so that no task joins a group as tracked after it was untracked
-    // (`TestStoreTests.theWorkAnUntrackedEffectLeadsToIsUntrackedToo`).
+    // NB: Under the registry's lock, so that no task joins a group as tracked after it was
+    // untracked (`TestStoreTests.theWorkAnUntrackedEffectLeadsToIsUntrackedToo`).
     registry.withLock { registry in
       for token in registry.running.elements.indices {
         registry.running.modify(token) { $0.isTracked = false }

@@ -31,7 +31,8 @@ extension EffectRuntime {
   ) -> EffectTask {
     let priority = run.priority
     return spawn(keys: keys, prefixes: &prefixes, origin: origin, group: group) { token in
-      // NB: The task keeps the box, one reference, rather than copies of its fields.
+      // NB: The closure keeps the box, one reference, not its fields, to stay in the task's first
+      // block (see `EffectTask`; `Benchmarks/instruction-counts`, start + cancel).
       Task(priority: priority) {
         if let binding {
           await binding.execute(run, send: send, origin: origin)

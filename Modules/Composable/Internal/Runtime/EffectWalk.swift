@@ -36,10 +36,8 @@ extension EffectRuntime {
       inheritance: TaskInheritance(dependencies: dependencies),
       sender: .unmade(group, make: makeSend)
     )
-    // NB: The store's dependencies are bound around the walk, so that every task it creates
-    // inherits them, only when it creates a task at all: the navigation operators' own effects,
-    // on every push and pop, create none. Bound here, not through a function that takes the
-    // walk in a closure: a closure that captures the walk looks up its metadata on every action.
+    // NB: Every task inherits the store's dependencies, bound here only for a walk that starts
+    // a task (`StoreTests`; `Benchmarks/instruction-counts`, push-pop).
     if !effect.isSynchronous {
       DependencyValues.$_current.withValue(dependencies) {
         walk.start(effect, keys: SmallArray())
@@ -49,11 +47,8 @@ extension EffectRuntime {
     }
     group = walk.group
     actions += walk.actions
-    // NB: Tasks cancelled by identifier are woken only once the whole effect has been started
-    // (a merge of cancellations or a debounce cancels as it starts): the registry already
-    // reflects every cancellation, and their finishing work does not compete with the rest of
-    // the start for the lock. A reconciliation, the last effect of its navigation operator,
-    // cancels at once.
+    // Tasks cancelled by identifier are woken once the whole effect has started, the registry
+    // already without them; a reconciliation cancels at once (`EffectRuntime.reconcile`).
     for task in walk.cancelled { task.cancel() }
   }
 

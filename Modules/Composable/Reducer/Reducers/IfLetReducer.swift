@@ -147,8 +147,8 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       },
       runChild: { child, toChildState, toChildAction, state, action, effect in
         guard let childAction = toChildAction.extract(from: action) else { return }
-        // NB: Force-unwrapped through the key path, the child is changed in place; copied out,
-        // every write would copy its storage. The caller checked it is there.
+        // NB: Force-unwrapped through the key path, the child is changed in place, not copied
+        // (`IfLetReducerTests`). The caller checked it is there.
         effect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
       }
     )
@@ -176,7 +176,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
   @usableFromInline
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    // NB: Read once and passed down: each read copies the context.
+    // Read once: each read copies the context.
     let context = ReducerContext.current
 
     // 1. Reconcile: cancel the work of a child another reducer set to `nil` or replaced.
@@ -234,8 +234,8 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
   /// The identity of the child there is, worked out by reflection; `nil` when there is none.
   ///
-  /// NB: Out of ``reduce(into:action:)``, which would otherwise look up the metadata of the
-  /// optional child state on every action.
+  /// Out of ``reduce(into:action:)``, which would otherwise look up the optional's metadata on
+  /// every action.
   private func childIdentity(in state: Parent.State) -> ChildIdentity? {
     state[keyPath: toChildState].map(ChildIdentity.init(of:))
   }

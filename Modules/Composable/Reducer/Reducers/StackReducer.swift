@@ -218,7 +218,7 @@ where Element.State: Sendable {
 
   @usableFromInline
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    // NB: Read once and passed down: each read copies the context (element send count).
+    // NB: Read once: each read copies the context (`Benchmarks/instruction-counts`, send).
     let context = ReducerContext.current
 
     // 1. Reconcile: cancel the work of elements another reducer removed since the last action.
@@ -316,8 +316,8 @@ where Element.State: Sendable {
 
   /// Pushes the element of a push action.
   ///
-  /// NB: Out of ``reduce(into:action:)``, which would otherwise look up the metadata of the
-  /// optional stack action on every action (element send count).
+  /// NB: Out of ``reduce(into:action:)``, which would otherwise look up the optional's metadata
+  /// on every action (`Benchmarks/instruction-counts`, element send).
   private func push(_ id: StackElementID, from action: Parent.Action, state: inout Parent.State) {
     guard case .push(_, let elementState) = toStackAction.extract(from: action) else { return }
     push(elementState, id: id, onto: &state[keyPath: toStackState], action: action)
