@@ -40,10 +40,10 @@ extension TestStoreTests {
     store.exhaustivity = .off
 
     await store.send(.pushCounterButtonTapped) {
-      $0.path.append(.counter(Counter.State()))
+      $0.path.append(Counter.State())
     }
     await store.send(.pushCounterButtonTapped) {
-      $0.path.append(.counter(Counter.State()))
+      $0.path.append(Counter.State())
     }
     #expect(store.state.path.ids == [0, 1])
   }
