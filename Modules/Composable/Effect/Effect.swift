@@ -16,12 +16,9 @@
 ///   }
 /// ```
 public struct Effect<Action: Sendable>: Sendable {
-  /// The operation in a box, or `nil` for ``none``; read it through ``operation``.
-  ///
-  /// An effect is one reference whose layout does not depend on `Action`: the store and the
-  /// operators run unspecialised, and they copy, test and release an effect without looking up
-  /// the action's metadata (see `EffectBox`, below). The constructors are inlinable so that the
-  /// feature that makes an effect makes its box knowing the box's type.
+  /// The operation in a box (see `EffectBox`), or `nil` for ``none``; read it through
+  /// ``operation``. The constructors are inlinable, so that a feature makes its box knowing the
+  /// box's type.
   @usableFromInline
   package let box: EffectBox?
 
@@ -30,8 +27,7 @@ public struct Effect<Action: Sendable>: Sendable {
     self.box = box
   }
 
-  /// Whether the effect does nothing; operators check it before building closures to lift an
-  /// effect, because most actions only change state.
+  /// Whether the effect does nothing: most actions only change state.
   @inlinable
   var isNone: Bool {
     box == nil
@@ -39,37 +35,6 @@ public struct Effect<Action: Sendable>: Sendable {
 }
 
 extension Effect {
-  /// An effect that does nothing.
-  ///
-  /// Return it when an action only changes state.
-  ///
-  /// ```swift
-  /// case .titleChanged(let title):
-  ///   state.title = title
-  ///   return .none
-  /// ```
-  @inlinable
-  public static var none: Self {
-    Self(box: nil)
-  }
-
-  /// An effect that immediately sends an action back into the store.
-  ///
-  /// The action is processed synchronously, right after the current one and before the store
-  /// returns control, so the two changes reach observers together. Prefer calling shared logic
-  /// directly; `send` is for telling a parent something, such as a delegate action.
-  ///
-  /// ```swift
-  /// return .send(.delegate(.standupUpdated(state.standup)))
-  /// ```
-  ///
-  /// - Parameter action: The action to send.
-  /// - Returns: An effect that sends `action`.
-  @inlinable
-  public static func send(_ action: Action) -> Self {
-    Self(box: SendBox(action))
-  }
-
   /// An effect that runs asynchronous work, which can send any number of actions back.
   ///
   /// The work runs in a new task. The dependencies in effect where the effect is created (in a
@@ -136,12 +101,9 @@ extension Effect {
 /// The box an effect keeps its operation in: the base of one final class for each kind of
 /// operation, opened only through ``Effect/operation``.
 ///
-/// Invariant: only `Effect.SendBox` has a field whose layout depends on the action. Every other
-/// box, and an effect itself, has the same layout for every action, so that the store and the
-/// operators, which run unspecialised, copy, read and release effects without looking up the
-/// action's type metadata. (An enum of the operations, generic over the action, would be handled
-/// through that metadata at every step.) The base is outside `Effect`, where it would be generic
-/// over the action, so that a merge keeps its parts in an array of one type for every action.
+/// Invariant: only `Effect.SendBox` has a field whose layout depends on the action, so the store
+/// and the operators, which run unspecialised, copy, read and release effects without the
+/// action's metadata; outside `Effect`, so that a merge's parts are an array of one type.
 /// Guarded by `Benchmarks/instruction-counts` (element send, start + cancel).
 @usableFromInline
 package class EffectBox: @unchecked Sendable {
@@ -169,11 +131,8 @@ package enum EffectKind: Sendable {
 }
 
 extension Effect {
-  /// An effect's box, opened: what the effect does, with the box of its kind.
-  ///
-  /// The interpreter, ``map(_:)``, ``merge(_:)-(Effect<Action>...)`` and
-  /// ``concatenate(_:)-(Effect<Action>...)`` read effects through it. Each payload is a class
-  /// reference, so the view has one layout for every action and costs no metadata lookup.
+  /// An effect's box, opened: what the effect does, with the box of its kind. Each payload is a
+  /// class reference, so the view has one layout for every action.
   @usableFromInline
   package enum Operation {
     case send(SendBox)
@@ -222,8 +181,7 @@ extension Effect {
     /// The priority the work's task starts at; `nil` inherits the starting context's.
     @usableFromInline
     package let priority: TaskPriority?
-    /// The dependencies and the reducer context in effect where the effect was created; they
-    /// stay in effect inside it (see `ReducerContext`).
+    /// The dependencies and the reducer context where the effect was created, kept inside it.
     @usableFromInline
     package let environment: EffectEnvironment
     @usableFromInline

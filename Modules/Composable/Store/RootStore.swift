@@ -22,15 +22,13 @@ package final class RootStore<State, Action: Sendable> {
   package var didReduce: (@MainActor (Action, State) -> Void)?
 
   private let reducer: any Reducer<State, Action>
-  /// The actions queued behind the one being reduced, each with the group its effects join;
-  /// `nil` is the group of the action that started the batch, made when its first task starts.
-  private var bufferedActions: [(action: Action, group: EffectGroup?)] = []
-  /// Whether the running batch has queued anything, so that a lone action never touches the
-  /// buffer: this code is generic, and even asking an array of tuples of the action for its
-  /// count looks up the tuple's metadata.
-  private var hasBufferedActions = false
+  /// The actions queued behind the one being reduced, with the group each joins (`nil`: the
+  /// batch's); see `RootStore+Queue.swift`.
+  var bufferedActions: [(action: Action, group: EffectGroup?)] = []
+  /// Whether the batch has queued anything, so that a lone action never touches the buffer.
+  var hasBufferedActions = false
   private var isSending = false
-  private var observations: [Weak<StoreObservation>] = []
+  var observations: [Weak<StoreObservation>] = []
 
   package init(
     state: State,
@@ -107,7 +105,7 @@ package final class RootStore<State, Action: Sendable> {
   ///   - actionGroup: The group its effects join, or `nil` for the batch's own group.
   ///   - batchGroup: The batch's group, made when its first task starts.
   ///   - synchronousActions: Scratch space for the actions the effects send synchronously.
-  private func process(
+  func process(
     _ action: Action,
     group actionGroup: EffectGroup?,
     batchGroup: inout EffectGroup?,
@@ -140,61 +138,9 @@ package final class RootStore<State, Action: Sendable> {
     }
   }
 
-  // NB: Only the functions below name the buffer's element type, whose metadata a function
-  // looks up on entry even when unused (`Benchmarks/instruction-counts`, element send).
-
-  /// Queues an action behind the one being reduced, with the group its effects join.
-  private func enqueue(_ action: Action, group: EffectGroup?) {
-    bufferedActions.append((action, group))
-    hasBufferedActions = true
-  }
-
-  /// Queues actions behind the one being reduced, with the group their effects join.
-  private func enqueue(contentsOf actions: [Action], group: EffectGroup?) {
-    for action in actions {
-      enqueue(action, group: group)
-    }
-  }
-
-  /// Processes the queued action at `index`; returns whether there is one.
-  private func processBufferedAction(
-    at index: Int,
-    batchGroup: inout EffectGroup?,
-    synchronousActions: inout [Action]
-  ) -> Bool {
-    guard index < bufferedActions.count else { return false }
-    let (action, group) = bufferedActions[index]
-    process(action, group: group, batchGroup: &batchGroup, synchronousActions: &synchronousActions)
-    return true
-  }
-
   /// A new ID for an element pushed from outside the reducer.
   package func makeStackElementID() -> StackElementID {
     dependencies.stackElementID()
-  }
-
-  /// Calls `onChange` after every batch of actions until the returned observation is cancelled
-  /// or released.
-  package func observe(_ onChange: @escaping @MainActor () -> Void) -> StoreObservation {
-    let observation = StoreObservation(onChange: onChange)
-    observations.append(Weak(observation))
-    return observation
-  }
-
-  private func notifyObservers() {
-    guard !observations.isEmpty else { return }
-    observations.removeAll { $0.value?.isActive != true }
-    for observation in observations {
-      observation.value?.onChange()
-    }
-  }
-}
-
-private struct Weak<Object: AnyObject> {
-  weak var value: Object?
-
-  init(_ value: Object) {
-    self.value = value
   }
 }
 

@@ -1,11 +1,8 @@
 package import Dependencies
 
 /// Where the running code is: the effects of its store, and its place among navigated features.
-/// This file decides in which context a reducer, an effect and an action sent back from an
-/// effect run.
-///
-/// The Composable Architecture keeps this in the dependencies (`navigationIDPath`, `dismiss`).
-/// Here it is a context of its own, because it changes on every action a stack element or a
+/// The Composable Architecture keeps this in the dependencies (`navigationIDPath`, `dismiss`);
+/// here it is a context of its own, because it changes on every action a stack element or a
 /// presentation receives, and writing to `DependencyValues` copies its storage. One context,
 /// kept in three places:
 ///
@@ -23,8 +20,7 @@ package import Dependencies
 package struct ReducerContext: Sendable {
   /// The effects of the store whose reducer is running; `nil` inside an effect.
   package var runtime: EffectRuntime?
-  /// The navigated feature that is running, or `nil` for the root feature of a store. A
-  /// reference, so that copying a context is two retains.
+  /// The navigated feature running, `nil` at a store's root: a reference, so copies are cheap.
   private var feature: RunningFeature?
 
   private final class RunningFeature: Sendable {
@@ -110,10 +106,8 @@ package struct ReducerContext: Sendable {
   /// runs, where binding a task-local allocates on every child action.
   private static let reducing = ThreadLocalPointer()
 
-  /// Runs a store's reducer in the store's root context, with the store's dependencies.
-  ///
-  /// Not isolated, so that its closures are not either: an isolated closure handed to code that
-  /// is not checks its actor each time it is called.
+  /// Runs a store's reducer in the store's root context, with the store's dependencies. Not
+  /// isolated, so that its closures do not check their actor each time they are called.
   static func reduceAtRoot<State, Action>(
     _ reducer: any Reducer<State, Action>,
     into state: inout State,
@@ -163,9 +157,7 @@ package struct ReducerContext: Sendable {
 /// dependencies and the reducer context in effect there, without the store's runtime, which the
 /// effect outlives.
 ///
-/// Captured by one call that is not generic, so that `Effect.run` is inlined into the feature
-/// that calls it while the capture, which reads the internally imported `Dependencies`, stays in
-/// this module.
+/// Captured by one call that is not generic, so that `Effect.run` can be inlined into features.
 @usableFromInline
 package struct EffectEnvironment: Sendable {
   package let dependencies: DependencyValues

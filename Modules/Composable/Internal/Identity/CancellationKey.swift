@@ -31,3 +31,33 @@ package struct CancellationKey: Hashable, Sendable, CustomStringConvertible {
     "\(id) in \(path)"
   }
 }
+
+// MARK: - The key of a child's work
+
+extension CancellationKey {
+  /// The key of all the work of the child `child` of the navigation slot `slot`.
+  package static func navigation(slot: NavigationIDPath, child: HashableIdentity) -> Self {
+    Self(id: NavigatedChildID(child: child), path: slot)
+  }
+
+  /// Whether this is a navigated child's key.
+  var isNavigation: Bool {
+    id.holds(NavigatedChildID.self)
+  }
+
+  /// The child whose work the key covers, when it is a navigated child's key.
+  var navigatedChild: HashableIdentity? {
+    guard isNavigation else { return nil }
+    return id.value(as: NavigatedChildID.self)?.child
+  }
+}
+
+/// The identifier of a navigated child's key: a type of its own, so that no user's identifier
+/// equals it.
+struct NavigatedChildID: Hashable, Sendable, CustomStringConvertible {
+  let child: HashableIdentity
+
+  var description: String {
+    "child \(child)"
+  }
+}

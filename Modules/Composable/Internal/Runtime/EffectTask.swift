@@ -1,8 +1,7 @@
 import Dependencies
 
-// A task's life, in one file: the walk asks for a task (`startTask`), the runtime registers it
-// before it can run (`spawn`), the task binds what its effect needs (`TaskInheritance`,
-// `TaskBinding`), runs the work (`perform`) and unregisters itself (`taskDidFinish`).
+// A task's life: started (`startTask`), registered before it can run (`spawn`), bound to what
+// its effect needs (`TaskBinding`), running the work (`perform`), unregistered (`taskDidFinish`).
 
 /// The task that runs an effect's work, or the rest of a concatenation.
 ///
@@ -44,8 +43,8 @@ extension EffectRuntime {
     }
   }
 
-  /// Starts a task in `group`, registered under `keys`, that runs `parts` (the rest of a
-  /// concatenation) one after the other, each to its end.
+  /// Starts a task in `group`, under `keys`, that runs `parts` (the rest of a concatenation) in
+  /// turn, each to its end.
   func startTask<Action>(
     runningInTurn parts: [EffectBox],
     send: Send<Action>,
@@ -64,8 +63,8 @@ extension EffectRuntime {
     }
   }
 
-  /// Creates a task with `makeTask`, given its token, and registers it under `keys` and in
-  /// `group` before it can finish; cancels it at once when the group has been cancelled.
+  /// Creates a task with `makeTask` and registers it, under the lock, before it can finish;
+  /// cancels it at once when its group has been cancelled.
   private func spawn(
     keys: SmallArray<CancellationKey>,
     prefixes: inout PrefixCache,
@@ -123,8 +122,8 @@ extension EffectRuntime {
     !key.isNavigation && !key.path.isRoot
   }
 
-  /// The paths above a key's path, kept for the last path asked about: the effects of one action
-  /// mostly share their path, and building the prefixes allocates each of them.
+  /// The paths above a key's path, kept for the last path asked about: one action's effects
+  /// mostly share it.
   struct PrefixCache {
     private var last: (path: NavigationIDPath, prefixes: [NavigationIDPath])?
 
@@ -138,8 +137,7 @@ extension EffectRuntime {
 
   // MARK: - Running
 
-  /// Runs an effect's work, and reports what it throws but its cancellation. Always inlined, so
-  /// that a task that binds nothing runs the work in its closure's frame.
+  /// Runs an effect's work, and reports what it throws but its cancellation; always inlined.
   @inline(__always)
   static func perform<Action>(
     _ run: Effect<Action>.RunBox,
@@ -192,13 +190,10 @@ extension EffectRuntime {
 
 // MARK: - What a task binds
 
-/// What the tasks of one walk inherit, and so what each has to bind for its run: the
-/// dependencies bound where the walk creates them (the store's), and the task context of the
-/// code that starts the walk.
-///
-/// Most runs come from a store's root feature with the store's dependencies, and their tasks
-/// bind nothing. Guarded by `StoreTests` (dependencies reach every run) and
-/// `DismissEffectTests` (a run's context is its feature's).
+/// What the tasks of one walk inherit (the store's dependencies, and the task context of the code
+/// that starts the walk), and so what each binds: most runs come from a store's root feature and
+/// bind nothing. Guarded by `StoreTests` (dependencies reach every run), `DismissEffectTests`
+/// (a run's context is its feature's) and `EffectTaskTests`.
 struct TaskInheritance {
   /// The dependencies bound where the walk creates its tasks.
   let dependencies: DependencyValues

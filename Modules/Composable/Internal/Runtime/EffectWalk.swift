@@ -2,25 +2,13 @@ package import Dependencies
 
 // The one interpreter of effect trees: a walk over an effect that sends what it sends, starts
 // its work in tasks (`EffectTask.swift`) and cancels what it cancels. A reducer's effect is
-// started synchronously by the store; the rest of a concatenation runs in a task that starts
-// each part with the same walk and waits for it.
+// started synchronously by the store; a concatenation, in `EffectWalk+Concatenation.swift`.
 
 extension EffectRuntime {
-  /// Starts an effect returned by a reducer.
-  ///
-  /// Synchronous parts happen before this returns: actions from ``Effect/send(_:)`` are
-  /// appended to `actions` in order, and cancellations take effect. Asynchronous parts start
-  /// in new tasks that join `group`, which is created with its ``Send`` (by `makeSend`) the
-  /// first time a task is needed. The tasks are created with `dependencies` bound, and so
-  /// inherit them (see `TaskInheritance`).
-  ///
-  /// - Parameters:
-  ///   - effect: The effect.
-  ///   - origin: The action whose reduction returned the effect.
-  ///   - dependencies: The store's dependencies, with which its reducer ran.
-  ///   - group: The group the tasks join; created when `nil` and a task starts.
-  ///   - makeSend: Makes the ``Send`` that delivers a group's actions back to the store.
-  ///   - actions: Receives synchronously sent actions.
+  /// Starts the effect a reducer returned for `origin`: before this returns, the actions it
+  /// sends synchronously are appended to `actions` in order and its cancellations take effect;
+  /// its work starts in tasks that join `group`, made with its ``Send`` (by `makeSend`) when the
+  /// first task starts.
   package func start<Action>(
     _ effect: Effect<Action>,
     origin: Action,
@@ -51,43 +39,11 @@ extension EffectRuntime {
     // already without them; a reconciliation cancels at once (`EffectRuntime.reconcile`).
     for task in walk.cancelled { task.cancel() }
   }
-
-  /// Runs an effect to completion inside a task that is already running: starts it with the
-  /// same interpreter, sends what it sends synchronously, and waits for the tasks it started,
-  /// cancelling them when this task is cancelled.
-  func run<Action>(
-    _ effect: Effect<Action>,
-    keys: SmallArray<CancellationKey>,
-    origin: Action,
-    group: EffectGroup,
-    send: Send<Action>
-  ) async {
-    var walk = EffectWalk(
-      runtime: self,
-      origin: origin,
-      inheritance: TaskInheritance(dependencies: DependencyValues._current),
-      sender: .made(group, send)
-    )
-    walk.tasks = []
-    walk.start(effect, keys: keys)
-    for task in walk.cancelled { task.cancel() }
-    for action in walk.actions {
-      await send(action)
-    }
-    let tasks = walk.tasks ?? []
-    await withTaskCancellationHandler {
-      for task in tasks { _ = await task.result }
-    } onCancel: {
-      for task in tasks { task.cancel() }
-    }
-  }
 }
 
-/// One walk over an effect tree: what it sends synchronously, the tasks it starts and the
-/// tasks it cancels.
-private struct EffectWalk<Action: Sendable> {
-  /// Where the tasks started go: a group and its ``Send``, made on first use when the walk
-  /// starts outside any task.
+/// One walk over an effect tree: what it sends synchronously, starts and cancels.
+struct EffectWalk<Action: Sendable> {
+  /// The group the tasks join and its ``Send``, made on first use outside any task.
   enum Sender {
     case unmade(EffectGroup?, make: (EffectGroup) -> Send<Action>)
     case made(EffectGroup, Send<Action>)
@@ -102,7 +58,7 @@ private struct EffectWalk<Action: Sendable> {
   /// The tasks started, when the walk runs inside a task that waits for them; `nil` otherwise.
   var tasks: [EffectTask]?
   private(set) var cancelled: [EffectTask] = []
-  private var prefixes = EffectRuntime.PrefixCache()
+  var prefixes = EffectRuntime.PrefixCache()
 
   init(runtime: EffectRuntime, origin: Action, inheritance: TaskInheritance, sender: Sender) {
     self.runtime = runtime
@@ -120,7 +76,7 @@ private struct EffectWalk<Action: Sendable> {
   }
 
   /// The group new tasks join and the ``Send`` their actions go through.
-  private mutating func groupAndSend() -> (EffectGroup, Send<Action>) {
+  mutating func groupAndSend() -> (EffectGroup, Send<Action>) {
     switch sender {
     case .made(let group, let send):
       return (group, send)
@@ -132,12 +88,9 @@ private struct EffectWalk<Action: Sendable> {
     }
   }
 
-  /// Starts the parts of `effect` in order, under `keys`.
-  ///
-  /// The walk is a loop, depth first: it keeps a cursor into each merge it is inside, and a
-  /// part's keys are the first of the walk's keys when the part's turn comes, because the walk
-  /// only appends keys as it descends. The cursors hold boxes, whose type does not depend on
-  /// the action (see `EffectBox`), so the unspecialised walk looks up no metadata for them.
+  /// Starts the parts of `effect` in order, under `keys`: a loop, depth first, with a cursor into
+  /// each merge it is inside; a part's keys are the first of the walk's keys when its turn
+  /// comes, because the walk only appends keys as it descends.
   mutating func start(_ effect: Effect<Action>, keys: SmallArray<CancellationKey>) {
     var (effect, keys, keyCount) = (effect, keys, keys.count)
     var merges: [MergeCursor] = []
@@ -192,28 +145,6 @@ private struct EffectWalk<Action: Sendable> {
     let task = runtime.startTask(
       running: run,
       binding: inheritance.binding(for: run.environment),
-      send: send,
-      origin: origin,
-      keys: keys,
-      prefixes: &prefixes,
-      group: group
-    )
-    tasks?.append(task)
-  }
-
-  /// Starts the synchronous effects at the head of a concatenation now, and the rest in a task
-  /// that starts each after the one before has finished.
-  private mutating func startConcatenation(_ parts: [EffectBox], keys: SmallArray<CancellationKey>)
-  {
-    var remaining = parts[...]
-    while let first = remaining.first.map(Effect<Action>.init(box:)), first.isSynchronous {
-      start(first, keys: keys)
-      remaining.removeFirst()
-    }
-    guard !remaining.isEmpty else { return }
-    let (group, send) = groupAndSend()
-    let task = runtime.startTask(
-      runningInTurn: Array(remaining),
       send: send,
       origin: origin,
       keys: keys,

@@ -11,14 +11,12 @@ extension Reducer {
   /// there, then they are popped. ``StackAction/push(id:state:)`` pushes before this reducer
   /// runs.
   ///
-  /// Each element's effects are tied to its presence in the stack, whoever removes it: a
-  /// `popFrom`, the element's own `dismiss`, this reducer, or any other reducer — one before
-  /// this in a body, one after it, a grandparent replacing the whole path. A removal made while
-  /// this operator runs (by the actions above, or by this reducer) cancels the element's effects
-  /// at once, including work it started in the same action; a removal made anywhere else cancels
-  /// them when the next action reaches this operator, before anything is routed to the stack.
-  /// Effects of sheets and stacks inside an element are cancelled with it. Cancel IDs used inside an
-  /// element are private to it.
+  /// Each element's effects, and those of the sheets and stacks inside it, are cancelled when it
+  /// leaves the stack, whoever removes it: a `popFrom`, its own `dismiss`, this reducer or any
+  /// other. A removal made while this operator runs cancels them at once, work started in the
+  /// same action included; one made elsewhere (a reducer after this one, a grandparent replacing
+  /// the path), when the next action reaches this operator. Cancel IDs inside an element are its
+  /// own.
   ///
   /// ```swift
   /// var body: some ReducerOf<Self> {
@@ -128,13 +126,11 @@ where Element.State: Sendable {
   typealias ToStackState = WritableKeyPath<Parent.State, StackState<Element.State>>
   @usableFromInline
   typealias ToStackAction = AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>
-
   /// What the action asks of the stack, if it is a stack action.
   @usableFromInline
   typealias Request = (ToStackAction, Parent.Action) -> StackRequest?
-
-  /// Runs the element reducer for the element action in the action, on the element in place,
-  /// setting its effect; returns whether the element is on the stack.
+  /// Runs the element reducer on the element in place, setting its effect; returns whether the
+  /// element is on the stack.
   @usableFromInline
   typealias RunElement = (
     Element, ToStackState, ToStackAction, inout Parent.State, Parent.Action,
@@ -145,23 +141,18 @@ where Element.State: Sendable {
   let element: Element
   let toStackState: ToStackState
   let toStackAction: ToStackAction
-  /// The identity of the stack's ``NavigationSlot``, built once: a key path is not trivial, so
-  /// each identity made of one would allocate.
+  /// The identity of the stack's ``NavigationSlot``, built once: made of a key path, it allocates.
   let slot: HashableIdentity
   let request: Request
   let runElement: RunElement
   let location: CodeLocation
 
-  /// Builds the operator with its two steps that extract from the parent's action written as
-  /// closures here, where `forEach` is written, so that they are compiled for the feature's
-  /// concrete types.
-  ///
-  /// Compiled once for all types, as ``reduce(into:action:)`` is, extracting a case from the
-  /// action looks up the metadata of the optional stack action, its payload and the state's
-  /// containers on every action through the operator, which costs more than a small element
-  /// reducer. The closures are handed what they work on rather than capturing it, so that
-  /// building them allocates nothing, and the element's effect comes out through an `inout`
-  /// argument, so that they are not generic over their result. `ifLet` does the same.
+  /// Builds the operator with its two steps that read the parent's action written as closures
+  /// here, where `forEach` is written, so that they are compiled for the feature's types:
+  /// compiled once for all types, as ``reduce(into:action:)`` is, extracting a case looks up
+  /// metadata on every action, which costs more than a small element reducer. They are handed
+  /// what they work on rather than capturing it, so building them allocates nothing, and give
+  /// the effect back through `inout`, so they are not generic over it. `ifLet` does the same.
   /// Guarded by `Benchmarks/instruction-counts` (element send).
   @inlinable
   init(
@@ -312,34 +303,5 @@ where Element.State: Sendable {
   /// where a read through the key path copies it out (`StackReducerTests`' writes in place).
   private func version(of stack: inout StackState<Element.State>) -> UInt64 {
     stack.version
-  }
-
-  /// Pushes the element of a push action.
-  ///
-  /// NB: Out of ``reduce(into:action:)``, which would otherwise look up the optional's metadata
-  /// on every action (`Benchmarks/instruction-counts`, element send).
-  private func push(_ id: StackElementID, from action: Parent.Action, state: inout Parent.State) {
-    guard case .push(_, let elementState) = toStackAction.extract(from: action) else { return }
-    push(elementState, id: id, onto: &state[keyPath: toStackState], action: action)
-  }
-
-  /// Pushes an element with an ID made outside the reducer: reported when the ID is in use
-  /// (nothing is pushed) or, in tests, when the generator has not produced it yet.
-  private func push(
-    _ elementState: Element.State,
-    id: StackElementID,
-    onto stack: inout StackState<Element.State>,
-    action: Parent.Action
-  ) {
-    guard !stack.contains(id: id) else {
-      reportDuplicatePush(id, action: action)
-      return
-    }
-    @Dependency(\.stackElementID) var stackElementID
-    if isTesting, stackElementID.peek() < id {
-      reportPushAheadOfGenerator(id, next: stackElementID.peek(), action: action)
-    }
-    stackElementID.skip(past: id)
-    stack.insert(elementState, id: id)
   }
 }
