@@ -15,8 +15,6 @@ import Dependencies
 typealias EffectTask = Task<Void, any Error>
 
 extension EffectRuntime {
-  // MARK: - Starting
-
   /// Starts the task of `run` in `group`, registered under `keys`: it binds what `binding` says,
   /// runs the work and unregisters itself.
   func startTask<Action>(
@@ -135,8 +133,6 @@ extension EffectRuntime {
     }
   }
 
-  // MARK: - Running
-
   /// Runs an effect's work, and reports what it throws but its cancellation; always inlined.
   @inline(__always)
   static func perform<Action>(
@@ -174,8 +170,6 @@ extension EffectRuntime {
       """
     )
   }
-
-  // MARK: - Finishing
 
   /// Unregisters a task whose work is over; the task calls it last, with its token.
   @inline(never)

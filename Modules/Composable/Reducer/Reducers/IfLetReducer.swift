@@ -196,8 +196,9 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           child: HashableIdentity(identity)
         )
         var effect = Effect<Child.Action>.none
+        let (run, child, toState, toAction) = (runChild, child, toChildState, toChildAction)
         context.reduce(entering: navigatedChild, isDismissable: false) {
-          runChild(child, toChildState, toChildAction, &state, action, &effect)
+          run(child, toState, toAction, &state, action, &effect)
         }
         // 4. Lift its effects into the parent's, under the child's key.
         if !effect.isNone {

@@ -234,9 +234,10 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
         child: HashableIdentity(identity)
       )
       var effect = Effect<Destination.Action>.none
+      let (run, destination) = (runDestination, destination)
+      let (toState, toAction) = (toPresentationState, toPresentationAction)
       context.reduce(entering: child, isDismissable: true) {
-        runDestination(
-          destination, toPresentationState, toPresentationAction, &state, action, &effect)
+        run(destination, toState, toAction, &state, action, &effect)
       }
       // 4. Lift its effects into the parent's, under the presentation's key.
       if !effect.isNone {

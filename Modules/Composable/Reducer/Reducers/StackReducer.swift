@@ -225,8 +225,11 @@ where Element.State: Sendable {
       let child = NavigatedChild(parent: context.navigationIDPath, slot: slot, element: id)
       var effect = Effect<Element.Action>.none
       var isOnStack = false
+      // NB: Copied out first: a closure that captures `self` reads each field through its
+      // metadata (`Benchmarks/instruction-counts`, element send).
+      let (run, element, toState, toAction) = (runElement, element, toStackState, toStackAction)
       context.reduce(entering: child, isDismissable: true) {
-        isOnStack = runElement(element, toStackState, toStackAction, &state, action, &effect)
+        isOnStack = run(element, toState, toAction, &state, action, &effect)
       }
       if !isOnStack, !cancelledBeforehand.contains(HashableIdentity(id)) {
         reportMissingElement(id, action: action)
