@@ -19,7 +19,7 @@ extension Effect {
   ///   .cancellable(id: CancelID.search, cancelInFlight: true)
   /// ```
   ///
-  /// > Important: Call this inside the reducer that owns the effect: the navigation scope is that
+  /// > Important: Call this inside the reducer that owns the effect: the navigation path is that
   /// > of the reducer running when the method is called.
   ///
   /// > Note: Making `.none` cancellable gives `.none`, which cancels nothing even with
@@ -43,7 +43,7 @@ extension Effect {
 
   /// An effect that cancels every running effect with the given identifier.
   ///
-  /// Only effects of the same store and navigation scope are cancelled (see
+  /// Only effects of the same store and navigation path are cancelled (see
   /// ``cancellable(id:cancelInFlight:)``). Cancellation happens as soon as the store starts this
   /// effect, before any later action is processed.
   ///

@@ -1,4 +1,4 @@
-/// The identity of a group of cancellable effects: an identifier in a navigation scope.
+/// The identity of a group of cancellable effects: an identifier at a navigation path.
 ///
 /// The identifier is either a user's (from ``Effect/cancellable(id:cancelInFlight:)``), or a
 /// navigated child's, under which a navigation operator registers all of that child's work; a
@@ -20,7 +20,7 @@ package struct CancellationKey: Hashable, Sendable, CustomStringConvertible {
     self.path = path
   }
 
-  /// The key of the identifier `id` in the navigation scope of the running reducer.
+  /// The key of the identifier `id` at the navigation path of the running reducer.
   @inlinable
   static func inCurrentScope(id: some Hashable & Sendable) -> Self {
     Self(id: id, path: ReducerContext.currentNavigationIDPath)
