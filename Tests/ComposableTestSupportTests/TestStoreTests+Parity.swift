@@ -214,3 +214,29 @@ extension TestStoreTests {
     #expect(store.effectRuntime.runningCount > 0)
   }
 }
+
+// Waiting ends on events, never on the wall clock.
+extension TestStoreTests {
+  @Test func aReceiveThatCanNeverBeAnsweredEndsWhenTheTestIsCancelled() async {
+    let store = makeStore(clock: TestClock())
+    await store.send(.startTimerButtonTapped)
+
+    await withKnownIssue {
+      let waiting = Task { await store.receive(\.timerTick) { $0.count = 1 } }
+      waiting.cancel()
+      await waiting.value
+    } matching: { issue in
+      issue.says("received none: the test was cancelled while effects were still running")
+    }
+    await store.skipInFlightEffects()
+  }
+
+  @Test func aNonExhaustiveFinishDoesNotWaitForALongLivingEffect() async {
+    let store = makeStore(clock: TestClock())
+    store.exhaustivity = .off
+    await store.send(.startTimerButtonTapped)
+    await store.finish()
+    #expect(store.effectRuntime.runningCount == 1)
+    await store.skipInFlightEffects()
+  }
+}
