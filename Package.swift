@@ -296,6 +296,20 @@ let package = Package(
       path: "Tests/ComposableTests"
     ),
     .testTarget(
+      name: "ComposableTestSupportTests",
+      dependencies: [
+        "Composable",
+        "ComposableTestSupport",
+        .casePaths,
+        .clocks,
+        .concurrencyExtras,
+        .dependencies,
+        .issueReporting,
+        .issueReportingTestSupport,
+      ],
+      path: "Tests/ComposableTestSupportTests"
+    ),
+    .testTarget(
       name: "MeetingFeatureTests",
       dependencies: [
         "ComposableTestSupport",

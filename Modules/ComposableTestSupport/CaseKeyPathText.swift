@@ -17,7 +17,7 @@ func caseKeyPathText(passedTo function: String, at location: CodeLocation) -> St
   let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
   let lineIndex = Int(location.line) - 1
   guard lines.indices.contains(lineIndex) else { return nil }
-  // NB: A call can span lines; the key path is the first argument after the call's name.
+  // A call can span lines; the key path is the first argument after the call's name.
   let text = lines[lineIndex...].prefix(8).joined(separator: "\n")
   guard let call = text.range(of: "\(function)(") else { return nil }
   var argument = text[call.upperBound...].drop { $0 == " " || $0 == "\n" }

@@ -12,8 +12,7 @@ struct TestReducer<Base: Reducer>: Reducer {
     into state: inout Base.State,
     action: TestAction<Base.Action>
   ) -> Effect<TestAction<Base.Action>> {
-    // NB: What the recording generator logged before this reduction (IDs a test took itself)
-    // is not what the reducer generated; the test store reads the log again afterwards.
+    // IDs logged before this reduction (taken by the test itself) are not the reducer's.
     _ = stackElementID.takeRecorded()
     return base.reduce(into: &state, action: action.action).map { .receive($0) }
   }

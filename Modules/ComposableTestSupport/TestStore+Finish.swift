@@ -6,10 +6,12 @@ extension TestStore {
   /// Waits for every running effect to finish, then checks that every action they sent was
   /// received.
   ///
-  /// Effects still running after `timeout` are reported; so are received actions the test has
+  /// Waits until every tracked effect has finished, then reports received actions the test has
   /// not asserted (in a non-exhaustive test, they are shown as skipped when asked for, and
   /// their state is adopted either way). Call it at the end of a test whose effects finish on
-  /// their own but asynchronously.
+  /// their own but asynchronously. A non-exhaustive test waits only for the effects that can
+  /// finish without the test's help: those that finish once every effect ready to run has had
+  /// its turn.
   ///
   /// ```swift
   /// await store.send(.saveButtonTapped)
@@ -18,24 +20,24 @@ extension TestStore {
   /// ```
   ///
   /// - Parameters:
-  ///   - timeout: How long to wait; ``timeout`` by default.
   ///   - fileID: The file of the call, which a reported failure points at.
   ///   - filePath: The full path of that file.
   ///   - line: The line of the call.
   ///   - column: The column of the call.
   public func finish(
-    timeout: Duration? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
     let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    let timeout = timeout ?? self.timeout
-    let finished = await progress.wait(
-      until: { root.runtime.trackedRunningCount == 0 },
-      timeout: timeout
-    )
+    let finished: Bool
+    if exhaustivity == .on {
+      finished = await progress.wait(until: { root.runtime.trackedRunningCount == 0 })
+    } else {
+      await settle()
+      finished = root.runtime.trackedRunningCount == 0
+    }
     await settle()
     settleReceivedActions(
       exhaustiveIssue: Self.unassertedActionsMessage(receivedActions.map(\.action)),
@@ -44,8 +46,8 @@ extension TestStore {
     guard !finished, exhaustivity == .on else { return }
     location.reportIssue(
       """
-      Expected effects to finish, but \(root.runtime.trackedRunningCount) still running after \
-      \(timeout). Effects started by:
+      Expected effects to finish, but the test was cancelled with \
+      \(root.runtime.trackedRunningCount) still running. Effects started by:
 
       \(runningOrigins().map { "  • \(debugCaseOutput($0))" }.joined(separator: "\n"))
       """

@@ -7,9 +7,8 @@ extension TestStore {
   /// Asserts that an effect sent an action equal to `expectedAction`, and how it changed the
   /// state.
   ///
-  /// Waits for the action if it has not arrived yet, for at most `timeout` (default
-  /// ``timeout``); waiting ends early when no effect is running, because then it can never
-  /// arrive.
+  /// Waits for the action if it has not arrived yet, until an effect sends it or no effect is
+  /// running any more, when it can never arrive.
   ///
   /// ```swift
   /// await store.receive(.timerTick) { $0.secondsElapsed = 1 }
@@ -17,7 +16,6 @@ extension TestStore {
   ///
   /// - Parameters:
   ///   - expectedAction: The action the effect must have sent.
-  ///   - timeout: How long to wait before failing.
   ///   - updateStateToExpectedResult: Turns the expected state before the action into the
   ///     expected state after it.
   ///   - fileID: The file of the call, which a reported failure points at.
@@ -26,7 +24,6 @@ extension TestStore {
   ///   - column: The column of the call.
   public func receive(
     _ expectedAction: Action,
-    timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -45,7 +42,6 @@ extension TestStore {
         (Expected: −, Received: +)
         """
       },
-      timeout: timeout,
       assert: updateStateToExpectedResult,
       at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     )
@@ -60,7 +56,6 @@ extension TestStore {
   ///
   /// - Parameters:
   ///   - actionCase: A case key path to the expected action's case, possibly nested.
-  ///   - timeout: How long to wait before failing.
   ///   - updateStateToExpectedResult: Turns the expected state before the action into the
   ///     expected state after it.
   ///   - fileID: The file of the call, which a reported failure points at.
@@ -69,7 +64,6 @@ extension TestStore {
   ///   - column: The column of the call.
   public func receive<Value>(
     _ actionCase: CaseKeyPath<Action, Value>,
-    timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -83,7 +77,6 @@ extension TestStore {
       matching: { casePath.extract(from: $0) != nil },
       expected: "matching \(name)",
       mismatch: { unexpectedActionMessage(expected: name, received: $0) },
-      timeout: timeout,
       assert: updateStateToExpectedResult,
       at: location
     )
@@ -99,7 +92,6 @@ extension TestStore {
   /// - Parameters:
   ///   - actionCase: A case key path to the expected action's case.
   ///   - value: The expected associated value.
-  ///   - timeout: How long to wait before failing.
   ///   - updateStateToExpectedResult: Turns the expected state before the action into the
   ///     expected state after it.
   ///   - fileID: The file of the call, which a reported failure points at.
@@ -109,7 +101,6 @@ extension TestStore {
   public func receive<Value: Equatable>(
     _ actionCase: CaseKeyPath<Action, Value>,
     _ value: Value,
-    timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -134,7 +125,6 @@ extension TestStore {
           (Expected: −, Received: +)
           """
       },
-      timeout: timeout,
       assert: updateStateToExpectedResult,
       at: location
     )
@@ -149,7 +139,6 @@ extension TestStore {
   ///
   /// - Parameters:
   ///   - isMatching: Whether a received action is the expected one.
-  ///   - timeout: How long to wait before failing.
   ///   - updateStateToExpectedResult: Turns the expected state before the action into the
   ///     expected state after it.
   ///   - fileID: The file of the call, which a reported failure points at.
@@ -158,7 +147,6 @@ extension TestStore {
   ///   - column: The column of the call.
   public func receive(
     _ isMatching: (Action) -> Bool,
-    timeout: Duration? = nil,
     assert updateStateToExpectedResult: ((inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
@@ -175,7 +163,6 @@ extension TestStore {
           \(debugCaseOutput(received))
         """
       },
-      timeout: timeout,
       assert: updateStateToExpectedResult,
       at: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     )
@@ -194,7 +181,6 @@ extension TestStore {
     matching isMatching: (Action) -> Bool,
     expected: String,
     mismatch: (Action) -> String,
-    timeout: Duration?,
     assert updateStateToExpectedResult: ((inout State) throws -> Void)?,
     at location: CodeLocation
   ) async {
@@ -202,7 +188,6 @@ extension TestStore {
       matching: isMatching,
       expected: expected,
       mismatch: mismatch,
-      timeout: timeout,
       assert: updateStateToExpectedResult,
       at: location
     )
@@ -213,26 +198,21 @@ extension TestStore {
     matching isMatching: (Action) -> Bool,
     expected: String,
     mismatch: (Action) -> String,
-    timeout: Duration?,
     assert updateStateToExpectedResult: ((inout State) throws -> Void)?,
     at location: CodeLocation
   ) async {
-    let timeout = timeout ?? self.timeout
     let exhaustivity = self.exhaustivity
-    let settled = await progress.wait(
-      until: {
-        let arrived =
-          exhaustivity == .on
-          ? !receivedActions.isEmpty
-          : receivedActions.contains { isMatching($0.action) }
-        return arrived || root.runtime.runningCount == 0
-      },
-      timeout: timeout
-    )
+    let settled = await progress.wait(until: {
+      let arrived =
+        exhaustivity == .on
+        ? !receivedActions.isEmpty
+        : receivedActions.contains { isMatching($0.action) }
+      return arrived || root.runtime.runningCount == 0
+    })
     let reason =
       settled
       ? "no effect that could send it is still running"
-      : "nothing arrived within \(timeout)"
+      : "the test was cancelled while effects were still running"
 
     switch exhaustivity {
     case .on:

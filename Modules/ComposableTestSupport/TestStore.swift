@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// Every `send(_:assert:)` states exactly how the state must
 /// change; every action an effect sends must be received with
-/// ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_)``; and every
+/// ``receive(_:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_)``; and every
 /// effect must have finished by the end of the test. Anything else is reported as a test failure
 /// (through IssueReporting, so Swift Testing and XCTest both see it) with a diff of what was
 /// expected (`−`) and what happened (`+`).
@@ -32,8 +32,9 @@ import Synchronization
 /// While any test store is alive, tasks run on the main serial executor, so that effects
 /// interleave with the test deterministically. Test stores share that executor by count with
 /// `withSerialEffects(_:)`, so one test ending never switches it off under another. Waiting for
-/// an action or for effects to finish is event-driven; ``timeout`` only bounds how long a
-/// failing test waits.
+/// an action or for effects to finish ends on events (an action arrives, an effect finishes),
+/// never on the wall clock, so a busy machine cannot fail a passing test; a wait that can never
+/// end lasts until the test's task is cancelled, as by a `.timeLimit`.
 ///
 /// > Important: Failures reach Swift Testing on Linux only when the test binary links
 /// > `IssueReportingTestSupport`; this module depends on it for that reason.
@@ -55,10 +56,6 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   public var exhaustivity: Exhaustivity = .on {
     didSet { ledger.withLock { $0.exhaustivity = exhaustivity } }
   }
-
-  /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_)`` and
-  /// ``finish(timeout:fileID:filePath:line:column:)`` wait before failing.
-  public var timeout: Duration
 
   /// The state as of the last assertion.
   ///
@@ -112,7 +109,6 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   ///   - initialState: The state to start from, built with the test's dependencies in effect.
   ///   - reducer: The reducer under test.
   ///   - prepareDependencies: Overrides dependencies for the reducer and its effects.
-  ///   - timeout: How long to wait for an expected action or for effects to finish.
   ///   - fileID: The file of the call, which a reported failure points at.
   ///   - filePath: The full path of that file.
   ///   - line: The line of the call.
@@ -121,7 +117,6 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     initialState: @autoclosure () -> State,
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
-    timeout: Duration = .seconds(1),
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -149,7 +144,6 @@ public final class TestStore<State: Equatable, Action: Sendable> {
       runtime: runtime
     )
     self.progress = progress
-    self.timeout = timeout
     self.location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.expectedState = state
     self.assertedState = state
@@ -163,9 +157,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   }
 
   deinit {
-    // NB: The checks run on the thread that releases the store, inside the test's task, so
-    // that their failures are attributed to the test. An isolated deinit would lose the test's
-    // task-locals.
+    // NB: Not isolated, so the checks run in the test's task and their failures are the test's
+    // (`TestStoreTests.anEffectStillRunningIsReportedAtTheSendThatStartedIt`).
     let ledger = ledger.withLock { $0 }
     Self.reportUnfinishedWork(
       exhaustivity: ledger.exhaustivity,

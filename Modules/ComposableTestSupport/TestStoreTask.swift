@@ -11,7 +11,6 @@ public struct TestStoreTask: Hashable, Sendable {
   /// The underlying store task.
   public let rawValue: StoreTask
   let progress: Progress
-  let timeout: Duration
 
   /// Cancels the effects and waits for them to wind down.
   public func cancel() async {
@@ -19,36 +18,32 @@ public struct TestStoreTask: Hashable, Sendable {
     await rawValue.finish()
   }
 
-  /// Waits for the effects to finish, and reports them if they are still running after
-  /// `timeout`.
+  /// Waits for the effects to finish, and reports them if the waiting task is cancelled first.
   ///
   /// - Parameters:
-  ///   - timeout: How long to wait; the store's timeout by default.
   ///   - fileID: The file of the call, which a reported failure points at.
   ///   - filePath: The full path of that file.
   ///   - line: The line of the call.
   ///   - column: The column of the call.
   @MainActor
   public func finish(
-    timeout: Duration? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    let timeout = timeout ?? self.timeout
     let completion = Completion()
     let watcher = Task { [rawValue, progress] in
       await rawValue.group?.finish()
       completion.isComplete = true
       progress.signal()
     }
-    let finished = await progress.wait(until: { completion.isComplete }, timeout: timeout)
+    let finished = await progress.wait(until: { completion.isComplete })
     if !finished {
       watcher.cancel()
       CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         .reportIssue(
-          "Expected the effects of this action to finish, but they are still running after \(timeout)."
+          "Expected the effects of this action to finish, but the test was cancelled first."
         )
     }
   }

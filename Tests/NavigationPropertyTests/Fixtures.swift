@@ -3,7 +3,8 @@ import Composable
 import ConcurrencyExtras
 import Dependencies
 
-/// A screen whose work runs until it is stopped or the screen goes away.
+/// A screen whose work runs until it is stopped or the screen goes away, and says so in the
+/// store's ``WorkLog``.
 struct Worker: Reducer {
   struct State: Equatable, Identifiable, Sendable {
     let id: Int
@@ -19,14 +20,22 @@ struct Worker: Reducer {
   enum CancelID { case work }
 
   @Dependency(\.dismiss) var dismiss
+  @Dependency(\.workLog) var log
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     switch action {
     case .closeButtonTapped:
-      return .run { [dismiss] _ in await dismiss() }
+      return .run { [dismiss, log, id = state.id] _ in
+        log.record(.closing(id))
+        await dismiss()
+      }
     case .startButtonTapped:
-      return .run { _ in await sleepUntilCancelled() }
-        .cancellable(id: CancelID.work, cancelInFlight: true)
+      return .run { [log, id = state.id] _ in
+        log.record(.started(id))
+        await sleepUntilCancelled()
+        log.record(.ended(id))
+      }
+      .cancellable(id: CancelID.work, cancelInFlight: true)
     case .stopButtonTapped:
       return .cancel(id: CancelID.work)
     }
@@ -43,8 +52,45 @@ func sleepUntilCancelled() async {
   }
 }
 
+/// What the workers' effects did, in the order they did it: the effects a store started and
+/// the work it ended.
+final class WorkLog: Sendable {
+  enum Entry: Comparable, Sendable {
+    case closing(Int)
+    case ended(Int)
+    case started(Int)
+  }
+
+  private let entries = LockIsolated<[Entry]>([])
+
+  func record(_ entry: Entry) {
+    entries.withValue { $0.append(entry) }
+  }
+
+  /// What happened since the last call, sorted: two stores may interleave one step's effects
+  /// differently.
+  func take() -> [Entry] {
+    entries.withValue { entries in
+      defer { entries = [] }
+      return entries.sorted()
+    }
+  }
+}
+
+private enum WorkLogKey: DependencyKey {
+  static var liveValue: WorkLog { WorkLog() }
+  static var testValue: WorkLog { WorkLog() }
+}
+
+extension DependencyValues {
+  var workLog: WorkLog {
+    get { self[WorkLogKey.self] }
+    set { self[WorkLogKey.self] = newValue }
+  }
+}
+
 /// A root with a stack of two kinds of workers and a sheet that presents one, changed from
-/// outside the operators too.
+/// outside the operators too; run by the core's operators or by the reference ones.
 struct Navigator: Reducer {
   @CasePathable
   enum Path: Equatable, Sendable {
@@ -76,7 +122,29 @@ struct Navigator: Reducer {
     case stopAllWorkButtonTapped
   }
 
+  /// Whether the stack and the sheet are run by `referenceForEach` and `referenceIfLet`.
+  let usesReference: Bool
+
   var body: some ReducerOf<Self> {
+    if usesReference {
+      parent
+        .referenceIfLet(\.$sheet, action: \.sheet) { Worker() }
+        .referenceForEach(\.path, action: \.path) { PathReducer() }
+    } else {
+      parent
+        .ifLet(\.$sheet, action: \.sheet) { Worker() }
+        .forEach(\.path, action: \.path) { PathReducer() }
+    }
+  }
+
+  struct PathReducer: Reducer {
+    var body: some Reducer<Path, PathAction> {
+      Scope(state: \.first, action: \.first) { Worker() }
+      Scope(state: \.second, action: \.second) { Worker() }
+    }
+  }
+
+  var parent: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
       case .closeSheetButtonTapped:
@@ -105,15 +173,11 @@ struct Navigator: Reducer {
         return .cancel(id: Worker.CancelID.work)
       }
     }
-    .ifLet(\.$sheet, action: \.sheet) { Worker() }
-    .forEach(\.path, action: \.path) {
-      Scope(state: \.first, action: \.first) { Worker() }
-      Scope(state: \.second, action: \.second) { Worker() }
-    }
   }
 }
 
-/// A root with two sheets of the same feature, side by side.
+/// A root with two sheets of the same feature, side by side; run by the core's operators or by
+/// the reference ones.
 struct TwinSheets: Reducer {
   struct State: Equatable, Sendable {
     @PresentationState var left: Worker.State?
@@ -129,7 +193,22 @@ struct TwinSheets: Reducer {
     case stopAllWorkButtonTapped
   }
 
+  /// Whether the sheets are run by `referenceIfLet`.
+  let usesReference: Bool
+
   var body: some ReducerOf<Self> {
+    if usesReference {
+      parent
+        .referenceIfLet(\.$left, action: \.left) { Worker() }
+        .referenceIfLet(\.$right, action: \.right) { Worker() }
+    } else {
+      parent
+        .ifLet(\.$left, action: \.left) { Worker() }
+        .ifLet(\.$right, action: \.right) { Worker() }
+    }
+  }
+
+  var parent: some ReducerOf<Self> {
     Reduce { state, action in
       switch action {
       case .close(let right):
@@ -144,7 +223,5 @@ struct TwinSheets: Reducer {
         return .cancel(id: Worker.CancelID.work)
       }
     }
-    .ifLet(\.$left, action: \.left) { Worker() }
-    .ifLet(\.$right, action: \.right) { Worker() }
   }
 }

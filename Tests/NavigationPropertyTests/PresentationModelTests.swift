@@ -36,74 +36,102 @@ let sheetSteps = Gen.frequency(
 
 @MainActor
 struct PresentationModelTests {
+  /// How many random sequences of steps each run checks.
+  static let sequenceCount = 200
+
   @Test(.shrinking)
-  func twoSheetsAndTheirEffectsFollowTheModel() async {
-    await propertyCheck(count: 60, input: sheetSteps) { steps in
+  func twoSheetsAndTheirEffectsFollowTheModelAndTheReference() async {
+    await propertyCheck(count: Self.sequenceCount, input: sheetSteps) { steps in
       await withSerialEffects {
-        let store = Store(initialState: TwinSheets.State()) { TwinSheets() }
-        let issues = IssueCollector()
+        let (log, referenceLog) = (WorkLog(), WorkLog())
+        let store = Store(initialState: TwinSheets.State()) {
+          TwinSheets(usesReference: false)
+        } withDependencies: {
+          $0.workLog = log
+        }
+        let reference = ReferenceStore(initialState: TwinSheets.State()) {
+          TwinSheets(usesReference: true)
+        } withDependencies: {
+          $0.workLog = referenceLog
+        }
+        let (issues, referenceIssues) = (IssueCollector(), IssueCollector())
+        @MainActor func send(_ action: TwinSheets.Action) {
+          withIssueReporters([issues]) { _ = store.send(action) }
+          withIssueReporters([referenceIssues]) { reference.send(action) }
+        }
         var sheets: [Bool: Model.Sheet] = [:]
         var nextLabel = 0
-        var failure: String?
+        var failures: [String] = []
 
-        for step in steps where failure == nil {
-          let before = issues.count
-          let expectsIssue = withIssueReporters([issues]) { () -> Bool in
-            switch step {
-            case .present(let right):
-              store.send(.present(Worker.State(id: nextLabel), right: right))
-              sheets[right] = Model.Sheet(label: nextLabel)
-              nextLabel += 1
-              return false
-            case .dismiss(let right):
-              store.send(right ? .right(.dismiss) : .left(.dismiss))
-              return sheets.removeValue(forKey: right) == nil
-            case .command(let command, let right):
-              let action = PresentationAction<Worker.Action>.presented(command.action)
-              store.send(right ? .right(action) : .left(action))
-              guard sheets[right] != nil else { return true }
-              switch command {
-              case .close: sheets[right] = nil
-              case .start: sheets[right]?.isWorking = true
-              case .stop: sheets[right]?.isWorking = false
-              }
-              return false
-            case .closeFromParent(let right):
-              store.send(.close(right: right))
-              sheets[right] = nil
-              return false
-            case .stopAllWork:
-              store.send(.stopAllWorkButtonTapped)
-              for side in sheets.keys { sheets[side]?.isWorking = false }
-              return false
+        for step in steps where failures.isEmpty {
+          let before = (issues.count, referenceIssues.count)
+          let expectsIssue: Bool
+          switch step {
+          case .present(let right):
+            send(.present(Worker.State(id: nextLabel), right: right))
+            sheets[right] = Model.Sheet(label: nextLabel)
+            nextLabel += 1
+            expectsIssue = false
+          case .dismiss(let right):
+            send(right ? .right(.dismiss) : .left(.dismiss))
+            expectsIssue = sheets.removeValue(forKey: right) == nil
+          case .command(let command, let right):
+            let action = PresentationAction<Worker.Action>.presented(command.action)
+            send(right ? .right(action) : .left(action))
+            expectsIssue = sheets[right] == nil
+            switch command {
+            case .close: sheets[right] = nil
+            case .start: sheets[right]?.isWorking = true
+            case .stop: sheets[right]?.isWorking = false
             }
+          case .closeFromParent(let right):
+            send(.close(right: right))
+            sheets[right] = nil
+            expectsIssue = false
+          case .stopAllWork:
+            send(.stopAllWorkButtonTapped)
+            for side in sheets.keys { sheets[side]?.isWorking = false }
+            expectsIssue = false
           }
           for _ in 0..<8 { await Task.megaYield() }
 
+          let reported = issues.count - before.0
+          failures += Harness.disagreements(
+            after: step,
+            store: (store.state, store.effectRuntime.runningCount, log, reported),
+            reference: (
+              reference.state, reference.effects.runningCount, referenceLog,
+              referenceIssues.count - before.1
+            )
+          )
           let working = sheets.values.count(where: \.isWorking)
           let expectedKeys = 3 * working + (working > 0 ? 1 : 0)
-          let reported = issues.count - before
           if reported != (expectsIssue ? 1 : 0) {
-            failure = "\(step): \(reported) issues, expected \(expectsIssue ? 1 : 0)"
+            failures.append("\(step): \(reported) issues, expected \(expectsIssue ? 1 : 0)")
           } else if store.state.left?.id != sheets[false]?.label
             || store.state.right?.id != sheets[true]?.label
           {
-            failure =
+            failures.append(
               "\(step): the sheets are \(store.state.left?.id as Any), \(store.state.right?.id as Any)"
+            )
           } else if store.effectRuntime.runningCount != working {
-            failure = "\(step): \(store.effectRuntime.runningCount) effects run, \(working) working"
+            failures.append(
+              "\(step): \(store.effectRuntime.runningCount) effects run, \(working) working"
+            )
           } else if store.effectRuntime.cancellationKeyCount != expectedKeys {
-            failure =
+            failures.append(
               "\(step): \(store.effectRuntime.cancellationKeyCount) keys, expected \(expectedKeys)"
+            )
           }
         }
-        #expect(failure == nil, "\(failure ?? "")")
+        #expect(failures.isEmpty, "\(failures.first ?? "")")
 
-        store.send(.close(right: false))
-        store.send(.close(right: true))
+        send(.close(right: false))
+        send(.close(right: true))
         for _ in 0..<8 { await Task.megaYield() }
         #expect(store.effectRuntime.runningCount == 0)
         #expect(store.effectRuntime.cancellationKeyCount == 0)
+        #expect(reference.effects.runningCount == 0)
       }
     }
   }

@@ -19,7 +19,7 @@ extension Effect {
   ///   .cancellable(id: CancelID.search, cancelInFlight: true)
   /// ```
   ///
-  /// > Important: Call this inside the reducer that owns the effect: the navigation scope is that
+  /// > Important: Call this inside the reducer that owns the effect: the navigation path is that
   /// > of the reducer running when the method is called.
   ///
   /// > Note: Making `.none` cancellable gives `.none`, which cancels nothing even with
@@ -32,8 +32,8 @@ extension Effect {
   /// - Returns: The cancellable effect.
   @inlinable
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Self {
-    // NB: As in the Composable Architecture, a cancellable `.none` cancels nothing, even with
-    // `cancelInFlight`: there is no new work for the old to make way for.
+    // NB: A cancellable `.none` cancels nothing, even in flight, as in the Composable
+    // Architecture (`CancellationTests.cancellingNothingInFlightCancelsNothing`).
     if isNone {
       return .none
     }
@@ -43,7 +43,7 @@ extension Effect {
 
   /// An effect that cancels every running effect with the given identifier.
   ///
-  /// Only effects of the same store and navigation scope are cancelled (see
+  /// Only effects of the same store and navigation path are cancelled (see
   /// ``cancellable(id:cancelInFlight:)``). Cancellation happens as soon as the store starts this
   /// effect, before any later action is processed.
   ///

@@ -13,18 +13,20 @@ extension Effect {
   public func map<NewAction: Sendable>(
     _ transform: @escaping @Sendable (Action) -> NewAction
   ) -> Effect<NewAction> {
-    map(transform, wrapBody: nil)
+    mappingActions(transform, wrappingEachRun: nil)
   }
 
-  /// Transforms every action, and wraps the work of every ``run(priority:operation:catch:fileID:filePath:line:column:)``
-  /// in `wrapBody`, when given, which receives the new effect's ``Send``.
+  /// Transforms every action, and runs the work of every ``run(priority:operation:catch:fileID:filePath:line:column:)``
+  /// inside `wrapRun`, when given, which receives the new effect's ``Send``: how a navigation
+  /// operator installs a child's dismissal (`Effect.lifted(from:embed:dismiss:)`).
   ///
-  /// Without `wrapBody` the mapped work calls the child's work directly: each wrapper is one
-  /// more asynchronous frame in the work's task at each level of parents (guarded by
-  /// `Benchmarks/instruction-counts`, pop with effects).
-  func map<NewAction: Sendable>(
+  /// Without `wrapRun` the mapped work calls the original directly: each wrapper is one more
+  /// asynchronous frame in the work's task at every level of parents.
+  func mappingActions<NewAction: Sendable>(
     _ transform: @escaping @Sendable (Action) -> NewAction,
-    wrapBody: (@Sendable (Send<NewAction>, () async throws -> Void) async throws -> Void)?
+    wrappingEachRun wrapRun: (
+      @Sendable (Send<NewAction>, () async throws -> Void) async throws -> Void
+    )?
   ) -> Effect<NewAction> {
     switch operation {
     case nil:
@@ -34,9 +36,9 @@ extension Effect {
     case .run(let run):
       let body = run.body
       let mappedBody: @Sendable (Send<NewAction>) async throws -> Void
-      if let wrapBody {
+      if let wrapRun {
         mappedBody = { send in
-          try await wrapBody(send) {
+          try await wrapRun(send) {
             try await body(Send { send(transform($0)) })
           }
         }
@@ -53,12 +55,12 @@ extension Effect {
       )
     case .merge(let merge):
       return Effect<NewAction>(
-        box: Effect<NewAction>.PartsBox(merging: Self.mapParts(merge.parts, transform, wrapBody))
+        box: Effect<NewAction>.PartsBox(merging: Self.mapParts(merge.parts, transform, wrapRun))
       )
     case .concatenate(let concatenation):
       return Effect<NewAction>(
         box: Effect<NewAction>.PartsBox(
-          concatenating: Self.mapParts(concatenation.parts, transform, wrapBody)
+          concatenating: Self.mapParts(concatenation.parts, transform, wrapRun)
         )
       )
     case .cancellable(let cancellable):
@@ -66,7 +68,7 @@ extension Effect {
         box: Effect<NewAction>.CancellableBox(
           cancellable.key,
           cancelInFlight: cancellable.cancelInFlight,
-          cancellable.effect.map(transform, wrapBody: wrapBody)
+          cancellable.effect.mappingActions(transform, wrappingEachRun: wrapRun)
         )
       )
     case .cancel(let cancel):
@@ -80,13 +82,14 @@ extension Effect {
   private static func mapParts<NewAction: Sendable>(
     _ parts: [EffectBox],
     _ transform: @escaping @Sendable (Action) -> NewAction,
-    _ wrapBody: (@Sendable (Send<NewAction>, () async throws -> Void) async throws -> Void)?
+    _ wrapRun: (@Sendable (Send<NewAction>, () async throws -> Void) async throws -> Void)?
   ) -> [EffectBox] {
     var mapped: [EffectBox] = []
     mapped.reserveCapacity(parts.count)
     for part in parts {
-      // NB: Mapping keeps every kind of effect but `.none`, which no part is.
-      guard let box = Effect(box: part).map(transform, wrapBody: wrapBody).box else {
+      // Mapping keeps every kind of effect but `.none`, which no part is.
+      guard let box = Effect(box: part).mappingActions(transform, wrappingEachRun: wrapRun).box
+      else {
         preconditionFailure("A part of a merge or concatenation mapped to no effect")
       }
       mapped.append(box)

@@ -16,22 +16,18 @@
 ///   }
 /// ```
 public struct Effect<Action: Sendable>: Sendable {
-  /// The operation in a box, or `nil` for ``none``; read it through ``operation``.
-  ///
-  /// An effect is one reference whose layout does not depend on `Action`: the store and the
-  /// operators run unspecialised, and they copy, test and release an effect without looking up
-  /// the action's metadata (see `EffectBox`, below). The constructors are inlinable so that the
-  /// feature that makes an effect makes its box knowing the box's type.
+  /// The operation in a box (see `EffectBox`), or `nil` for ``none``; read it through
+  /// ``operation``. The constructors are inlinable, so that a feature makes its box knowing the
+  /// box's type.
   @usableFromInline
-  let box: EffectBox?
+  package let box: EffectBox?
 
   @inlinable
-  init(box: EffectBox?) {
+  package init(box: EffectBox?) {
     self.box = box
   }
 
-  /// Whether the effect does nothing; operators check it before building closures to lift an
-  /// effect, because most actions only change state.
+  /// Whether the effect does nothing: most actions only change state.
   @inlinable
   var isNone: Bool {
     box == nil
@@ -39,37 +35,6 @@ public struct Effect<Action: Sendable>: Sendable {
 }
 
 extension Effect {
-  /// An effect that does nothing.
-  ///
-  /// Return it when an action only changes state.
-  ///
-  /// ```swift
-  /// case .titleChanged(let title):
-  ///   state.title = title
-  ///   return .none
-  /// ```
-  @inlinable
-  public static var none: Self {
-    Self(box: nil)
-  }
-
-  /// An effect that immediately sends an action back into the store.
-  ///
-  /// The action is processed synchronously, right after the current one and before the store
-  /// returns control, so the two changes reach observers together. Prefer calling shared logic
-  /// directly; `send` is for telling a parent something, such as a delegate action.
-  ///
-  /// ```swift
-  /// return .send(.delegate(.standupUpdated(state.standup)))
-  /// ```
-  ///
-  /// - Parameter action: The action to send.
-  /// - Returns: An effect that sends `action`.
-  @inlinable
-  public static func send(_ action: Action) -> Self {
-    Self(box: SendBox(action))
-  }
-
   /// An effect that runs asynchronous work, which can send any number of actions back.
   ///
   /// The work runs in a new task. The dependencies in effect where the effect is created (in a
@@ -136,18 +101,14 @@ extension Effect {
 /// The box an effect keeps its operation in: the base of one final class for each kind of
 /// operation, opened only through ``Effect/operation``.
 ///
-/// Invariant: only `Effect.SendBox` has a field whose layout depends on the action. Every other
-/// box, and an effect itself, has the same layout for every action, so that the store and the
-/// operators, which run unspecialised, copy, read and release effects without looking up the
-/// action's type metadata. (An enum of the operations, generic over the action, would be handled
-/// through that metadata at every step.) The base is outside `Effect`, where it would be generic
-/// over the action, so that a merge keeps its parts in an array of one type for every action.
+/// Invariant: only `Effect.SendBox` has a field whose layout depends on the action, so the store
+/// and the operators, which run unspecialised, copy, read and release effects without the
+/// action's metadata; outside `Effect`, so that a merge's parts are an array of one type.
 /// Guarded by `Benchmarks/instruction-counts` (element send, start + cancel).
 @usableFromInline
-class EffectBox: @unchecked Sendable {
-  // NB: `@unchecked` because the compiler checks the sendability of final classes only; each
-  // subclass restates it. Every subclass is final and stores only constants of sendable types,
-  // or (`PartsBox`) other boxes.
+package class EffectBox: @unchecked Sendable {
+  // `@unchecked`: the compiler checks only final classes; every subclass is final and stores
+  // only sendable constants, or (`PartsBox`) other boxes.
   @usableFromInline
   let kind: EffectKind
 
@@ -159,7 +120,7 @@ class EffectBox: @unchecked Sendable {
 
 /// Which subclass of ``EffectBox`` a box is; read by ``Effect/operation`` only.
 @usableFromInline
-enum EffectKind: Sendable {
+package enum EffectKind: Sendable {
   case send
   case run
   case merge
@@ -170,13 +131,10 @@ enum EffectKind: Sendable {
 }
 
 extension Effect {
-  /// An effect's box, opened: what the effect does, with the box of its kind.
-  ///
-  /// The interpreter, ``map(_:)``, ``merge(_:)-(Effect<Action>...)`` and
-  /// ``concatenate(_:)-(Effect<Action>...)`` read effects through it. Each payload is a class
-  /// reference, so the view has one layout for every action and costs no metadata lookup.
+  /// An effect's box, opened: what the effect does, with the box of its kind. Each payload is a
+  /// class reference, so the view has one layout for every action.
   @usableFromInline
-  enum Operation {
+  package enum Operation {
     case send(SendBox)
     case run(RunBox)
     case merge(PartsBox)
@@ -189,11 +147,10 @@ extension Effect {
   /// What the effect does, or `nil` for ``none``: the one place a box is cast to its class.
   @inlinable
   @inline(__always)
-  var operation: Operation? {
+  package var operation: Operation? {
     guard let box else { return nil }
-    // NB: Each box was made by the initialiser of its class, which sets its kind, and every box
-    // of an `Effect<Action>` is a box of that action (`PartsBox` keeps boxes of its own effect's
-    // action), so the cast to the kind's class is exact.
+    // NB: A box's kind is set by its class's initialiser, and an `Effect<Action>` holds only
+    // boxes of `Action`, so each cast is exact (`EffectTests`, every test that runs an effect).
     switch box.kind {
     case .send: return .send(unsafeDowncast(box, to: SendBox.self))
     case .run: return .run(unsafeDowncast(box, to: RunBox.self))
@@ -207,9 +164,9 @@ extension Effect {
 
   /// ``send(_:)``.
   @usableFromInline
-  final class SendBox: EffectBox, @unchecked Sendable {
+  package final class SendBox: EffectBox, @unchecked Sendable {
     @usableFromInline
-    let action: Action
+    package let action: Action
 
     @inlinable
     init(_ action: Action) {
@@ -220,16 +177,15 @@ extension Effect {
 
   /// The asynchronous work of ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)``.
   @usableFromInline
-  final class RunBox: EffectBox, @unchecked Sendable {
+  package final class RunBox: EffectBox, @unchecked Sendable {
     /// The priority the work's task starts at; `nil` inherits the starting context's.
     @usableFromInline
-    let priority: TaskPriority?
-    /// The dependencies and the reducer context in effect where the effect was created; they
-    /// stay in effect inside it (see `ReducerContext`).
+    package let priority: TaskPriority?
+    /// The dependencies and the reducer context where the effect was created, kept inside it.
     @usableFromInline
-    let environment: EffectEnvironment
+    package let environment: EffectEnvironment
     @usableFromInline
-    let body: @Sendable (Send<Action>) async throws -> Void
+    package let body: @Sendable (Send<Action>) async throws -> Void
     @usableFromInline
     let location: CodeLocation
 
@@ -251,9 +207,9 @@ extension Effect {
   /// A merge or a concatenation, by its kind. Its parts are boxes of this effect's action, none
   /// of them `nil`, kept in an array whose type does not depend on the action.
   @usableFromInline
-  final class PartsBox: EffectBox, @unchecked Sendable {
+  package final class PartsBox: EffectBox, @unchecked Sendable {
     @usableFromInline
-    let parts: [EffectBox]
+    package let parts: [EffectBox]
 
     @inlinable
     init(merging parts: [EffectBox]) {
@@ -270,13 +226,13 @@ extension Effect {
 
   /// ``cancellable(id:cancelInFlight:)``, and a navigated child's work under its key.
   @usableFromInline
-  final class CancellableBox: EffectBox, @unchecked Sendable {
+  package final class CancellableBox: EffectBox, @unchecked Sendable {
     @usableFromInline
-    let key: CancellationKey
+    package let key: CancellationKey
     @usableFromInline
-    let cancelInFlight: Bool
+    package let cancelInFlight: Bool
     @usableFromInline
-    let effect: Effect
+    package let effect: Effect
 
     @inlinable
     init(_ key: CancellationKey, cancelInFlight: Bool, _ effect: Effect) {
@@ -289,9 +245,9 @@ extension Effect {
 
   /// ``cancel(id:)``, and the cancellation of a navigated child's work.
   @usableFromInline
-  final class CancelBox: EffectBox, @unchecked Sendable {
+  package final class CancelBox: EffectBox, @unchecked Sendable {
     @usableFromInline
-    let key: CancellationKey
+    package let key: CancellationKey
 
     @inlinable
     init(_ key: CancellationKey) {
@@ -302,7 +258,7 @@ extension Effect {
 
   /// The reconciliation of a navigation slot's children with the state (see `Reconciliation`).
   @usableFromInline
-  final class ReconcileBox: EffectBox, @unchecked Sendable {
+  package final class ReconcileBox: EffectBox, @unchecked Sendable {
     @usableFromInline
     let reconciliation: Reconciliation
 

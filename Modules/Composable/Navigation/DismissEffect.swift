@@ -28,13 +28,13 @@ public struct DismissEffect: Sendable {
   enum Origin: Sendable, Equatable {
     /// The dependency's default.
     case `default`
-    /// Set with `withDependencies` where `scope` was the dismiss scope in effect (`nil` at the
+    /// Set with `withDependencies` where `path` was the path `dismiss()` dismissed (`nil` at the
     /// root of a store). It applies in that feature only: a feature that a navigation operator
     /// presents below it dismisses itself again, as when the operator sets the dependency.
     case set(in: NavigationIDPath?)
   }
 
-  /// What dismissing does where the value applies rather than a navigated feature's scope:
+  /// What dismissing does where the value applies rather than a navigated feature's dismissal:
   /// report that there is nothing to dismiss, or a custom dismissal such as a test store's.
   let dismissHere: @MainActor @Sendable (CodeLocation) -> Void
   let origin: Origin
@@ -66,14 +66,14 @@ public struct DismissEffect: Sendable {
     column: UInt = #column
   ) async {
     let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    // NB: The scope comes from where the effect was created, not from the value, so that a
-    // value read anywhere in a feature dismisses that feature.
-    let scope = ReducerContext.current.dismissScope
-    guard let scope, origin != .set(in: scope) else {
+    // NB: The path comes from where the effect was created, not from the value, so that a value
+    // read anywhere in a feature dismisses that feature (`DismissEffectTests`).
+    let path = ReducerContext.current.dismissedPath
+    guard let path, origin != .set(in: path) else {
       await dismissHere(location)
       return
     }
-    guard let dismiss = DismissHandlers.handler(for: scope) else {
+    guard let dismiss = DismissHandlers.handler(for: path) else {
       location.reportIssue(
         """
         "dismiss()" was called outside of the effects of the feature it belongs to, so there \
@@ -92,9 +92,9 @@ public struct DismissEffect: Sendable {
     origin: .default
   )
 
-  /// The value as set where `scope` is the dismiss scope in effect.
-  fileprivate func set(in scope: NavigationIDPath?) -> Self {
-    Self(dismissHere: dismissHere, origin: .set(in: scope))
+  /// The value as set where `path` is the path `dismiss()` dismisses.
+  fileprivate func set(in path: NavigationIDPath?) -> Self {
+    Self(dismissHere: dismissHere, origin: .set(in: path))
   }
 }
 
@@ -102,7 +102,7 @@ extension DependencyValues {
   /// Dismisses the feature whose effect is running. See ``DismissEffect``.
   public var dismiss: DismissEffect {
     get { self[DismissEffectKey.self] }
-    set { self[DismissEffectKey.self] = newValue.set(in: ReducerContext.current.dismissScope) }
+    set { self[DismissEffectKey.self] = newValue.set(in: ReducerContext.current.dismissedPath) }
   }
 }
 
@@ -121,4 +121,35 @@ private func reportNothingToDismiss(at location: CodeLocation) {
     itself; its parent has to remove it.
     """
   )
+}
+
+/// The dismissals available to the running effect, innermost first: a navigation operator
+/// installs one around each run of its child's effects (`Effect.liftedIntoParent`), which sends
+/// the operator's pop or dismiss action through the run's ``Send``.
+///
+/// A list rather than a dictionary: every run of a navigated child pushes one node, one
+/// allocation, and a lookup happens only when a feature dismisses itself.
+final class DismissHandlers: Sendable {
+  @TaskLocal static var current: DismissHandlers?
+
+  /// The path of the feature this dismisses.
+  let path: NavigationIDPath
+  let dismiss: @Sendable () async -> Void
+  let outer: DismissHandlers?
+
+  init(path: NavigationIDPath, dismiss: @escaping @Sendable () async -> Void) {
+    self.path = path
+    self.dismiss = dismiss
+    self.outer = Self.current
+  }
+
+  /// The dismissal of the feature at `path`, if the running effect belongs to it.
+  static func handler(for path: NavigationIDPath) -> (@Sendable () async -> Void)? {
+    var node = current
+    while let handlers = node {
+      if handlers.path == path { return handlers.dismiss }
+      node = handlers.outer
+    }
+    return nil
+  }
 }

@@ -25,15 +25,15 @@ public struct PresentationState<State> {
     /// The identity of `value`, worked out when it is written (including by the presented
     /// feature itself), so that the presentation operators never reflect on it for actions
     /// that leave the presentation alone.
-    var identity: PresentationIdentity?
+    var identity: ChildIdentity?
 
     init(_ value: State) {
       self.value = value
-      self.identity = PresentationIdentity(of: value)
+      self.identity = ChildIdentity(of: value)
     }
 
     func didWrite() {
-      identity = value.map(PresentationIdentity.init(of:))
+      identity = value.map(ChildIdentity.init(of:))
     }
   }
 
@@ -86,7 +86,7 @@ public struct PresentationState<State> {
   }
 
   /// The identity of what is presented, or `nil` when nothing is.
-  var identity: PresentationIdentity? {
+  var identity: ChildIdentity? {
     storage?.identity
   }
 
@@ -94,14 +94,13 @@ public struct PresentationState<State> {
   ///
   /// - Returns: Whether something is presented; `body` runs only if it is.
   ///
-  /// NB: Not inlinable, unlike `StackState.modify(id:_:)`: a write works out the presentation's
-  /// identity again by reflection, which costs far more than the metadata lookups of generic
-  /// code.
+  /// Not inlinable, unlike `StackState.modify(id:_:)`: a write works out the identity again by
+  /// reflection, which costs far more than generic code's metadata lookups.
   @discardableResult
   @usableFromInline
   package mutating func modify(_ body: (inout State) -> Void) -> Bool {
     guard let storage = uniqueStorage(), storage.value != nil else { return false }
-    // NB: Checked non-nil above; unwrapping in place avoids copying the presented state.
+    // Checked non-nil above; unwrapped in place, the presented state is not copied.
     body(&storage.value!)
     storage.didWrite()
     return true
@@ -138,7 +137,7 @@ extension PresentationState: Hashable where State: Hashable {
   }
 }
 
-// NB: The box is only mutated while uniquely referenced (copy-on-write).
+// `@unchecked`: the box is only mutated while uniquely referenced (copy-on-write).
 extension PresentationState: @unchecked Sendable where State: Sendable {}
 
 extension PresentationState: Decodable where State: Decodable {

@@ -69,12 +69,13 @@ extension StackElementID: CustomStringConvertible, CustomDebugStringConvertible,
 /// let id = nextID()
 /// ```
 public struct StackElementIDGenerator: Sendable {
-  private final class Source: Sendable {
+  final class Source: Sendable {
     struct State {
       var next: Int
-      /// IDs to hand out before counting on: what a test store replays.
+      /// IDs to hand out before counting on: what a test store replays (see
+      /// `StackElementID+Testing.swift`).
       var replay: ArraySlice<StackElementID> = []
-      /// The IDs handed out since recording started, when recording.
+      /// The IDs handed out since recording started, when a test store records them.
       var recorded: [StackElementID]?
     }
 
@@ -85,13 +86,13 @@ public struct StackElementIDGenerator: Sendable {
     }
   }
 
-  private let source: Source
+  let source: Source
 
   /// Whether this generator replays IDs that a reducer already used (see
   /// ``replaying(_:thenFrom:)``): a stack then writes to an ID it holds instead of skipping it.
   package let replaysIDs: Bool
 
-  private init(_ state: Source.State, replaysIDs: Bool = false) {
+  init(_ state: Source.State, replaysIDs: Bool = false) {
     self.source = Source(state)
     self.replaysIDs = replaysIDs
   }
@@ -102,13 +103,6 @@ public struct StackElementIDGenerator: Sendable {
   /// - Returns: A new, independent generator.
   public static func incrementing(from start: Int = 0) -> Self {
     Self(Source.State(next: start))
-  }
-
-  /// A generator that hands out `ids`, in order, and then counts from `next`: what a test store
-  /// uses while applying an assertion, so that the elements it creates get the IDs the reducer
-  /// gave them, even where the state it is applied to already holds them.
-  package static func replaying(_ ids: [StackElementID], thenFrom next: StackElementID) -> Self {
-    Self(Source.State(next: next.rawValue, replay: ids[...]), replaysIDs: true)
   }
 
   /// Returns a new ID.
@@ -133,19 +127,6 @@ public struct StackElementIDGenerator: Sendable {
   /// element).
   package func skip(past id: StackElementID) {
     source.state.withLock { state in state.next = max(state.next, id.rawValue + 1) }
-  }
-
-  /// Starts remembering the IDs this generator hands out, for ``takeRecorded()``.
-  package func startRecording() {
-    source.state.withLock { state in state.recorded = [] }
-  }
-
-  /// The IDs handed out since recording started or since the last call, in order.
-  package func takeRecorded() -> [StackElementID] {
-    source.state.withLock { state in
-      defer { if state.recorded != nil { state.recorded = [] } }
-      return state.recorded ?? []
-    }
   }
 }
 

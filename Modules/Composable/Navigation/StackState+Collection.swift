@@ -1,5 +1,5 @@
-// NB: Not `MutableCollection`: its algorithms (sorting, partitioning, swapping) move values
-// between positions while the IDs stay put, which would give elements each other's identity.
+// Not `MutableCollection`: its algorithms move values between positions while the IDs stay
+// put, which would give elements each other's identity.
 extension StackState: RandomAccessCollection, RangeReplaceableCollection {
   /// The position of the bottom element.
   public var startIndex: Int { 0 }

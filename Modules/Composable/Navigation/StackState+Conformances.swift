@@ -22,8 +22,7 @@ extension StackState: Hashable where Element: Hashable {
   }
 }
 
-// NB: The storage is mutable, but it is only ever mutated while uniquely referenced
-// (copy-on-write), so a stack of sendable elements can cross concurrency domains safely.
+// `@unchecked`: the storage is only mutated while uniquely referenced (copy-on-write).
 extension StackState: @unchecked Sendable where Element: Sendable {}
 
 extension StackState: Decodable where Element: Decodable {

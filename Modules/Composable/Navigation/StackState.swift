@@ -28,8 +28,7 @@ public import OrderedCollections
 /// ordered dictionary, and two copies of an unmodified stack share storage, which also makes
 /// comparing them free.
 public struct StackState<Element> {
-  // NB: `@usableFromInline` so that `==` and `hash(into:)` are inlined and specialised where
-  // stacks are compared; nothing else about the storage is visible outside the module.
+  // `@usableFromInline` so that `==` and `hash(into:)` are specialised where stacks are compared.
   @usableFromInline
   final class Storage {
     @usableFromInline var elements: OrderedDictionary<StackElementID, Element>
@@ -171,8 +170,7 @@ public struct StackState<Element> {
   /// - Parameter id: The ID of the lowest element to remove.
   public mutating func pop(from id: StackElementID) {
     guard let index = index(id: id) else { return }
-    // NB: `removeSubrange` goes through `replaceSubrange(_:with:)`, below, which records the
-    // removal.
+    // `removeSubrange` goes through `replaceSubrange(_:with:)`, which records the removal.
     removeSubrange(index...)
   }
 
@@ -237,9 +235,8 @@ public struct StackState<Element> {
   ///
   /// - Returns: Whether there is such an element; `body` runs only if there is.
   ///
-  /// NB: Inlinable so that the stack operator's element closure, compiled for the feature's
-  /// types (see `NavigatedChildRunner`), runs it specialised, without looking up the metadata of
-  /// the ordered dictionary, its keys' array and the storage on every element action.
+  /// NB: Inlinable, so that `forEach`'s element closure, compiled for the feature's types, runs
+  /// it specialised (`Benchmarks/instruction-counts`, element send).
   @inlinable
   @discardableResult
   package mutating func modify(id: StackElementID, _ body: (inout Element) -> Void) -> Bool {
@@ -282,7 +279,7 @@ public struct StackState<Element> {
 
   /// Replaces the storage with a copy of its own.
   ///
-  /// NB: Apart from ``makeUnique()``, so that the inlined check does not bring the copy with it.
+  /// Apart from ``makeUnique()``, so that the inlined check does not bring the copy with it.
   @usableFromInline
   mutating func copyStorage() {
     storage = Storage(storage.elements, version: storage.version, removals: storage.removals)

@@ -113,10 +113,8 @@ public struct _BodyReducer<Base: Reducer>: Reducer {
 /// Where a ``_BodyReducer`` keeps the body it built: by reference, so that a recursive feature
 /// does not contain itself by value, and without its type.
 final class BodyCache<State, Action: Sendable> {
-  // NB: Unchecked, because the body is read on every action of every feature and the runtime's
-  // check of each access is dearer than the read. Sound because every access is instantaneous
-  // (a read and, the first time, a write, with the build between them), so none can overlap
-  // another.
+  // NB: Unchecked: every access is instantaneous, so none overlaps another, and the check costs
+  // more than the read (`RecursionTests`; `Benchmarks/instruction-counts`, element send).
   @exclusivity(unchecked) private var body: (any Reducer<State, Action>)?
 
   func body(orBuild build: () -> any Reducer<State, Action>) -> any Reducer<State, Action> {

@@ -22,15 +22,13 @@ package final class RootStore<State, Action: Sendable> {
   package var didReduce: (@MainActor (Action, State) -> Void)?
 
   private let reducer: any Reducer<State, Action>
-  /// The actions queued behind the one being reduced, each with the group its effects join;
-  /// `nil` is the group of the action that started the batch, made when its first task starts.
-  private var bufferedActions: [(action: Action, group: EffectGroup?)] = []
-  /// Whether the running batch has queued anything, so that a lone action never touches the
-  /// buffer: this code is generic, and even asking an array of tuples of the action for its
-  /// count looks up the tuple's metadata.
-  private var hasBufferedActions = false
+  /// The actions queued behind the one being reduced, with the group each joins (`nil`: the
+  /// batch's); see `RootStore+Queue.swift`.
+  var bufferedActions: [(action: Action, group: EffectGroup?)] = []
+  /// Whether the batch has queued anything, so that a lone action never touches the buffer.
+  var hasBufferedActions = false
   private var isSending = false
-  private var observations: [Weak<StoreObservation>] = []
+  var observations: [Weak<StoreObservation>] = []
 
   package init(
     state: State,
@@ -45,8 +43,7 @@ package final class RootStore<State, Action: Sendable> {
   }
 
   deinit {
-    // NB: Nothing can receive the actions of a released store's effects, and nobody can cancel
-    // them any more: they end with it.
+    // A released store's effects can neither deliver their actions nor be cancelled by anyone.
     runtime.cancelAll()
   }
 
@@ -71,8 +68,8 @@ package final class RootStore<State, Action: Sendable> {
   @discardableResult
   package func send(_ action: Action, group: EffectGroup? = nil) -> StoreTask {
     guard !isSending else {
-      // NB: An action sent while a batch runs (from a reducer or an observer) is queued. Its
-      // group is made now so that the handle returned covers its effects.
+      // NB: Never re-entered: an action sent while a batch runs is queued, its group made now so
+      // that the handle covers its effects (`StoreTests`).
       let group = group ?? EffectGroup()
       enqueue(action, group: group)
       return StoreTask(group: group)
@@ -81,10 +78,8 @@ package final class RootStore<State, Action: Sendable> {
     isSending = true
     var batchGroup = group
     var synchronousActions: [Action] = []
-    // NB: The action that starts the batch is reduced as it was passed, without going through
-    // the buffer or a copy: most actions come alone and only change state, and in this generic
-    // code every array operation looks up metadata. Guarded by `Benchmarks/allocation-thresholds`
-    // (Stack.ElementSend allocations) and `Benchmarks/instruction-counts` (element send).
+    // NB: The first action never goes through the buffer, whose every use looks up metadata
+    // (`Benchmarks/allocation-thresholds` Stack.ElementSend, `instruction-counts` element send).
     process(action, group: nil, batchGroup: &batchGroup, synchronousActions: &synchronousActions)
     var index = 0
     while hasBufferedActions,
@@ -110,7 +105,7 @@ package final class RootStore<State, Action: Sendable> {
   ///   - actionGroup: The group its effects join, or `nil` for the batch's own group.
   ///   - batchGroup: The batch's group, made when its first task starts.
   ///   - synchronousActions: Scratch space for the actions the effects send synchronously.
-  private func process(
+  func process(
     _ action: Action,
     group actionGroup: EffectGroup?,
     batchGroup: inout EffectGroup?,
@@ -143,61 +138,19 @@ package final class RootStore<State, Action: Sendable> {
     }
   }
 
-  // NB: The buffer is only touched in the functions below, so that `send` never names its
-  // element type: the compiler looks up the tuple's metadata in every function that uses it,
-  // on entry, even when the path that uses it is not taken.
-
-  /// Queues an action behind the one being reduced, with the group its effects join.
-  private func enqueue(_ action: Action, group: EffectGroup?) {
-    bufferedActions.append((action, group))
-    hasBufferedActions = true
-  }
-
-  /// Queues actions behind the one being reduced, with the group their effects join.
-  private func enqueue(contentsOf actions: [Action], group: EffectGroup?) {
-    for action in actions {
-      enqueue(action, group: group)
-    }
-  }
-
-  /// Processes the queued action at `index`; returns whether there is one.
-  private func processBufferedAction(
-    at index: Int,
-    batchGroup: inout EffectGroup?,
-    synchronousActions: inout [Action]
-  ) -> Bool {
-    guard index < bufferedActions.count else { return false }
-    let (action, group) = bufferedActions[index]
-    process(action, group: group, batchGroup: &batchGroup, synchronousActions: &synchronousActions)
-    return true
-  }
-
   /// A new ID for an element pushed from outside the reducer.
   package func makeStackElementID() -> StackElementID {
     dependencies.stackElementID()
   }
-
-  /// Calls `onChange` after every batch of actions until the returned observation is cancelled
-  /// or released.
-  package func observe(_ onChange: @escaping @MainActor () -> Void) -> StoreObservation {
-    let observation = StoreObservation(onChange: onChange)
-    observations.append(Weak(observation))
-    return observation
-  }
-
-  private func notifyObservers() {
-    guard !observations.isEmpty else { return }
-    observations.removeAll { $0.value?.isActive != true }
-    for observation in observations {
-      observation.value?.onChange()
-    }
-  }
 }
 
-private struct Weak<Object: AnyObject> {
-  weak var value: Object?
-
-  init(_ value: Object) {
-    self.value = value
-  }
+/// A root store without its state and action types: what a ``Store`` and every store scoped
+/// from it share.
+@MainActor
+package protocol AnyRootStore: AnyObject {
+  var runtime: EffectRuntime { get }
+  func makeStackElementID() -> StackElementID
+  func observe(_ onChange: @escaping @MainActor () -> Void) -> StoreObservation
 }
+
+extension RootStore: AnyRootStore {}

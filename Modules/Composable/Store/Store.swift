@@ -1,4 +1,3 @@
-public import CasePaths
 public import Dependencies
 
 /// The runtime of a feature: it holds the state, runs the reducer for each action, starts the
@@ -22,9 +21,9 @@ public import Dependencies
 @MainActor
 @dynamicMemberLookup
 public final class Store<State, Action: Sendable> {
-  private let root: any StoreRoot
-  private let toState: @MainActor () -> State
-  private let toSend: @MainActor (Action) -> StoreTask
+  let root: any AnyRootStore
+  let toState: @MainActor () -> State
+  let toSend: @MainActor (Action) -> StoreTask
 
   /// Creates a store.
   ///
@@ -60,8 +59,8 @@ public final class Store<State, Action: Sendable> {
     )
   }
 
-  private init(
-    root: any StoreRoot,
+  init(
+    root: any AnyRootStore,
     toState: @escaping @MainActor () -> State,
     toSend: @escaping @MainActor (Action) -> StoreTask
   ) {
@@ -91,60 +90,6 @@ public final class Store<State, Action: Sendable> {
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
     toSend(action)
-  }
-
-  /// Derives a store for a child feature.
-  ///
-  /// The child store reads its state through this store every time, and its actions are
-  /// embedded into this store's actions.
-  ///
-  /// ```swift
-  /// let listStore = store.scope(state: \.list, action: \.list)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - toChildState: A key path from this state to the child state.
-  ///   - toChildAction: A case key path from this action to the child action.
-  /// - Returns: The child store.
-  public func scope<ChildState, ChildAction>(
-    state toChildState: KeyPath<State, ChildState>,
-    action toChildAction: CaseKeyPath<Action, ChildAction>
-  ) -> Store<ChildState, ChildAction> {
-    let embed = AnyCasePath(toChildAction)
-    return Store<ChildState, ChildAction>(
-      root: root,
-      toState: { [toState] in toState()[keyPath: toChildState] },
-      toSend: { [toSend] in toSend(embed.embed($0)) }
-    )
-  }
-
-  /// Derives a store for a child feature, naming the child's action case through the action's
-  /// `AllCasePaths`.
-  ///
-  /// Swift picks this overload for a literal such as `\.list`. The case path is looked up once,
-  /// here, and then embeds every action the child store sends without boxing it; a
-  /// `CaseKeyPath` goes through type-erased machinery on every send. It behaves exactly like
-  /// the overload that takes a `CaseKeyPath`.
-  ///
-  /// ```swift
-  /// let listStore = store.scope(state: \.list, action: \.list)
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - toChildState: A key path from this state to the child state.
-  ///   - toChildAction: The child's action case, as a member of this action's `AllCasePaths`.
-  /// - Returns: The child store.
-  @_documentation(visibility: internal)
-  public func scope<ChildState, ChildAction>(
-    state toChildState: KeyPath<State, ChildState>,
-    action toChildAction: KeyPath<Action.AllCasePaths, AnyCasePath<Action, ChildAction>>
-  ) -> Store<ChildState, ChildAction> where Action: CasePathable {
-    let embed = Action.allCasePaths[keyPath: toChildAction]
-    return Store<ChildState, ChildAction>(
-      root: root,
-      toState: { [toState] in toState()[keyPath: toChildState] },
-      toSend: { [toSend] in toSend(embed.embed($0)) }
-    )
   }
 
   /// Calls `onChange` after every batch of actions the store processes.
@@ -177,51 +122,5 @@ public final class Store<State, Action: Sendable> {
   /// - Returns: An ID the store's generator has not handed out before.
   public func makeStackElementID() -> StackElementID {
     root.makeStackElementID()
-  }
-
-  /// The number of effect tasks of the root store that are still running.
-  package var runningEffectCount: Int {
-    root.runtime.runningCount
-  }
-
-  /// The effect runtime of the root store.
-  package var effectRuntime: EffectRuntime {
-    root.runtime
-  }
-}
-
-/// The part of a root store that scoped stores share.
-@MainActor
-package protocol StoreRoot: AnyObject {
-  var runtime: EffectRuntime { get }
-  func makeStackElementID() -> StackElementID
-  func observe(_ onChange: @escaping @MainActor () -> Void) -> StoreObservation
-}
-
-extension RootStore: StoreRoot {}
-
-extension DependencyValues {
-  /// The dependencies of a new store, and its initial state and reducer built with them in
-  /// effect, so that IDs they create come from the store's own generators.
-  ///
-  /// Every store starts with a root navigation scope and a stack element ID generator that
-  /// counts from 0; `prepare` then applies the caller's overrides.
-  package static func forNewStore<State, R>(
-    initialState: () -> State,
-    reducer: () -> R,
-    prepare: (inout DependencyValues) -> Void
-  ) -> (State, R, DependencyValues) {
-    let dependencies = withDependencies {
-      $0.stackElementID = .incrementing()
-      prepare(&$0)
-    } operation: {
-      DependencyValues._current
-    }
-    let (state, reducer) = withDependencies {
-      $0 = dependencies
-    } operation: {
-      (initialState(), reducer())
-    }
-    return (state, reducer, dependencies)
   }
 }

@@ -18,10 +18,12 @@ struct AlertStateTests {
     }
   }
 
-  @Test func theBuilderSupportsConditionalButtons() {
-    #expect(makeAlert(canArchive: true).buttons.map(\.label) == ["Delete", "Archive", "Cancel"])
-    #expect(makeAlert(canArchive: false).buttons.map(\.label) == ["Delete", "Cancel"])
+  @Test func anAlertKeepsItsTitleButtonsAndMessage() {
+    let alert = makeAlert(canArchive: true)
+    #expect(alert.title == "Delete?")
+    #expect(alert.buttons.map(\.label) == ["Delete", "Archive", "Cancel"])
     #expect(makeAlert(canArchive: false).buttons.map(\.role) == [.destructive, .cancel])
+    #expect(alert.message == "This cannot be undone.")
   }
 
   @Test func equalityIgnoresIdentity() {

@@ -196,7 +196,7 @@ struct EffectTests {
     await store.receive(.number(8)) { $0.log = ["7", "8"] }
   }
 
-  // NB: The base priority, because a task that a higher-priority task awaits runs escalated;
+  // The base priority, because a task that a higher-priority task awaits runs escalated;
   // and priorities no caller runs at, so that a task that inherited its caller's would fail.
   @Test func runStartsItsTaskAtThePriorityItWasGivenAlsoWhenMapped() async {
     let store = TestStore(initialState: Feature.State()) {

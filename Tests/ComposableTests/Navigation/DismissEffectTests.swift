@@ -73,7 +73,7 @@ struct DismissEffectTests {
   }
 
   @Test func aStoreDrivenFromAnElementsEffectDismissesAtItsOwnRoot() async {
-    // NB: The inner store's effect starts in the element's effect, whose task carries the
+    // The inner store's effect starts in the element's effect, whose task carries the
     // element's context; it runs at the inner store's root all the same, so it dismisses there
     // rather than the element that drove it.
     let (calls, isDismissed) = await Self.driveStoreFromAnElementsEffect {
@@ -87,7 +87,7 @@ struct DismissEffectTests {
   }
 
   @Test func aConcatenationOfAStoreDrivenFromAnElementsEffectDismissesAtItsOwnRoot() async {
-    // NB: The concatenation's task inherits the element's context, and its walk starts the
+    // The concatenation's task inherits the element's context, and its walk starts the
     // parts; the second part still runs at the inner store's root.
     let (calls, isDismissed) = await Self.driveStoreFromAnElementsEffect {
       .concatenate(

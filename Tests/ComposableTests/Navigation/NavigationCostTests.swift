@@ -97,13 +97,13 @@ struct NavigationCostTests {
     store.send(.left(.presented(.startTimerButtonTapped)))
 
     let identities = IdentityCount()
-    PresentationIdentityCounting.$count.withValue(identities) {
+    ChildIdentityCounting.$count.withValue(identities) {
       for _ in 1...20 {
         store.send(.right(.presented(.timerTick)))
       }
     }
 
-    // NB: The right sheet's identity is worked out once per action, after its feature wrote
+    // The right sheet's identity is worked out once per action, after its feature wrote
     // to it; the left sheet's, which nothing touched, never.
     #expect(identities.value == 20)
   }

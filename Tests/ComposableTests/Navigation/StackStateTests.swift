@@ -225,7 +225,7 @@ struct StackStateDifferenceTests {
     let storage = stack.storageIdentity
     let snapshot = stack.snapshot
     stack[id: 0] = "A"
-    // NB: Had the snapshot kept the storage, this write would have copied it.
+    // Had the snapshot kept the storage, this write would have copied it.
     #expect(stack.storageIdentity == storage)
     #expect(stack.difference(from: snapshot).isEmpty)
   }

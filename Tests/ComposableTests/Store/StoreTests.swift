@@ -209,7 +209,7 @@ struct StoreTests {
       } operation: {
         UUIDStamps.stamp()
       }
-      // NB: The head of the concatenation is a run, so every part starts in the
+      // The head of the concatenation is a run, so every part starts in the
       // concatenation's task, whose walk decides what each part's task binds.
       return .concatenate(UUIDStamps.stamp(), overridden, UUIDStamps.stamp())
     }
@@ -221,7 +221,7 @@ struct StoreTests {
   @Test func storeDependenciesReachTheEffectsOfAnActionSentOutsideAnyTask() async {
     let store = UUIDStamps.store { UUIDStamps.stamp() }
 
-    // NB: A block on the main queue runs in no task, where the dependencies the effects start
+    // A block on the main queue runs in no task, where the dependencies the effects start
     // with are bound in the thread's own storage, which their tasks copy all the same.
     let task = await withCheckedContinuation { continuation in
       DispatchQueue.main.async {

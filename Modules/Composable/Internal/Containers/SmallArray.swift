@@ -23,8 +23,7 @@ struct SmallArray<Element> {
     case .one(let first):
       storage = .many([first, element])
     case .many(var elements):
-      // NB: Parking a placeholder first keeps the array uniquely referenced, so appending does
-      // not copy it.
+      // A placeholder parked first keeps the array uniquely referenced: appending copies nothing.
       storage = .empty
       elements.append(element)
       storage = .many(elements)
@@ -41,8 +40,7 @@ struct SmallArray<Element> {
 
   /// Removes the last `k` elements of the `count` the array holds.
   ///
-  /// NB: The caller says how many elements there are, so that removing all of them is an
-  /// assignment, without reading the storage.
+  /// The caller says how many elements there are, so that removing all is an assignment.
   mutating func removeLast(_ k: Int, of count: Int) {
     precondition(k <= count, "Removing more elements than a SmallArray holds")
     guard k > 0 else { return }

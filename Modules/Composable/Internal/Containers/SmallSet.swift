@@ -34,8 +34,7 @@ struct SmallSet<Element: Hashable> {
         storage = .many([existing, element])
       }
     case .many(var elements):
-      // NB: Parking a placeholder first keeps the set uniquely referenced, so inserting does
-      // not copy it.
+      // A placeholder parked first keeps the set uniquely referenced: inserting copies nothing.
       storage = .empty
       elements.insert(element)
       storage = .many(elements)

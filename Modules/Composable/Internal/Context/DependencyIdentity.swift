@@ -20,7 +20,7 @@ package enum DependencyIdentity {
     guard layoutIsAsAssumed else { return false }
     return withUnsafeBytes(of: lhs) { left in
       withUnsafeBytes(of: rhs) { right in
-        // NB: Word by word: the layout check makes the size a whole number of references.
+        // Word by word: the layout check makes the size a whole number of references.
         stride(from: 0, to: left.count, by: MemoryLayout<UInt>.size).allSatisfy { offset in
           left.loadUnaligned(fromByteOffset: offset, as: UInt.self)
             == right.loadUnaligned(fromByteOffset: offset, as: UInt.self)

@@ -7,12 +7,9 @@
 /// in the value's type, so identifiers whose values all hash alike (empty structs, single-case
 /// enums) still spread over the table; equality is exact-type, so `1` and `Int8(1)` differ.
 ///
-/// NB: The value is never held in an existential (`any Hashable`). A struct that holds one is
-/// copied and destroyed through the value's witnesses, and so is everything that holds such a
-/// struct (cancellation keys, the inline arrays of keys, registry entries), several times for
-/// every effect. A value of a trivial type of at most 16 bytes (enum cases, integers, UUIDs,
-/// stack element IDs: nearly every identifier) is kept as its bytes; any other value in a box
-/// of its own.
+/// The value is never held in an existential (`any Hashable`), which every copy of a key would
+/// copy through the value's witnesses: a trivial value of at most 16 bytes (enum cases,
+/// integers, UUIDs, stack element IDs) is kept as its bytes, any other in a box of its own.
 @usableFromInline
 package struct HashableIdentity: Hashable, Sendable, CustomStringConvertible {
   @usableFromInline
@@ -46,10 +43,8 @@ package struct HashableIdentity: Hashable, Sendable, CustomStringConvertible {
       self.box = ValueBox(value)
     }
     self.valueType = Value.self
-    // NB: The type is mixed in by its address after hashing, rather than fed to the hasher as a
-    // second `combine`: the value's hash is already random, so the addresses of two types keep
-    // their values that hash alike apart just as well (`HashableIdentityTests` checks that
-    // identifiers of types whose values all hash alike do not collide).
+    // NB: Values of two types that hash alike never collide: the type's address is mixed into
+    // the value's hash (`HashableIdentityTests`).
     var hasher = Hasher()
     hasher.combine(value)
     self.hash = hasher.finalize() ^ Int(bitPattern: ObjectIdentifier(Value.self))
@@ -65,7 +60,7 @@ package struct HashableIdentity: Hashable, Sendable, CustomStringConvertible {
   /// The value, type-erased.
   package var base: any Hashable & Sendable {
     func open<Value: Hashable & Sendable>(_: Value.Type) -> any Hashable & Sendable {
-      // NB: `valueType` is the value's type, so the value is there.
+      // `valueType` is the value's type, so the value is there.
       value(as: Value.self).unsafelyUnwrapped
     }
     return open(valueType)
@@ -74,12 +69,8 @@ package struct HashableIdentity: Hashable, Sendable, CustomStringConvertible {
   @usableFromInline
   package static func == (lhs: Self, rhs: Self) -> Bool {
     guard lhs.hash == rhs.hash, lhs.valueType == rhs.valueType else { return false }
-    // NB: Both were made from the same type, so both hold their values alike. A trivial value
-    // is its bytes, so equal bytes are an equal value, and a lookup that finds its key stops
-    // there. Values whose bytes differ (padding, or a type whose `==` equates distinct bytes)
-    // are compared with the type's `==`, reached through the type. An identity equals its own
-    // copy either way, the same box as the same bytes, even when its value does not equal
-    // itself (a NaN).
+    // NB: Equal bytes of one trivial type are an equal value; other bytes go to the type's `==`,
+    // and an identity equals its own copy even for a NaN (`HashableIdentityTests`).
     if let left = lhs.box, let right = rhs.box {
       return left === right || left.isEqual(to: right)
     }

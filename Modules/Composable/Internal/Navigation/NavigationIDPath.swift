@@ -9,9 +9,8 @@
 package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
   /// The components: `nil` at the root, and never empty otherwise (`==` relies on it).
   ///
-  /// NB: `nil` rather than an empty array, so that copying a root path (the path of every
-  /// identifier a store's root feature uses) retains nothing: a copy of the empty array retains
-  /// its shared storage, and a cancellation key is copied several times for each effect.
+  /// `nil` rather than an empty array, whose copies retain its shared storage: a root path, that
+  /// of every identifier of a store's root feature, copies with no retain.
   private var storage: [HashableIdentity]?
   /// The hash of the whole path, kept up to date as components are appended, because paths
   /// are hashed on every effect start and cancellation.
@@ -94,7 +93,7 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
 /// The slot component of a navigation path: one stack, presentation or optional child of a
 /// feature, named by the key path to its state.
 package struct NavigationSlot: Hashable, @unchecked Sendable, CustomStringConvertible {
-  // NB: Key paths are immutable values; hashing and comparing them from any thread is safe.
+  // `@unchecked`: key paths are immutable values, safe to hash and compare from any thread.
   package enum Kind: Hashable, Sendable {
     case ifLet
     case presentation

@@ -3,16 +3,14 @@ import Synchronization
 /// A navigation operator's request to cancel the work of the children of its slot that have left
 /// the state: every child with running work that `keeps` rejects.
 ///
-/// The effect runtime keeps, for each slot, the children with running work (`LiveChildren`), so
-/// a reconciliation looks at that slot alone. A presentation or an optional child has at most
-/// one child, and is reconciled by looking at it. A stack can have many, and a push or a pop
-/// should not cost a look at every element below; so a stack's reconciliation carries its
-/// ``StackChanges``, and looks only at the elements removed since the runtime last reconciled
-/// the slot, when it can tell which those are:
+/// The runtime keeps each slot's children with running work (`LiveChildren`), so a
+/// reconciliation looks at one slot. A presentation or an optional child is reconciled by looking
+/// at its one child. A push or a pop must not look at every element below, so a stack's
+/// reconciliation carries its ``StackChanges`` and looks only at the elements removed since the
+/// runtime last reconciled the slot, when it can tell which those are:
 ///
-/// - The runtime records, for each slot, the stack version it last reconciled the slot
-///   against (`LiveChildren.reconciledVersion`); a slot that gains live children starts with
-///   none.
+/// - The runtime records, for each slot, the stack version it last reconciled the slot against
+///   (`LiveChildren.reconciledVersion`); a slot that gains live children has none.
 /// - ``StackChanges/version`` changes whenever the stack's IDs change, and
 ///   ``StackChanges/removals`` lists every ID removed since version
 ///   ``StackChanges/Removals/since`` (while it is complete).
@@ -20,12 +18,10 @@ import Synchronization
 ///   current version) and hands them to the runtime after every action that changed the stack's
 ///   IDs, and before every action while a child of the store has running work.
 ///
-/// So: a slot reconciled at the stack's version has lost nothing since; a slot reconciled at
-/// ``StackChanges/Removals/since`` has lost at most the listed IDs; any other slot (the list was
-/// given up, the stack was shared and not restarted, or the slot has no reconciled version) has
-/// every live child checked. Each of these only ever checks more children than left, never
-/// fewer. Guarded by `NavigationCostTests` (how many entries a push and a pop examine),
-/// `StackReducerLifetimeTests` and the stack model tests.
+/// So a slot reconciled at the stack's version has lost nothing; one reconciled at
+/// ``StackChanges/Removals/since``, at most the listed IDs; any other has every live child
+/// checked. None ever checks fewer children than left. Guarded by `ReconciliationTests`,
+/// `NavigationCostTests` (the entries a push and a pop examine) and the stack model tests.
 @usableFromInline
 package struct Reconciliation: Sendable {
   /// The slot whose children are reconciled.

@@ -54,12 +54,12 @@ extension Reducer {
   }
 
   /// Runs a child reducer on optional child state while it is non-`nil`, naming the child's
-  /// action case through the action's `AllCasePaths`.
+  /// action case through the action's `AllCasePaths`: the overload Swift picks for a literal
+  /// such as `\.timer`.
   ///
-  /// Swift picks this overload for a literal such as `\.timer`. The case path is looked up
-  /// once, when the reducer is built, and then matches actions with a plain `switch`; a
-  /// `CaseKeyPath` goes through type-erased machinery that boxes the action on every call. It
-  /// behaves exactly like the overload that takes a `CaseKeyPath`.
+  /// It behaves exactly like the overload that takes a `CaseKeyPath`, which goes through
+  /// type-erased machinery that boxes the action on every call; this one looks the case path
+  /// up once, when the reducer is built.
   ///
   /// ```swift
   /// Reduce { state, action in … }
@@ -99,23 +99,41 @@ extension Reducer {
 @usableFromInline
 struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline
-  typealias Runner = NavigatedChildRunner<
-    Parent.State, Parent.Action, Child, Child.State?, Child.Action
-  >
+  typealias ToChildState = WritableKeyPath<Parent.State, Child.State?>
+  @usableFromInline
+  typealias ToChildAction = AnyCasePath<Parent.Action, Child.Action>
+
+  /// Whether the action is one of the child's.
+  @usableFromInline
+  typealias IsChildAction = (ToChildAction, Parent.Action) -> Bool
+
+  /// Runs the child reducer for the child action in the action, on the child state in place,
+  /// which must be there, setting its effect.
+  @usableFromInline
+  typealias RunChild = (
+    Child, ToChildState, ToChildAction, inout Parent.State, Parent.Action,
+    inout Effect<Child.Action>
+  ) -> Void
 
   let parent: Parent
   let child: Child
-  let runner: Runner
+  let toChildState: ToChildState
+  let toChildAction: ToChildAction
+  /// The identity of the child's ``NavigationSlot``, built once.
+  let slot: HashableIdentity
+  let isChildAction: IsChildAction
+  let runChild: RunChild
   let location: CodeLocation
 
-  // NB: The runner's closures are built here, where `ifLet` is written, for the feature's
-  // concrete types (see `NavigatedChildRunner`).
+  /// Builds the operator with its steps that extract from the parent's action compiled here,
+  /// where `ifLet` is written, for the feature's concrete types, as `forEach` does (see
+  /// `_StackReducer.init`).
   @inlinable
   init(
     parent: Parent,
     child: Child,
-    toChildState: WritableKeyPath<Parent.State, Child.State?>,
-    toChildAction: AnyCasePath<Parent.Action, Child.Action>,
+    toChildState: ToChildState,
+    toChildAction: ToChildAction,
     location: CodeLocation
   ) {
     self.init(
@@ -124,16 +142,14 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       toChildState: toChildState,
       toChildAction: toChildAction,
       location: location,
-      request: { toChildAction, action in
-        toChildAction.extract(from: action) == nil ? nil : .child
+      isChildAction: { toChildAction, action in
+        toChildAction.extract(from: action) != nil
       },
-      reduceChild: { child, toChildState, toChildAction, state, action, effect in
-        guard let childAction = toChildAction.extract(from: action) else { return false }
-        // NB: Force-unwrapping the key path's value mutates the child in place; copying it out
-        // would make every write copy-on-write the child's storage. The caller checked it is
-        // there.
+      runChild: { child, toChildState, toChildAction, state, action, effect in
+        guard let childAction = toChildAction.extract(from: action) else { return }
+        // NB: Force-unwrapped through the key path, the child is changed in place, not copied
+        // (`IfLetReducerTests`). The caller checked it is there.
         effect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
-        return true
       }
     )
   }
@@ -142,36 +158,57 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   init(
     parent: Parent,
     child: Child,
-    toChildState: WritableKeyPath<Parent.State, Child.State?>,
-    toChildAction: AnyCasePath<Parent.Action, Child.Action>,
+    toChildState: ToChildState,
+    toChildAction: ToChildAction,
     location: CodeLocation,
-    request: @escaping Runner.Request,
-    reduceChild: @escaping Runner.ReduceChild
+    isChildAction: @escaping IsChildAction,
+    runChild: @escaping RunChild
   ) {
     self.parent = parent
     self.child = child
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+    self.slot = HashableIdentity(NavigationSlot(.ifLet, toChildState))
+    self.isChildAction = isChildAction
+    self.runChild = runChild
     self.location = location
-    self.runner = Runner(
-      toState: toChildState,
-      toAction: toChildAction,
-      slot: .ifLet,
-      isDismissable: false,
-      request: request,
-      reduceChild: reduceChild
-    )
   }
 
   @usableFromInline
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    // NB: Read once and passed down: each read copies the context.
+    // Read once: each read copies the context.
     let context = ReducerContext.current
-    let runningChild = reconcileChildrenRemovedElsewhere(state, in: context)
-    var identityBefore: PresentationIdentity?
+
+    // 1. Reconcile: cancel the work of a child another reducer set to `nil` or replaced.
+    let runningChild = cancelChildRemovedElsewhere(state, in: context)
+
+    // 2. Find the child: whether the action is the child's, and which child there is.
+    var identityBefore: ChildIdentity?
     var childEffects = Effect<Parent.Action>.none
-    if runner.request(runner.toAction, action) != nil {
+    if isChildAction(toChildAction, action) {
       if let identity = runningChild ?? childIdentity(in: state) {
         identityBefore = identity
-        childEffects = reduceChild(identity, action: action, state: &state, in: context)
+        // 3. Run it in its context, in place. Its parent owns it: it has no `dismiss` of its
+        // own, and dismisses what its parent dismisses.
+        let navigatedChild = NavigatedChild(
+          parent: context.navigationIDPath,
+          slot: slot,
+          child: HashableIdentity(identity)
+        )
+        var effect = Effect<Child.Action>.none
+        let (run, child, toState, toAction) = (runChild, child, toChildState, toChildAction)
+        context.reduce(entering: navigatedChild, isDismissable: false) {
+          run(child, toState, toAction, &state, action, &effect)
+        }
+        // 4. Lift its effects into the parent's, under the child's key.
+        if !effect.isNone {
+          let toChildAction = toChildAction
+          childEffects = effect.lifted(
+            from: navigatedChild,
+            embed: { toChildAction.embed($0) },
+            dismiss: nil
+          )
+        }
       } else {
         reportNilChild(action)
       }
@@ -179,60 +216,45 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       identityBefore = runningChild
     }
 
+    // 5. The parent.
     let parentEffects = parent.reduce(into: &state, action: action)
 
+    // 6. Reconcile again: cancel the work of the child this action removed or replaced.
     guard let identityBefore, childIdentity(in: state) != identityBefore else {
       return childEffects.merge(with: parentEffects)
     }
     return .merge(
       childEffects,
       parentEffects,
-      .cancelChild(HashableIdentity(identityBefore), in: runner.slotPath(in: context))
+      .cancelChild(
+        HashableIdentity(identityBefore),
+        in: context.navigationIDPath.appending(identity: slot)
+      )
     )
   }
 
   /// The identity of the child there is, worked out by reflection; `nil` when there is none.
   ///
-  /// NB: Apart from ``reduce(into:action:)``, which would otherwise make room for the optional
-  /// child state, and look up its metadata, on every action.
-  private func childIdentity(in state: Parent.State) -> PresentationIdentity? {
-    state[keyPath: runner.toState].map(PresentationIdentity.init(of:))
+  /// Out of ``reduce(into:action:)``, which would otherwise look up the optional's metadata on
+  /// every action.
+  private func childIdentity(in state: Parent.State) -> ChildIdentity? {
+    state[keyPath: toChildState].map(ChildIdentity.init(of:))
   }
 
-  /// Cancels the effects of a child that another reducer set to `nil` or replaced since this
+  /// Cancels the work of a child that another reducer set to `nil` or replaced since this
   /// operator last ran; returns the identity of the child there is now, when it has running
-  /// effects, so that the caller need not work it out by reflection again.
-  private func reconcileChildrenRemovedElsewhere(
+  /// work, so that the caller need not work it out by reflection again.
+  private func cancelChildRemovedElsewhere(
     _ state: Parent.State,
     in context: ReducerContext
-  ) -> PresentationIdentity? {
+  ) -> ChildIdentity? {
     guard let runtime = context.runtime, runtime.hasNavigatedEffects else { return nil }
-    let slotPath = runner.slotPath(in: context)
+    let slotPath = context.navigationIDPath.appending(identity: slot)
     guard runtime.hasLiveChildren(in: slotPath) else { return nil }
     let current = childIdentity(in: state)
     let currentChild = current.map(HashableIdentity.init)
     runtime.reconcile(Reconciliation(slot: slotPath) { $0 == currentChild })
     return current
-  }
-
-  /// Runs the child's reducer in its scope, and returns its effects lifted into the parent's.
-  private func reduceChild(
-    _ identity: PresentationIdentity,
-    action: Parent.Action,
-    state: inout Parent.State,
-    in context: ReducerContext
-  ) -> Effect<Parent.Action> {
-    let scope = runner.scope(of: HashableIdentity(identity), in: context)
-    let toChildAction = runner.toAction
-    return runner.reduce(
-      scope,
-      in: context,
-      state: &state,
-      action: action,
-      child: child
-    ) { effect in
-      effect.navigated(scope, embed: { toChildAction.embed($0) }, dismiss: nil)
-    }.effect
   }
 
   private func reportNilChild(_ action: Parent.Action) {

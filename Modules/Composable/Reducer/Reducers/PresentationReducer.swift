@@ -61,12 +61,12 @@ extension Reducer {
   }
 
   /// Runs a presented feature held in ``PresentationState``, naming the presentation's action
-  /// case through the action's `AllCasePaths`.
+  /// case through the action's `AllCasePaths`: the overload Swift picks for a literal such as
+  /// `\.destination`.
   ///
-  /// Swift picks this overload for a literal such as `\.destination`. The case path is looked
-  /// up once, when the reducer is built, and then matches actions with a plain `switch`; a
-  /// `CaseKeyPath` goes through type-erased machinery that boxes the action on every call. It
-  /// behaves exactly like the overload that takes a `CaseKeyPath`.
+  /// It behaves exactly like the overload that takes a `CaseKeyPath`, which goes through
+  /// type-erased machinery that boxes the action on every call; this one looks the case path
+  /// up once, when the reducer is built.
   ///
   /// ```swift
   /// Reduce { state, action in … }
@@ -108,27 +108,57 @@ extension Reducer {
   }
 }
 
+/// What an action asks of a presentation.
+@usableFromInline
+enum PresentationRequest {
+  /// An action of the presented feature.
+  case presented
+  /// The dismissal of the presented feature.
+  case dismiss
+}
+
 @usableFromInline
 struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   @usableFromInline
-  typealias Runner = NavigatedChildRunner<
-    Parent.State, Parent.Action, Destination, PresentationState<Destination.State>,
-    PresentationAction<Destination.Action>
+  typealias ToPresentationState = WritableKeyPath<
+    Parent.State, PresentationState<Destination.State>
   >
+  @usableFromInline
+  typealias ToPresentationAction = AnyCasePath<
+    Parent.Action, PresentationAction<Destination.Action>
+  >
+
+  /// What the action asks of the presentation, if it is a presentation action.
+  @usableFromInline
+  typealias Request = (ToPresentationAction, Parent.Action) -> PresentationRequest?
+
+  /// Runs the destination reducer for the presented action in the action, on the presented
+  /// state in place, setting its effect.
+  @usableFromInline
+  typealias RunDestination = (
+    Destination, ToPresentationState, ToPresentationAction, inout Parent.State, Parent.Action,
+    inout Effect<Destination.Action>
+  ) -> Void
 
   let parent: Parent
   let destination: Destination
-  let runner: Runner
+  let toPresentationState: ToPresentationState
+  let toPresentationAction: ToPresentationAction
+  /// The identity of the presentation's ``NavigationSlot``, built once.
+  let slot: HashableIdentity
+  let request: Request
+  let runDestination: RunDestination
   let location: CodeLocation
 
-  // NB: The runner's closures are built here, where `ifLet` is written, for the feature's
-  // concrete types (see `NavigatedChildRunner`).
+  /// Builds the operator with its steps that extract from the parent's action compiled here,
+  /// where `ifLet` is written, for the feature's concrete types, as `forEach` does (see
+  /// `_StackReducer.init`). Guarded by `Benchmarks/instruction-counts` (sheet screen).
   @inlinable
   init(
     parent: Parent,
     destination: Destination,
-    toPresentationState: WritableKeyPath<Parent.State, PresentationState<Destination.State>>,
-    toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>,
+    toPresentationState: ToPresentationState,
+    toPresentationAction: ToPresentationAction,
     location: CodeLocation
   ) {
     self.init(
@@ -140,24 +170,22 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
       request: { toPresentationAction, action in
         switch toPresentationAction.extract(from: action) {
         case .dismiss: .dismiss
-        case .presented: .child
+        case .presented: .presented
         case nil: nil
         }
       },
-      reduceDestination: { destination, toState, toAction, state, action, effect in
+      runDestination: { destination, toState, toAction, state, action, effect in
         guard case .presented(let destinationAction) = toAction.extract(from: action) else {
-          return false
+          return
         }
-        // NB: `\.$destination` is a computed key path: writing through it works on a copy of
-        // the wrapper, whose box would then be shared and copied. Moved out first, the
-        // presentation is the only owner of its box, and the destination mutates in place.
+        // NB: Moved out of the computed `\.$destination` first, the box has one owner and is
+        // changed in place (`PresentationReducerTests`; instruction counts, sheet screen).
         var presentation = state[keyPath: toState]
         state[keyPath: toState] = PresentationState(wrappedValue: nil)
-        let isPresented = presentation.modify {
+        presentation.modify {
           effect = destination.reduce(into: &$0, action: destinationAction)
         }
         state[keyPath: toState] = presentation
-        return isPresented
       }
     )
   }
@@ -166,135 +194,127 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   init(
     parent: Parent,
     destination: Destination,
-    toPresentationState: WritableKeyPath<Parent.State, PresentationState<Destination.State>>,
-    toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>,
+    toPresentationState: ToPresentationState,
+    toPresentationAction: ToPresentationAction,
     location: CodeLocation,
-    request: @escaping Runner.Request,
-    reduceDestination: @escaping Runner.ReduceChild
+    request: @escaping Request,
+    runDestination: @escaping RunDestination
   ) {
     self.parent = parent
     self.destination = destination
+    self.toPresentationState = toPresentationState
+    self.toPresentationAction = toPresentationAction
+    self.slot = HashableIdentity(NavigationSlot(.presentation, toPresentationState))
+    self.request = request
+    self.runDestination = runDestination
     self.location = location
-    self.runner = Runner(
-      toState: toPresentationState,
-      toAction: toPresentationAction,
-      slot: .presentation,
-      isDismissable: true,
-      request: request,
-      reduceChild: reduceDestination
-    )
   }
 
   @usableFromInline
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    // NB: Read once and passed down: each read copies the context.
+    // NB: Read once: each read copies the context (`Benchmarks/instruction-counts`, sheet).
     let context = ReducerContext.current
-    reconcilePresentationsRemovedElsewhere(state, in: context)
-    let request = runner.request(runner.toAction, action)
-    let identityBefore = state[keyPath: runner.toState].identity
-    var destinationEffects = Effect<Parent.Action>.none
 
+    // 1. Reconcile: cancel the work of a presentation another reducer dismissed or replaced.
+    cancelPresentationRemovedElsewhere(state, in: context)
+
+    // 2. Find the presented feature: what the action asks, and what is presented.
+    let request = request(toPresentationAction, action)
+    let identityBefore = state[keyPath: toPresentationState].identity
+    var destinationEffects = Effect<Parent.Action>.none
     switch (request, identityBefore) {
     case (.some, nil):
       reportNothingPresented(action)
-    case (.child, let identity?):
-      destinationEffects = reduceDestination(identity, action: action, state: &state, in: context)
-    case (.dismiss, _), (.element, _), (.push, _), (.popFrom, _), (nil, _):
+
+    case (.presented, let identity?):
+      // 3. Run it in its context, in place.
+      let child = NavigatedChild(
+        parent: context.navigationIDPath,
+        slot: slot,
+        child: HashableIdentity(identity)
+      )
+      var effect = Effect<Destination.Action>.none
+      let (run, destination) = (runDestination, destination)
+      let (toState, toAction) = (toPresentationState, toPresentationAction)
+      context.reduce(entering: child, isDismissable: true) {
+        run(destination, toState, toAction, &state, action, &effect)
+      }
+      // 4. Lift its effects into the parent's, under the presentation's key.
+      if !effect.isNone {
+        let toPresentationAction = toPresentationAction
+        destinationEffects = effect.lifted(
+          from: child,
+          embed: { toPresentationAction.embed(.presented($0)) },
+          dismiss: { toPresentationAction.embed(.dismiss) }
+        )
+      }
+
+    case (.dismiss, _), (nil, _):
       break
     }
 
+    // 5. The parent, then the dismissal, which the parent saw the presentation before.
     let parentEffects = parent.reduce(into: &state, action: action)
-
     if let request, let identityBefore {
       dismiss(identityBefore, for: request, action: action, state: &state)
     }
 
+    // 6. Reconcile again: cancel the work of what this action dismissed or replaced.
     guard
       let identityBefore,
-      state[keyPath: runner.toState].identity != identityBefore
+      state[keyPath: toPresentationState].identity != identityBefore
     else {
       return destinationEffects.merge(with: parentEffects)
     }
     return .merge(
       destinationEffects,
       parentEffects,
-      .cancelChild(HashableIdentity(identityBefore), in: runner.slotPath(in: context))
+      .cancelChild(
+        HashableIdentity(identityBefore),
+        in: context.navigationIDPath.appending(identity: slot)
+      )
     )
   }
 
-  /// Cancels the effects of a presentation that another reducer dismissed or replaced since
-  /// this operator last ran. Costs nothing when no navigated child of the store has running
-  /// work.
-  private func reconcilePresentationsRemovedElsewhere(
+  /// Cancels the work of a presentation that another reducer dismissed or replaced since this
+  /// operator last ran; nothing to do when no navigated child of the store has running work.
+  private func cancelPresentationRemovedElsewhere(
     _ state: Parent.State,
     in context: ReducerContext
   ) {
     guard let runtime = context.runtime, runtime.hasNavigatedEffects else { return }
-    let current = state[keyPath: runner.toState].identity.map(HashableIdentity.init)
-    runtime.reconcile(Reconciliation(slot: runner.slotPath(in: context)) { $0 == current })
+    let current = state[keyPath: toPresentationState].identity.map(HashableIdentity.init)
+    let slotPath = context.navigationIDPath.appending(identity: slot)
+    runtime.reconcile(Reconciliation(slot: slotPath) { $0 == current })
   }
 
   /// Dismisses the presentation `identity`, if the parent left it presented, for a dismiss
   /// action or for an action of a presented alert or dialog.
   ///
-  /// NB: Apart from ``reduce(into:action:)``, which would otherwise make room for the optional
-  /// presented state, and look up its metadata, on every action.
+  /// NB: Out of ``reduce(into:action:)``, which would otherwise look up the optional's metadata
+  /// on every action (`Benchmarks/instruction-counts`, sheet screen).
   private func dismiss(
-    _ identity: PresentationIdentity,
-    for request: NavigationRequest,
+    _ identity: ChildIdentity,
+    for request: PresentationRequest,
     action: Parent.Action,
     state: inout Parent.State
   ) {
-    guard state[keyPath: runner.toState].identity == identity else { return }
+    guard state[keyPath: toPresentationState].identity == identity else { return }
     switch request {
     case .dismiss:
-      state[keyPath: runner.toState].wrappedValue = nil
-    case .child:
-      // NB: `isEphemeralAction` checks the type too; checked first here, it spares a normal
-      // destination's actions a second extraction.
+      state[keyPath: toPresentationState].wrappedValue = nil
+    case .presented:
       if identity.ephemeralActionType != nil, isEphemeral(action, presented: identity) {
-        state[keyPath: runner.toState].wrappedValue = nil
+        state[keyPath: toPresentationState].wrappedValue = nil
       }
-    case .element, .push, .popFrom:
-      break
     }
   }
 
   /// Whether the action is one of the presented alert's or dialog's own actions.
-  ///
-  /// NB: Apart from ``reduce(into:action:)``, which would otherwise make room for the optional
-  /// presentation action, and look up its metadata, on every action.
-  private func isEphemeral(_ action: Parent.Action, presented identity: PresentationIdentity)
-    -> Bool
-  {
-    guard case .presented(let destinationAction) = runner.toAction.extract(from: action)
+  private func isEphemeral(_ action: Parent.Action, presented identity: ChildIdentity) -> Bool {
+    guard case .presented(let destinationAction) = toPresentationAction.extract(from: action)
     else { return false }
     return identity.isEphemeralAction(destinationAction)
-  }
-
-  /// Runs the destination's reducer in its scope, and returns its effects lifted into the
-  /// parent's.
-  private func reduceDestination(
-    _ identity: PresentationIdentity,
-    action: Parent.Action,
-    state: inout Parent.State,
-    in context: ReducerContext
-  ) -> Effect<Parent.Action> {
-    let scope = runner.scope(of: HashableIdentity(identity), in: context)
-    let toPresentationAction = runner.toAction
-    return runner.reduce(
-      scope,
-      in: context,
-      state: &state,
-      action: action,
-      child: destination
-    ) { effect in
-      effect.navigated(
-        scope,
-        embed: { toPresentationAction.embed(.presented($0)) },
-        dismiss: { toPresentationAction.embed(.dismiss) }
-      )
-    }.effect
   }
 
   private func reportNothingPresented(_ action: Parent.Action) {

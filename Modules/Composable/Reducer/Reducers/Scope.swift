@@ -19,11 +19,8 @@ import IssueReporting
 /// > reported as an issue and ignored: it usually means an effect outlived the case it belonged
 /// > to.
 public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {
-  // NB: The child's work is a closure made by the inlinable initialisers, so that it is
-  // compiled where the feature writes the scope, for its concrete types: compiled once for any
-  // types, extracting the child action looks up the metadata of `Optional<Child.Action>` on
-  // every action (the pattern `NavigatedChildRunner` explains). Guarded by
-  // `Benchmarks/instruction-counts` (element send).
+  // NB: A closure built by the inlinable initialisers, compiled for the feature's types, as
+  // `forEach`'s are (`_StackReducer.init`; `Benchmarks/instruction-counts`, element send).
   @usableFromInline
   let reduceChild: (inout ParentState, ParentAction) -> Effect<ParentAction>
 

@@ -11,14 +11,12 @@ extension Reducer {
   /// there, then they are popped. ``StackAction/push(id:state:)`` pushes before this reducer
   /// runs.
   ///
-  /// Each element's effects are tied to its presence in the stack, whoever removes it: a
-  /// `popFrom`, the element's own `dismiss`, this reducer, or any other reducer — one before
-  /// this in a body, one after it, a grandparent replacing the whole path. A removal made while
-  /// this operator runs (by the actions above, or by this reducer) cancels the element's effects
-  /// at once, including work it started in the same action; a removal made anywhere else cancels
-  /// them when the next action reaches this operator, before anything is routed to the stack.
-  /// Effects of sheets and stacks inside an element are cancelled with it. Cancel IDs used inside an
-  /// element are private to it.
+  /// Each element's effects, and those of the sheets and stacks inside it, are cancelled when it
+  /// leaves the stack, whoever removes it: a `popFrom`, its own `dismiss`, this reducer or any
+  /// other. A removal made while this operator runs cancels them at once, work started in the
+  /// same action included; one made elsewhere (a reducer after this one, a grandparent replacing
+  /// the path), when the next action reaches this operator. Cancel IDs inside an element are its
+  /// own.
   ///
   /// ```swift
   /// var body: some ReducerOf<Self> {
@@ -65,12 +63,11 @@ extension Reducer {
   }
 
   /// Runs a navigation stack, naming the stack's action case through the action's
-  /// `AllCasePaths`.
+  /// `AllCasePaths`: the overload Swift picks for a literal such as `\.path`.
   ///
-  /// Swift picks this overload for a literal such as `\.path`. The case path is looked up once,
-  /// when the reducer is built, and then matches actions with a plain `switch`; a `CaseKeyPath`
-  /// goes through type-erased machinery that boxes the action on every call. It behaves exactly
-  /// like the overload that takes a `CaseKeyPath`.
+  /// It behaves exactly like the overload that takes a `CaseKeyPath`, which goes through
+  /// type-erased machinery that boxes the action on every call; this one looks the case path
+  /// up once, when the reducer is built.
   ///
   /// ```swift
   /// Reduce { state, action in … }
@@ -111,28 +108,58 @@ extension Reducer {
   }
 }
 
+/// What an action asks of a stack.
+@usableFromInline
+enum StackRequest {
+  /// An action of the element with the ID.
+  case element(StackElementID)
+  /// A push of an element with the ID.
+  case push(StackElementID)
+  /// A pop of the element with the ID and of every element above it.
+  case popFrom(StackElementID)
+}
+
 @usableFromInline
 struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer
 where Element.State: Sendable {
   @usableFromInline
-  typealias Runner = NavigatedChildRunner<
-    Parent.State, Parent.Action, Element, StackState<Element.State>,
-    StackAction<Element.State, Element.Action>
-  >
+  typealias ToStackState = WritableKeyPath<Parent.State, StackState<Element.State>>
+  @usableFromInline
+  typealias ToStackAction = AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>
+  /// What the action asks of the stack, if it is a stack action.
+  @usableFromInline
+  typealias Request = (ToStackAction, Parent.Action) -> StackRequest?
+  /// Runs the element reducer on the element in place, setting its effect; returns whether the
+  /// element is on the stack.
+  @usableFromInline
+  typealias RunElement = (
+    Element, ToStackState, ToStackAction, inout Parent.State, Parent.Action,
+    inout Effect<Element.Action>
+  ) -> Bool
 
   let parent: Parent
   let element: Element
-  let runner: Runner
+  let toStackState: ToStackState
+  let toStackAction: ToStackAction
+  /// The identity of the stack's ``NavigationSlot``, built once: made of a key path, it allocates.
+  let slot: HashableIdentity
+  let request: Request
+  let runElement: RunElement
   let location: CodeLocation
 
-  // NB: The runner's closures are built here, where `forEach` is written, for the feature's
-  // concrete types (see `NavigatedChildRunner`).
+  /// Builds the operator with its two steps that read the parent's action written as closures
+  /// here, where `forEach` is written, so that they are compiled for the feature's types:
+  /// compiled once for all types, as ``reduce(into:action:)`` is, extracting a case looks up
+  /// metadata on every action, which costs more than a small element reducer. They are handed
+  /// what they work on rather than capturing it, so building them allocates nothing, and give
+  /// the effect back through `inout`, so they are not generic over it. `ifLet` does the same.
+  /// Guarded by `Benchmarks/instruction-counts` (element send).
   @inlinable
   init(
     parent: Parent,
     element: Element,
-    toStackState: WritableKeyPath<Parent.State, StackState<Element.State>>,
-    toStackAction: AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>,
+    toStackState: ToStackState,
+    toStackAction: ToStackAction,
     location: CodeLocation
   ) {
     self.init(
@@ -149,7 +176,7 @@ where Element.State: Sendable {
         case nil: nil
         }
       },
-      reduceElement: { element, toStackState, toStackAction, state, action, effect in
+      runElement: { element, toStackState, toStackAction, state, action, effect in
         guard case .element(let id, let elementAction) = toStackAction.extract(from: action) else {
           return false
         }
@@ -164,148 +191,120 @@ where Element.State: Sendable {
   init(
     parent: Parent,
     element: Element,
-    toStackState: WritableKeyPath<Parent.State, StackState<Element.State>>,
-    toStackAction: AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>,
+    toStackState: ToStackState,
+    toStackAction: ToStackAction,
     location: CodeLocation,
-    request: @escaping Runner.Request,
-    reduceElement: @escaping Runner.ReduceChild
+    request: @escaping Request,
+    runElement: @escaping RunElement
   ) {
     self.parent = parent
     self.element = element
+    self.toStackState = toStackState
+    self.toStackAction = toStackAction
+    self.slot = HashableIdentity(NavigationSlot(.stack, toStackState))
+    self.request = request
+    self.runElement = runElement
     self.location = location
-    self.runner = Runner(
-      toState: toStackState,
-      toAction: toStackAction,
-      slot: .stack,
-      isDismissable: true,
-      request: request,
-      reduceChild: reduceElement
-    )
   }
 
   @usableFromInline
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    // NB: Read once and passed down: each read copies the context.
+    // NB: Read once: each read copies the context (`Benchmarks/instruction-counts`, send).
     let context = ReducerContext.current
-    let cancelledBeforehand = reconcileElementsRemovedElsewhere(&state, in: context)
-    let versionBefore = version(of: &state[keyPath: runner.toState])
-    let request = runner.request(runner.toAction, action)
-    var elementEffects = Effect<Parent.Action>.none
 
+    // 1. Reconcile: cancel the work of elements another reducer removed since the last action.
+    let cancelledBeforehand = cancelElementsRemovedElsewhere(&state, in: context)
+    let versionBefore = version(of: &state[keyPath: toStackState])
+
+    // 2. Find the element: what the action asks of the stack.
+    let request = request(toStackAction, action)
+    var elementEffects = Effect<Parent.Action>.none
     switch request {
     case .element(let id):
-      // The element's reducer runs in the element's scope, and its effects are lifted into
-      // the parent's, registered under the element (see `NavigatedChildRunner`).
-      let scope = NavigatedScope(parent: context.navigationIDPath, slot: runner.slot, element: id)
-      let toStackAction = runner.toAction
-      let isOnStack: Bool
-      (isOnStack, elementEffects) = runner.reduce(
-        scope,
-        in: context,
-        state: &state,
-        action: action,
-        child: element
-      ) { effect in
-        effect.navigated(
-          scope,
+      // 3. Run it in its context, on the stack in place.
+      let child = NavigatedChild(parent: context.navigationIDPath, slot: slot, element: id)
+      var effect = Effect<Element.Action>.none
+      var isOnStack = false
+      // NB: Copied out first: a closure that captures `self` reads each field through its
+      // metadata (`Benchmarks/instruction-counts`, element send).
+      let (run, element, toState, toAction) = (runElement, element, toStackState, toStackAction)
+      context.reduce(entering: child, isDismissable: true) {
+        isOnStack = run(element, toState, toAction, &state, action, &effect)
+      }
+      if !isOnStack, !cancelledBeforehand.contains(HashableIdentity(id)) {
+        reportMissingElement(id, action: action)
+      }
+      // 4. Lift its effects into the parent's, under the element's key.
+      if !effect.isNone {
+        let toStackAction = toStackAction
+        elementEffects = effect.lifted(
+          from: child,
           embed: { toStackAction.embed(.element(id: id, action: $0)) },
           dismiss: { toStackAction.embed(.popFrom(id: id)) }
         )
-      }
-      if !isOnStack, !cancelledBeforehand.contains(where: { $0 == HashableIdentity(id) }) {
-        reportMissingElement(id, action: action)
       }
 
     case .push(let id):
       push(id, from: action, state: &state)
 
-    case .popFrom, .child, .dismiss, nil:
+    case .popFrom, nil:
       break
     }
 
+    // 5. The parent, then the pop, which the parent saw the elements before.
     let parentEffects = parent.reduce(into: &state, action: action)
-
     if case .popFrom(let id) = request {
-      if state[keyPath: runner.toState].contains(id: id) {
-        state[keyPath: runner.toState].pop(from: id)
+      if state[keyPath: toStackState].contains(id: id) {
+        state[keyPath: toStackState].pop(from: id)
       } else {
         reportMissingPop(id, action: action)
       }
     }
 
-    guard version(of: &state[keyPath: runner.toState]) != versionBefore else {
+    // 6. Reconcile again: cancel the work of elements this action removed.
+    guard version(of: &state[keyPath: toStackState]) != versionBefore else {
       return elementEffects.merge(with: parentEffects)
     }
     @Dependency(\.stackElementID) var stackElementID
-    // NB: A parent can delay this effect (behind asynchronous work in a concatenation); an
-    // element pushed meanwhile has a newer ID and is not one this change removed.
+    // NB: A parent can delay this effect behind asynchronous work (a concatenation); an element
+    // pushed meanwhile has a newer ID, and stays (`StackReducerLifetimeTests`).
     let reconciliation = reconciliation(
-      of: &state[keyPath: runner.toState],
+      of: &state[keyPath: toStackState],
       in: context,
       keepingFrom: stackElementID.peek()
     )
     return .merge(elementEffects, parentEffects, .reconcile(reconciliation))
   }
 
-  /// Cancels the effects of elements that left the stack since this operator last looked,
-  /// removed by a reducer that runs elsewhere; returns them.
-  ///
-  /// Costs nothing when no navigated child of the store has running work, a lookup when the
-  /// stack has not changed since, and otherwise a look at each element removed.
-  private func reconcileElementsRemovedElsewhere(
+  /// Cancels the work of elements removed by a reducer that runs elsewhere since this operator
+  /// last looked, and returns them: nothing to do when no navigated child of the store has
+  /// running work, one lookup when the stack has not changed since.
+  private func cancelElementsRemovedElsewhere(
     _ state: inout Parent.State,
     in context: ReducerContext
   ) -> [HashableIdentity] {
     guard let runtime = context.runtime, runtime.hasNavigatedEffects else { return [] }
-    return runtime.reconcile(reconciliation(of: &state[keyPath: runner.toState], in: context))
+    return runtime.reconcile(reconciliation(of: &state[keyPath: toStackState], in: context))
   }
 
-  /// Takes the stack's changes, through the in-place access, and makes the reconciliation that
-  /// keeps the elements still on it and, from `newIDs` on, any pushed later.
+  /// Takes the stack's changes and makes the reconciliation that keeps the elements still on
+  /// it and, from `newIDs` on, any pushed later.
   private func reconciliation(
     of stack: inout StackState<Element.State>,
     in context: ReducerContext,
     keepingFrom newIDs: StackElementID? = nil
   ) -> Reconciliation {
     let (changes, ids) = (stack.takeChanges(), stack.ids)
-    return Reconciliation(slot: runner.slotPath(in: context), changes: changes) { child in
+    let slotPath = context.navigationIDPath.appending(identity: slot)
+    return Reconciliation(slot: slotPath, changes: changes) { child in
       guard let id = child.value(as: StackElementID.self) else { return true }
       return ids.contains(id) || newIDs.map { $0 <= id } == true
     }
   }
 
   /// The stack's version, read through an `inout` access, which projects the stack in place
-  /// where a read through the key path copies it out.
+  /// where a read through the key path copies it out (`StackReducerTests`' writes in place).
   private func version(of stack: inout StackState<Element.State>) -> UInt64 {
     stack.version
-  }
-
-  /// Pushes the element of a push action.
-  ///
-  /// NB: Apart from ``reduce(into:action:)``, which would otherwise make room for the optional
-  /// stack action, and look up its metadata, on every action.
-  private func push(_ id: StackElementID, from action: Parent.Action, state: inout Parent.State) {
-    guard case .push(_, let elementState) = runner.toAction.extract(from: action) else { return }
-    push(elementState, id: id, onto: &state[keyPath: runner.toState], action: action)
-  }
-
-  /// Pushes an element with an ID made outside the reducer: reported when the ID is in use
-  /// (nothing is pushed) or, in tests, when the generator has not produced it yet.
-  private func push(
-    _ elementState: Element.State,
-    id: StackElementID,
-    onto stack: inout StackState<Element.State>,
-    action: Parent.Action
-  ) {
-    guard !stack.contains(id: id) else {
-      reportDuplicatePush(id, action: action)
-      return
-    }
-    @Dependency(\.stackElementID) var stackElementID
-    if isTesting, stackElementID.peek() < id {
-      reportPushAheadOfGenerator(id, next: stackElementID.peek(), action: action)
-    }
-    stackElementID.skip(past: id)
-    stack.insert(elementState, id: id)
   }
 }

@@ -5,7 +5,7 @@ import Testing
 
 struct DependencyIdentityTests {
   @Test func dependencyValuesHaveTheLayoutTheComparisonAssumes() {
-    // NB: If swift-dependencies changes `DependencyValues` so that this fails, the comparison
+    // If swift-dependencies changes `DependencyValues` so that this fails, the comparison
     // answers "not identical" for every pair and every effect's task binds its dependencies:
     // still correct, only slower. Look at the new layout before relying on it again.
     #expect(DependencyIdentity.layoutIsAsAssumed)

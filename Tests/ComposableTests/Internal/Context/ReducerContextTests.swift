@@ -7,7 +7,7 @@ import Testing
 struct ReducerContextTests {
   @Test func aParentReducingAnActionFromItsElementsEffectIsInItsOwnContext() async {
     let seen = LockIsolated<[Seen]>([])
-    // NB: A store, not a test store: a test store reduces an effect's actions in the test's
+    // A store, not a test store: a test store reduces an effect's actions in the test's
     // task, when the test receives them, where a store reduces them in the effect's.
     let store = Store(initialState: EchoStack.State()) {
       EchoStack { entry in seen.withValue { $0.append(entry) } }
@@ -18,7 +18,7 @@ struct ReducerContextTests {
     }
 
     await store.send(.path(.element(id: id, action: .startButtonTapped))).finish()
-    // NB: Both reducers ran inside the element's effect. The parent's context, the one a task
+    // Both reducers ran inside the element's effect. The parent's context, the one a task
     // it started by hand would inherit too, is the store's root; the element's is its own. The
     // effect itself, outside any reducer, is in the element's context, the one its task carries.
     #expect(

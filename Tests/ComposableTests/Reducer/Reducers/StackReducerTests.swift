@@ -294,7 +294,7 @@ struct StackReducerTests {
   }
 
   @Test func anElementActionRunsTheElementFirstAndWritesTheElementInPlace() {
-    // NB: Built once, as a store builds its feature, and run without a store, so that nothing
+    // Built once, as a store builds its feature, and run without a store, so that nothing
     // else holds the stack's storage.
     let reducer = CombineReducers { Tally() }
     var state = Tally.State(stack: StackState([1, 2]))

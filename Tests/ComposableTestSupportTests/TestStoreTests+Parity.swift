@@ -40,10 +40,10 @@ extension TestStoreTests {
     store.exhaustivity = .off
 
     await store.send(.pushCounterButtonTapped) {
-      $0.path.append(.counter(Counter.State()))
+      $0.path.append(Counter.State())
     }
     await store.send(.pushCounterButtonTapped) {
-      $0.path.append(.counter(Counter.State()))
+      $0.path.append(Counter.State())
     }
     #expect(store.state.path.ids == [0, 1])
   }
@@ -212,5 +212,31 @@ extension TestStoreTests {
     await store.skipInFlightEffects()
     await clock.advance(by: .seconds(1))
     #expect(store.effectRuntime.runningCount > 0)
+  }
+}
+
+// Waiting ends on events, never on the wall clock.
+extension TestStoreTests {
+  @Test func aReceiveThatCanNeverBeAnsweredEndsWhenTheTestIsCancelled() async {
+    let store = makeStore(clock: TestClock())
+    await store.send(.startTimerButtonTapped)
+
+    await withKnownIssue {
+      let waiting = Task { await store.receive(\.timerTick) { $0.count = 1 } }
+      waiting.cancel()
+      await waiting.value
+    } matching: { issue in
+      issue.says("received none: the test was cancelled while effects were still running")
+    }
+    await store.skipInFlightEffects()
+  }
+
+  @Test func aNonExhaustiveFinishDoesNotWaitForALongLivingEffect() async {
+    let store = makeStore(clock: TestClock())
+    store.exhaustivity = .off
+    await store.send(.startTimerButtonTapped)
+    await store.finish()
+    #expect(store.effectRuntime.runningCount == 1)
+    await store.skipInFlightEffects()
   }
 }

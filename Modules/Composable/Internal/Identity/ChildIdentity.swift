@@ -1,25 +1,24 @@
 import CasePaths
-import Synchronization
 
-/// What makes a presentation the same presentation over time: the presented type, the enum case
-/// it is in (for a `@CasePathable` destination enum), and its `id` when it is `Identifiable`.
+/// What makes the child of an `ifLet` the same child over time — a presentation, or plain
+/// optional state: its type, the enum case it is in (for a `@CasePathable` enum of
+/// destinations), and its `id` when it is `Identifiable`.
 ///
-/// When the identity changes, the presentation operators treat the old presentation as
-/// dismissed and the new one as presented, and cancel the old one's effects. Editing a presented
-/// feature in place keeps its identity. Working it out takes reflection, so
-/// ``PresentationState`` works it out when its value is written and keeps it.
-struct PresentationIdentity: Hashable, @unchecked Sendable {
-  // NB: `caseKeyPath` is an immutable key path, and `id` is the `id` of state that a
-  // reducer owns, only ever hashed and compared; none of them is mutated after creation.
+/// When the identity changes, `ifLet` treats the old child as gone and the new one as new, and
+/// cancels the old one's effects. Editing a child in place keeps its identity. Working it out
+/// takes reflection, so ``PresentationState`` works it out when its value is written and keeps
+/// it; plain optional state cannot.
+package struct ChildIdentity: Hashable, @unchecked Sendable {
+  // `@unchecked`: the key path is immutable, and `id` is only ever hashed and compared.
   let type: ObjectIdentifier
   let caseKeyPath: AnyKeyPath?
   let id: AnyHashable?
   /// The action type of an alert or dialog being presented (directly or as the current case
   /// of a destination enum): the actions that clear it when they arrive.
-  let ephemeralActionType: Any.Type?
+  package let ephemeralActionType: Any.Type?
 
-  init(of value: some Any) {
-    PresentationIdentityCounting.count?.increment()
+  package init(of value: some Any) {
+    ChildIdentityCounting.count?.increment()
     self.type = ObjectIdentifier(Swift.type(of: value))
     let presented = presentedCase(of: value)
     self.caseKeyPath = presented?.keyPath
@@ -30,11 +29,11 @@ struct PresentationIdentity: Hashable, @unchecked Sendable {
       ?? (payload as? any _EphemeralState).map { Swift.type(of: $0).actionType }
   }
 
-  static func == (lhs: Self, rhs: Self) -> Bool {
+  package static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.type == rhs.type && lhs.caseKeyPath == rhs.caseKeyPath && lhs.id == rhs.id
   }
 
-  func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     hasher.combine(type)
     hasher.combine(caseKeyPath)
     hasher.combine(id)
@@ -42,7 +41,7 @@ struct PresentationIdentity: Hashable, @unchecked Sendable {
 
   /// Whether `action` is one of the presented alert's or dialog's own actions: the action
   /// itself, or the payload of the destination action's case, is of its action type.
-  func isEphemeralAction(_ action: some Any) -> Bool {
+  package func isEphemeralAction(_ action: some Any) -> Bool {
     guard let ephemeralActionType else { return false }
     if Swift.type(of: action as Any) == ephemeralActionType { return true }
     let mirror = Mirror(reflecting: action)
@@ -50,28 +49,6 @@ struct PresentationIdentity: Hashable, @unchecked Sendable {
       return false
     }
     return Swift.type(of: payload) == ephemeralActionType
-  }
-}
-
-/// Counts the presentation identities worked out by reflection while a counter is bound, so
-/// that a test can show it never happens for actions that leave a presentation alone.
-package enum PresentationIdentityCounting {
-  @TaskLocal package static var count: IdentityCount?
-}
-
-/// A count of presentation identities worked out; see ``PresentationIdentityCounting``.
-package final class IdentityCount: Sendable {
-  private let storage = Atomic<Int>(0)
-
-  package init() {}
-
-  /// The identities worked out so far.
-  package var value: Int {
-    storage.load(ordering: .relaxed)
-  }
-
-  func increment() {
-    storage.add(1, ordering: .relaxed)
   }
 }
 

@@ -1,9 +1,39 @@
+import Dependencies
 import IssueReporting
 
-// The issues `forEach` reports: what happened, in the words of the feature's author, and what to
-// do about it.
+// A push with an ID made outside the reducer, and the issues `forEach` reports: what happened,
+// in the words of the feature's author, and what to do about it.
 
 extension _StackReducer {
+  /// Pushes the element of a push action.
+  ///
+  /// NB: Out of ``reduce(into:action:)``, which would otherwise look up the optional's metadata
+  /// on every action (`Benchmarks/instruction-counts`, element send).
+  func push(_ id: StackElementID, from action: Parent.Action, state: inout Parent.State) {
+    guard case .push(_, let elementState) = toStackAction.extract(from: action) else { return }
+    push(elementState, id: id, onto: &state[keyPath: toStackState], action: action)
+  }
+
+  /// Pushes an element with an ID made outside the reducer: reported when the ID is in use
+  /// (nothing is pushed) or, in tests, when the generator has not produced it yet.
+  func push(
+    _ elementState: Element.State,
+    id: StackElementID,
+    onto stack: inout StackState<Element.State>,
+    action: Parent.Action
+  ) {
+    guard !stack.contains(id: id) else {
+      reportDuplicatePush(id, action: action)
+      return
+    }
+    @Dependency(\.stackElementID) var stackElementID
+    if isTesting, stackElementID.peek() < id {
+      reportPushAheadOfGenerator(id, next: stackElementID.peek(), action: action)
+    }
+    stackElementID.skip(past: id)
+    stack.insert(elementState, id: id)
+  }
+
   func reportDuplicatePush(_ id: StackElementID, action: Parent.Action) {
     location.reportIssue(
       """

@@ -1,0 +1,13 @@
+// What tests and benchmarks read of a store.
+
+extension Store {
+  /// The number of effect tasks of the root store that are still running.
+  package var runningEffectCount: Int {
+    root.runtime.runningCount
+  }
+
+  /// The effect runtime of the root store.
+  package var effectRuntime: EffectRuntime {
+    root.runtime
+  }
+}
