@@ -104,7 +104,6 @@ let package = Package(
         "AppFeature",
         "Composable",
         "Models",
-        "RecordMeeting",
         "StorageClient",
         .casePaths,
         .dependencies,

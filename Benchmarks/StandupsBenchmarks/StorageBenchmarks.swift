@@ -1,16 +1,14 @@
-import AppFeature
 import Benchmark
 import Foundation
 import IdentifiedCollections
 import Models
 import Persistence
-import StandupsList
 import StorageClient
 import Synchronization
 
 // What keeping the standups costs as they grow: one change committed, and a launch to the first
-// frame's state. The database's figures sit beside those of the JSON file store of earlier
-// releases (`JSON.*`), measured in the same run.
+// frame's state. (Benchmarks/README.md has the JSON file store's figures, measured beside these
+// in one run before it was removed.)
 
 func storageBenchmarks() {
   for count in [10, 10_000] {
@@ -34,30 +32,6 @@ func storageBenchmarks() {
       removeFolder(fixture)
     }
 
-    let jsonFixture = "JSON, \(count)"
-    Benchmark("JSON.SaveChange/standups=\(count)", configuration: storageConfiguration()) {
-      benchmark in
-      guard case .json(let store, var standups, let revision)? = prepared[jsonFixture] else {
-        return
-      }
-      let id = standups[count / 2].id
-      benchmark.startMeasurement()
-      for iteration in benchmark.scaledIterations {
-        standups[id: id]?.title = "Title \(iteration)"
-        _ = try await store.save(standups, basedOn: nil, revision: revision + iteration + 1)
-      }
-      benchmark.stopMeasurement()
-      prepared[jsonFixture] = .json(store, standups, revision + benchmark.scaledIterations.count)
-    } setup: {
-      let standups = storageFixture(count: count)
-      let store = JSONFileStore(
-        path: try newFolder(jsonFixture).appendingPathComponent("s.json").path, fileSystem: .live)
-      _ = try await store.load()
-      _ = try await store.save(standups, basedOn: nil, revision: 0)
-      prepared[jsonFixture] = .json(store, standups, 0)
-    } teardown: {
-      removeFolder(jsonFixture)
-    }
   }
 
   let launchCount = 10_000
@@ -81,32 +55,12 @@ func storageBenchmarks() {
     removeFolder(launchFixture)
   }
 
-  let jsonLaunchFixture = "launch, JSON"
-  Benchmark("JSON.Launch/standups=\(launchCount)", configuration: storageConfiguration()) {
-    benchmark in
-    guard case .path(let path)? = prepared[jsonLaunchFixture] else { return }
-    benchmark.startMeasurement()
-    for _ in benchmark.scaledIterations {
-      let stored = try await JSONFileStore(path: path, fileSystem: .live).load()
-      blackHole(AppFeature.State(list: StandupsList.State(standups: stored.standups)))
-    }
-    benchmark.stopMeasurement()
-  } setup: {
-    let path = try newFolder(jsonLaunchFixture).appendingPathComponent("s.json").path
-    let store = JSONFileStore(path: path, fileSystem: .live)
-    _ = try await store.load()
-    _ = try await store.save(storageFixture(count: launchCount), basedOn: nil, revision: 1)
-    prepared[jsonLaunchFixture] = .path(path)
-  } teardown: {
-    removeFolder(jsonLaunchFixture)
-  }
 }
 
 /// What a case's setup made, for its runs to use: building 10,000 standups costs far more than
 /// what is measured.
 private enum Prepared: Sendable {
   case database(StandupsDatabase, Standup.ID)
-  case json(JSONFileStore, IdentifiedArrayOf<Standup>, Int)
   case path(String)
 }
 

@@ -1,7 +1,6 @@
 import AppFeature
 import Composable
 import Models
-import RecordMeeting
 import StorageClient
 
 // A meeting being recorded is written as it goes: when its recorder appears, and whenever its
@@ -14,18 +13,19 @@ extension PersistedApp {
   func followMeetingsInProgress(after action: Action, _ state: inout State) -> Effect<Action> {
     guard state.storage.isWritable else { return .none }
     var effects: [Effect<Action>] = []
+    let recordings = state.app.recordings
     for (id, recording) in state.storage.meetingsInProgress.sorted(by: { $0.key < $1.key })
-    where state.app.path[id: id] == nil {
+    where recordings[id] == nil {
       state.storage.meetingsInProgress[id] = nil
-      if !action.isSave(of: id) {
-        effects.append(enqueue(.meetingDiscarded(recording.standupID), &state))
+      if case .app(let appAction) = action, appAction.keepsTheMeeting(recordedBy: id) {
+        continue
       }
+      effects.append(enqueue(.meetingDiscarded(recording.standupID), &state))
     }
-    for id in state.app.path.ids {
-      guard case .record(let meeting)? = state.app.path[id: id], !meeting.isEnded else { continue }
-      let recording = state.storage.meetingsInProgress[id]
-      guard recording?.transcript != meeting.transcript || recording == nil else { continue }
-      let startedAt = recording?.startedAt ?? now
+    for (id, meeting) in recordings.sorted(by: { $0.key < $1.key }) {
+      let written = state.storage.meetingsInProgress[id]
+      guard written?.transcript != meeting.transcript || written == nil else { continue }
+      let startedAt = written?.startedAt ?? now
       state.storage.meetingsInProgress[id] = Storage.Recording(
         startedAt: startedAt, transcript: meeting.transcript, standupID: meeting.standup.id)
       let write = MeetingInProgress(
@@ -52,15 +52,5 @@ extension PersistedApp {
       return .none
     }
     return enqueue(.meetingInProgress(meeting), &state)
-  }
-}
-
-extension PersistedApp.Action {
-  /// Whether this is the recorder `id` handing its meeting over to be kept.
-  fileprivate func isSave(of id: StackElementID) -> Bool {
-    guard case .app(.path(.element(let element, .record(.delegate(.save))))) = self else {
-      return false
-    }
-    return element == id
   }
 }

@@ -8,9 +8,9 @@ package import Foundation
   import Darwin
 #endif
 
-/// The file-system calls the file store makes, as values, so that a test can make any one of
-/// them fail the way a disk can: a full disk half-way through a write, a failed `fsync`, a
-/// rename refused. ``live`` makes the real calls; this is the only file that does.
+/// The file-system calls the storage makes itself, beside SQLite's: looking at what is at the
+/// database's path, moving unreadable data aside, and writing new files (recovery files,
+/// exports). ``live`` makes the real calls; this is the only file that does.
 package struct FileSystem: Sendable {
   /// What is at a path, without following a final symbolic link.
   package var entry: @Sendable (_ path: String) -> Result<Entry, SystemError>
@@ -30,17 +30,10 @@ package struct FileSystem: Sendable {
   package var sync: @Sendable (_ descriptor: Int32) -> SystemError?
   /// Closes a file.
   package var close: @Sendable (_ descriptor: Int32) -> SystemError?
-  /// Renames `source` to `destination`, replacing it.
-  package var rename: @Sendable (_ source: String, _ destination: String) -> SystemError?
   /// Makes `destination` a second name of `source` (never replacing anything).
   package var link: @Sendable (_ source: String, _ destination: String) -> SystemError?
   /// Removes a name.
   package var remove: @Sendable (_ path: String) -> SystemError?
-  /// Waits for, then takes, the lock every instance of the app takes on a folder before it
-  /// writes the data file in it; returns what ``unlock`` gives back.
-  package var lock: @Sendable (_ directory: String) -> Result<Int32, SystemError>
-  /// Gives back a lock taken with ``lock``.
-  package var unlock: @Sendable (_ descriptor: Int32) -> Void
 
   /// What a path names.
   package enum Entry: Equatable, Sendable {
@@ -62,11 +55,8 @@ package struct FileSystem: Sendable {
     write: @escaping @Sendable (Int32, UnsafeRawBufferPointer) -> Result<Int, SystemError>,
     sync: @escaping @Sendable (Int32) -> SystemError?,
     close: @escaping @Sendable (Int32) -> SystemError?,
-    rename: @escaping @Sendable (String, String) -> SystemError?,
     link: @escaping @Sendable (String, String) -> SystemError?,
     remove: @escaping @Sendable (String) -> SystemError?,
-    lock: @escaping @Sendable (String) -> Result<Int32, SystemError>,
-    unlock: @escaping @Sendable (Int32) -> Void
   ) {
     self.entry = entry
     self.linkTarget = linkTarget
@@ -76,11 +66,8 @@ package struct FileSystem: Sendable {
     self.write = write
     self.sync = sync
     self.close = close
-    self.rename = rename
     self.link = link
     self.remove = remove
-    self.lock = lock
-    self.unlock = unlock
   }
 }
 
@@ -189,33 +176,12 @@ extension FileSystem {
     close: { descriptor in
       closeFile(descriptor) == 0 ? nil : .last("close")
     },
-    rename: { source, destination in
-      renameFile(source, destination) == 0 ? nil : .last("rename")
-    },
     link: { source, destination in
       // NB: No flags: a symbolic link gets a second name itself, never its target.
       linkat(AT_FDCWD, source, AT_FDCWD, destination, 0) == 0 ? nil : .last("link")
     },
     remove: { path in
       unlink(path) == 0 ? nil : .last("unlink")
-    },
-    lock: { directory in
-      // NB: An advisory lock on the folder, not a lock file: nothing is left behind, and a
-      // lock whose holder dies is released with it.
-      let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-      guard descriptor >= 0 else { return .failure(.last("open")) }
-      while flock(descriptor, LOCK_EX) != 0 {
-        guard errno == EINTR else {
-          let error = SystemError.last("flock")
-          _ = closeFile(descriptor)
-          return .failure(error)
-        }
-      }
-      return .success(descriptor)
-    },
-    unlock: { descriptor in
-      _ = flock(descriptor, LOCK_UN)
-      _ = closeFile(descriptor)
     }
   )
 }
@@ -227,7 +193,7 @@ extension SystemError {
   }
 }
 
-// NB: Inside `FileSystem`, its own `read`, `write`, `close` and `rename` hide the C library's
+// NB: Inside `FileSystem`, its own `read`, `write` and `close` hide the C library's
 // functions; these reach them by a name of their own, where a module name (`Glibc.close`)
 // would tie the file to one platform's C library.
 
@@ -246,16 +212,10 @@ private func writeFile(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count:
   write(descriptor, bytes, count)
 }
 
-/// `rename(2)`.
-private func renameFile(_ source: String, _ destination: String) -> Int32 {
-  rename(source, destination)
-}
-
 extension FileSystem {
   /// Writes `data` to a new file at `file` (`createFile`: for the user only, never replacing
   /// one), flushed to the disk; on failure removes what it created and returns the call that
-  /// failed. The file store writes its temporary files and backups this way, and the terminal
-  /// its recovery files.
+  /// failed. The terminal writes its recovery files this way.
   package func writeNewFile(_ file: String, _ data: Data) -> SystemError? {
     let descriptor: Int32
     switch createFile(file) {

@@ -1,0 +1,34 @@
+public import Composable
+public import Models
+
+// The meetings being recorded on the stack, as whoever runs the app sees them from outside:
+// what it keeps as they go (so that a crash loses none of them), and when one is handed over to
+// be kept.
+
+extension AppFeature.State {
+  /// A meeting being recorded: its standup and what was said so far.
+  public struct Recording: Equatable, Sendable {
+    /// The standup being met, as its recorder has it.
+    public var standup: Standup
+    /// What was said so far.
+    public var transcript: String
+  }
+
+  /// The meetings being recorded, by their recorder's screen; a meeting that has ended is not.
+  public var recordings: [StackElementID: Recording] {
+    var recordings: [StackElementID: Recording] = [:]
+    for id in path.ids {
+      guard case .record(let meeting)? = path[id: id], !meeting.isEnded else { continue }
+      recordings[id] = Recording(standup: meeting.standup, transcript: meeting.transcript)
+    }
+    return recordings
+  }
+}
+
+extension AppFeature.Action {
+  /// Whether this is the recorder `id` handing its meeting over to be kept (which closes it).
+  public func keepsTheMeeting(recordedBy id: StackElementID) -> Bool {
+    guard case .path(.element(let element, .record(.delegate(.save)))) = self else { return false }
+    return element == id
+  }
+}
