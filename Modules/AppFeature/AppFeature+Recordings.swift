@@ -14,11 +14,13 @@ extension AppFeature.State {
     public var transcript: String
   }
 
-  /// The meetings being recorded, by their recorder's screen; a meeting that has ended is not.
+  /// The meetings being recorded, by their recorder's screen, until the screen closes: a
+  /// meeting kept closes it in the same action that hands the meeting over
+  /// (``AppFeature/Action/keepsTheMeeting(recordedBy:)``).
   public var recordings: [StackElementID: Recording] {
     var recordings: [StackElementID: Recording] = [:]
     for id in path.ids {
-      guard case .record(let meeting)? = path[id: id], !meeting.isEnded else { continue }
+      guard case .record(let meeting)? = path[id: id] else { continue }
       recordings[id] = Recording(standup: meeting.standup, transcript: meeting.transcript)
     }
     return recordings

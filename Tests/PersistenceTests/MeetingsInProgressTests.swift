@@ -7,6 +7,7 @@ import Models
 import Persistence
 import RecordMeeting
 import StorageClient
+import Synchronization
 import Testing
 
 /// A meeting being recorded is written as it goes, so that a crash loses none of it; a meeting
@@ -21,12 +22,20 @@ struct MeetingsInProgressTests {
 
   /// A store whose recordings are owned by a process that is not running: as if this app had
   /// crashed, the next load keeps what it wrote.
-  private func makeCrashingStore() async throws -> TestStore<
-    PersistedApp.State, PersistedApp.Action
-  > {
+  private func makeCrashingStore(
+    discarded: DiscardLog? = nil
+  ) async throws -> TestStore<PersistedApp.State, PersistedApp.Action> {
     try await folder.seed([.engineeringMock])
+    let database = folder.database { $0.owner = "pid:999999999" }
+    var storage = StorageClient.database(database)
+    if let discarded {
+      storage.discardMeetingInProgress = { id in
+        discarded.record(id)
+        try await database.discardMeetingInProgress(id)
+      }
+    }
     return await makeStore(
-      on: folder.database { $0.owner = "pid:999999999" },
+      on: database, storage: storage,
       path: StackState([.record(RecordMeeting.State(standup: .engineeringMock))]))
   }
 
@@ -55,8 +64,9 @@ struct MeetingsInProgressTests {
       next.standups[id: Standup.engineeringMock.id]?.meetings.map(\.transcript) == ["Blob: hi"])
   }
 
-  @Test func aMeetingKeptLeavesNothingToRecover() async throws {
-    let store = try await makeCrashingStore()
+  @Test func aMeetingKeptLeavesNothingToRecoverAndIsNeverForgottenOnTheWay() async throws {
+    let discarded = DiscardLog()
+    let store = try await makeCrashingStore(discarded: discarded)
     store.exhaustivity = .off
 
     await store.send(.app(.path(.element(id: 0, action: .record(.speechResult("Said"))))))
@@ -68,6 +78,7 @@ struct MeetingsInProgressTests {
     await store.receive(\.written)
 
     #expect(store.state.storage.meetingsInProgress.isEmpty)
+    #expect(discarded.ids.isEmpty, "kept by the change that records it, in one transaction")
     let next = try await folder.database().load()
     #expect(next.recoveredMeetings.isEmpty)
     #expect(next.standups[id: Standup.engineeringMock.id]?.meetings.map(\.transcript) == ["Said"])
@@ -89,5 +100,18 @@ struct MeetingsInProgressTests {
     let next = try await folder.database().load()
     #expect(next.recoveredMeetings.isEmpty)
     #expect(next.standups[id: Standup.engineeringMock.id]?.meetings.isEmpty == true)
+  }
+}
+
+/// The standups whose meeting in progress was forgotten, in order.
+final class DiscardLog: Sendable {
+  private let log = Mutex<[Standup.ID]>([])
+
+  func record(_ id: Standup.ID) {
+    log.withLock { $0.append(id) }
+  }
+
+  var ids: [Standup.ID] {
+    log.withLock { $0 }
   }
 }

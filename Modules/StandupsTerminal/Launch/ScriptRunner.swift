@@ -40,6 +40,9 @@ struct ScriptRunner {
       // NB: The clock jumps from one scheduled wake-up to the next, and lets the effects of
       // each run before the next (on the one thread every effect runs on here).
       await clock.advance(by: duration)
+      // NB: As the live app looks every two seconds, a script looks after each wait for what
+      // other instances committed meanwhile.
+      app.lookForChangesElsewhere()
     case .screen(let size):
       output(app.render(size: size).plainText + "\n")
     }
