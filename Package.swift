@@ -190,6 +190,7 @@ let package = Package(
         .concurrencyExtras,
         .dependencies,
         .identifiedCollections,
+        .issueReporting,
       ],
       path: "Modules/StandupsTerminal"
     ),
@@ -213,6 +214,11 @@ let package = Package(
       name: "InstructionCounts",
       dependencies: ["BenchmarkFixtures", "Composable", .argumentParser],
       path: "Benchmarks/Support/InstructionCounts"
+    ),
+    .executableTarget(
+      name: "TypingWork",
+      dependencies: ["StandupsTerminal"],
+      path: "Benchmarks/Support/TypingWork"
     ),
     .executableTarget(
       name: "StandupsBenchmarks",
@@ -348,9 +354,11 @@ let package = Package(
         "Composable",
         "ComposableTestSupport",
         "Models",
+        "MeetingFeature",
         "Persistence",
         "RecordMeeting",
         "StandupDetail",
+        "StandupForm",
         "StandupsList",
         "StorageClient",
         .dependencies,
@@ -479,7 +487,7 @@ let package = Package(
     ),
     .testTarget(
       name: "TerminalUITests",
-      dependencies: ["TerminalUI", .issueReportingTestSupport],
+      dependencies: ["TerminalUI", .issueReportingTestSupport, .propertyBased],
       path: "Tests/TerminalUITests"
     ),
   ]

@@ -1,5 +1,6 @@
 public import Composable
 public import Models
+import StandupForm
 
 // The meetings being recorded on the stack, as whoever runs the app sees them from outside:
 // what it keeps as they go (so that a crash loses none of them), and when one is handed over to
@@ -32,5 +33,32 @@ extension AppFeature.Action {
   public func keepsTheMeeting(recordedBy id: StackElementID) -> Bool {
     guard case .path(.element(let element, .record(.delegate(.save)))) = self else { return false }
     return element == id
+  }
+}
+
+extension AppFeature.Action {
+  /// Whether this is a screen asking to delete a standup or a past meeting: what a copy of the
+  /// standups (a recovery file, say) cannot carry, since bringing one back only adds and changes.
+  public var asksToDelete: Bool {
+    switch self {
+    case .list(.delegate(.deleteStandup)), .path(.element(_, .detail(.delegate(.deleteStandup)))),
+      .path(.element(_, .meeting(.delegate(.deleteMeeting)))):
+      true
+    default:
+      false
+    }
+  }
+}
+
+extension AppFeature.State {
+  /// Whether the edit form is open on the standup `id`.
+  public func isEditing(_ id: Standup.ID) -> Bool {
+    guard case .edit(let form)? = destination else { return false }
+    return form.original.id == id
+  }
+
+  /// Whether a meeting of the standup `id` is being recorded.
+  public func isRecording(_ id: Standup.ID) -> Bool {
+    recordings.values.contains { $0.standup.id == id }
   }
 }

@@ -34,6 +34,15 @@ public enum StandupsChange: Equatable, Sendable {
     }
   }
 
+  /// Whether the change deletes something: a standup, or past meetings of one.
+  public var isDeletion: Bool {
+    switch self {
+    case .deleted: true
+    case .edited(_, let edit): !edit.meetingsRemoved.isEmpty
+    case .added, .meetingRecorded: false
+    }
+  }
+
   /// Applies the change to `standups`.
   public func apply(to standups: inout IdentifiedArrayOf<Standup>) {
     switch self {

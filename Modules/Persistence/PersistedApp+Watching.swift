@@ -17,9 +17,8 @@ extension PersistedApp {
     }
   }
 
-  /// Shows what another instance committed. Standups deleted there close their screens here,
-  /// except one whose meeting is being recorded here: it is kept, and stored again, so that the
-  /// meeting has somewhere to go.
+  /// Shows what another instance committed. A standup deleted there goes here too, unless the
+  /// user is editing or recording it (``deletedElsewhere(_:_:)``).
   func show(_ changes: ChangesElsewhere, _ state: inout State) -> Effect<Action> {
     var standups = changes.standups
     for write in state.storage.pendingWrites {
@@ -27,32 +26,65 @@ extension PersistedApp {
         change.apply(to: &standups)
       }
     }
-    var restored: [Standup] = []
+    var effects: [Effect<Action>] = []
     for id in changes.deleted where standups[id: id] == nil {
-      if let recorded = state.app.standupBeingRecorded(id) {
-        // NB: Stored again, it goes to the end of the list; so it does here.
-        state.app.list.standups.remove(id: id)
-        state.app.list.standups.append(recorded)
-        restored.append(recorded)
-      } else {
-        state.app.remove(id)
-      }
+      effects.append(deletedElsewhere(id, &state))
     }
-    for standup in standups {
+    for standup in standups where !state.storage.deletedElsewhere.contains(standup.id) {
       state.app.show(standup)
     }
-    guard !restored.isEmpty else { return .none }
-    return record(.added(restored), &state)
+    return .merge(effects)
+  }
+
+  /// Another instance deleted a standup. Its screens close, and the user is told; but while the
+  /// user edits or records it, or when the deletion was found by a change of theirs to it
+  /// (`wasJustChanged`), nothing is dropped: it stays, and they are asked whether to keep it (it
+  /// is stored again, with their edit or their meeting) or let it go.
+  func deletedElsewhere(
+    _ id: Standup.ID,
+    wasJustChanged: Bool = false,
+    _ state: inout State
+  ) -> Effect<Action> {
+    guard let standup = state.app.list.standups[id: id],
+      !state.storage.deletedElsewhere.contains(id)
+    else { return .none }
+    if wasJustChanged || state.app.isEditing(id) || state.app.isRecording(id) {
+      state.storage.deletedElsewhere.append(id)
+      state.notify(.deletedElsewhere(standup, whileRecording: state.app.isRecording(id)))
+      return .none
+    }
+    let wasShown = state.app.path.contains { $0.standup.id == id }
+    state.app.remove(id)
+    if wasShown {
+      state.storage.notice =
+        "\(standup.displayTitle.quotedForPeople) was deleted in another instance of Standups, so "
+        + "its screens closed."
+    }
+    return .none
+  }
+
+  /// The user keeps a standup deleted elsewhere: it is stored again, as it is here, at the end
+  /// of the list.
+  func keepDeletedStandup(_ id: Standup.ID, _ state: inout State) -> Effect<Action> {
+    state.storage.deletedElsewhere.removeAll { $0 == id }
+    guard let standup = state.app.list.standups[id: id] else { return .none }
+    // NB: Stored again, it goes to the end of the list; so it does here.
+    state.app.list.standups.remove(id: id)
+    state.app.list.standups.append(standup)
+    return record(.added([standup]), &state)
+  }
+
+  /// The user lets a standup deleted elsewhere go: its form, its screens and its meeting close.
+  func letDeletedStandupGo(_ id: Standup.ID, _ state: inout State) {
+    state.storage.deletedElsewhere.removeAll { $0 == id }
+    if state.app.isEditing(id) {
+      state.app.destination = nil
+    }
+    state.app.remove(id)
   }
 }
 
-extension AppFeature.State {
-  /// The standup a recorder on the stack is recording, as the list has it (or the recorder,
-  /// when the list no longer does).
-  fileprivate func standupBeingRecorded(_ id: Standup.ID) -> Standup? {
-    guard let recorder = path.first(where: { $0.is(\.record) && $0.standup.id == id }) else {
-      return nil
-    }
-    return list.standups[id: id] ?? recorder.standup
-  }
+extension String {
+  /// The text in curly quotes, for a sentence.
+  var quotedForPeople: String { "“\(self)”" }
 }

@@ -12,7 +12,10 @@ extension PersistedApp {
   /// memory holds changes the store lacks.
   func record(_ change: StandupsChange, _ state: inout State) -> Effect<Action> {
     guard state.storage.isWritable else {
-      state.storage.hasChangesOnlyInMemory = true
+      // NB: A deletion announced here was refused, and the app put back (see `body`).
+      if !change.isDeletion {
+        state.storage.hasChangesOnlyInMemory = true
+      }
       return .none
     }
     return enqueue(.change(change), &state)
@@ -34,7 +37,10 @@ extension PersistedApp {
     return .run { [applyChange, saveMeetingInProgress, discardMeetingInProgress] send in
       do {
         switch next {
-        case .change(let change): try await applyChange(change)
+        case .change(let change):
+          if case .standupGone(let id) = try await applyChange(change) {
+            await send(.changedStandupWasDeletedElsewhere(id))
+          }
         case .meetingInProgress(let meeting): try await saveMeetingInProgress(meeting)
         case .meetingDiscarded(let standupID): try await discardMeetingInProgress(standupID)
         }

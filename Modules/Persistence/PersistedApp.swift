@@ -2,7 +2,7 @@ public import AppFeature
 public import CasePaths
 public import Composable
 import Dependencies
-import Models
+public import Models
 public import StorageClient
 
 /// The app with its standups kept: ``AppFeature`` wrapped by the one policy that loads, saves and
@@ -39,6 +39,9 @@ public struct PersistedApp: Reducer {
     /// Where the standups' storage has got.
     public var storage: Storage
 
+    /// The app as it was before a deletion that nothing can keep, which puts it back.
+    var appBeforeRefusedDeletion: AppFeature.State?
+
     /// Creates the state; most code starts from ``init(app:stored:)``.
     public init(
       alert: AlertState<Action.Alert>? = nil,
@@ -57,10 +60,14 @@ public struct PersistedApp: Reducer {
     case alert(PresentationAction<Alert>)
     case app(AppFeature.Action)
     case changesElsewhereFound(ChangesElsewhere)
+    /// A change edited a standup that another instance had deleted: nothing of it was written.
+    case changedStandupWasDeletedElsewhere(Standup.ID)
     /// The app is about to exit: write what is pending now, and wait for it.
     case flushPendingWrites
     /// Another instance may have committed changes (a front end asks from time to time).
     case lookForChangesElsewhere
+    /// The front end showed ``Storage/notice``, and the user put it away.
+    case noticeDismissed
     case unreadableDataKeptAside(Result<String?, StorageError>, then: FreshStart)
     case writeFailed(StorageError)
     case written
@@ -68,7 +75,9 @@ public struct PersistedApp: Reducer {
     /// The buttons of the alerts about the data.
     @CasePathable
     public enum Alert: Equatable, Sendable {
+      case keepDeletedStandup(Standup.ID)
       case keepUnreadableDataAside(then: FreshStart)
+      case letDeletedStandupGo(Standup.ID)
     }
   }
 
@@ -95,20 +104,47 @@ public struct PersistedApp: Reducer {
   /// The app, then what its actions mean for the data: changes written, meetings in progress
   /// written as they go, and alerts held back while the user answers another.
   public var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      // NB: Where nothing is written, a change stays in memory for a recovery file, which can
+      // carry no deletion: a deletion is refused, and the app put back as it was before it.
+      state.appBeforeRefusedDeletion = nil
+      if case .app(let appAction) = action, appAction.asksToDelete, !state.storage.isWritable {
+        state.appBeforeRefusedDeletion = state.app
+      }
+      return .none
+    }
     Scope(state: \.app, action: \.app) { AppFeature() }
     Reduce { state, action in
+      if let before = state.appBeforeRefusedDeletion {
+        state.app = before
+        state.appBeforeRefusedDeletion = nil
+        state.alert = .deletionRefused(state.storage.problem)
+        return .none
+      }
       switch action {
+      case .alert(.presented(.keepDeletedStandup(let id))):
+        return keepDeletedStandup(id, &state)
+
       case .alert(.presented(.keepUnreadableDataAside(let freshStart))):
         return keepUnreadableDataAside(then: freshStart)
 
-      case .alert:
+      case .alert(.presented(.letDeletedStandupGo(let id))):
+        letDeletedStandupGo(id, &state)
         return .none
+
+      case .alert(.dismiss):
+        // NB: An alert put away without an answer takes its harmless one: a standup deleted
+        // elsewhere is kept.
+        return .merge(state.storage.deletedElsewhere.map { keepDeletedStandup($0, &state) })
 
       case .app(.delegate(.standupsChanged(let change))):
         return record(change, &state)
 
       case .app:
         return .none
+
+      case .changedStandupWasDeletedElsewhere(let id):
+        return deletedElsewhere(id, wasJustChanged: true, &state)
 
       case .changesElsewhereFound(let changes):
         return show(changes, &state)
@@ -118,6 +154,10 @@ public struct PersistedApp: Reducer {
 
       case .lookForChangesElsewhere:
         return lookForChangesElsewhere(state)
+
+      case .noticeDismissed:
+        state.storage.notice = nil
+        return .none
 
       case .unreadableDataKeptAside(let result, let freshStart):
         return unreadableDataKeptAside(result, then: freshStart, &state)

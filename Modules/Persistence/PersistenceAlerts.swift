@@ -1,4 +1,5 @@
 public import Composable
+public import Models
 public import StorageClient
 
 extension StorageError {
@@ -26,22 +27,13 @@ extension StorageError {
     }
   }
 
-  /// Whether the data in the way can be moved aside to start again: it is there, and it is the
-  /// kind of thing the app could have made.
-  var canBeKeptAside: Bool {
-    switch self {
-    case .notADatabase, .corrupt: true
-    case .unreadable(let problem): problem.reason == .linkToNothing
-    case .notADataFile, .writeFailed, .refused, .backupFailed: false
-    }
-  }
 }
 
 extension AlertState where Action == PersistedApp.Action.Alert {
   /// The alert for standups that failed to load: data that could be moved aside is offered to
   /// be, to start again; anything else only says why changes will not be saved.
   public static func loadFailed(_ error: StorageError) -> Self {
-    error.canBeKeptAside ? .dataFailedToLoad(error) : .cannotSave(error)
+    error.isMovableAside ? .dataFailedToLoad(error) : .cannotSave(error)
   }
 
   /// Tells the user that the saved standups could not be read, and offers to keep them aside
@@ -85,11 +77,24 @@ extension AlertState where Action == PersistedApp.Action.Alert {
         """
         \(error)
 
-        Your changes stay here until you quit; the app then offers to keep them in a recovery \
-        file. To save them, start Standups with --data-file and the path of a file.
+        Your changes stay here until you quit, and quitting asks what to do with them. To save \
+        them, start Standups with --data-file and the path of a file.
         """
       )
     }
+  }
+
+  /// Tells the user that a deletion was not made: nothing is written, and a recovery file cannot
+  /// carry a deletion.
+  public static func deletionRefused(_ problem: String?) -> Self {
+    notice(
+      "Not deleted",
+      message: """
+        \(problem ?? "Changes are not being saved.")
+
+        A deletion cannot wait for later: nothing was deleted.
+        """
+    )
   }
 
   /// Tells the user that the store is only read, and why.
@@ -99,10 +104,38 @@ extension AlertState where Action == PersistedApp.Action.Alert {
       message: """
         \(reason)
 
-        You can still make changes; when you quit, the app offers to keep them in a recovery \
-        file.
+        You can still make changes, but not delete; they stay here until you quit, and quitting \
+        asks what to do with them.
         """
     )
+  }
+
+  /// Tells the user that another instance deleted the standup they are editing or recording, and
+  /// asks whether to keep it. Keeping it is the harmless answer, and the default.
+  public static func deletedElsewhere(_ standup: Standup, whileRecording: Bool) -> Self {
+    AlertState {
+      TextState("“\(standup.displayTitle)” was deleted elsewhere")
+    } actions: {
+      ButtonState(role: .cancel, action: .keepDeletedStandup(standup.id)) {
+        TextState(whileRecording ? "Keep it, with the meeting" : "Keep it, with my edit")
+      }
+      ButtonState(role: .destructive, action: .letDeletedStandupGo(standup.id)) {
+        TextState(whileRecording ? "Let it go, and the meeting" : "Let it go")
+      }
+    } message: {
+      TextState(
+        whileRecording
+          ? """
+          Another instance of Standups deleted this standup while you record a meeting of it. \
+          Keep it, and it is stored again with the meeting; or let it go, and the meeting is \
+          discarded.
+          """
+          : """
+          Another instance of Standups deleted this standup while you edit it. Keep it, and it \
+          is stored again with your edit; or let it go, and your edit is discarded.
+          """
+      )
+    }
   }
 
   /// Tells the user that the data that could not be read could not be kept aside either.

@@ -34,6 +34,14 @@ extension PersistedApp {
     /// The meetings being recorded, by the recorder's screen.
     public var meetingsInProgress: [StackElementID: Recording] = [:]
 
+    /// Standups another instance deleted while the user edits or records them: they stay on
+    /// screen while the user is asked whether to keep them.
+    public var deletedElsewhere: [Standup.ID] = []
+
+    /// A line for the front end to show until the user puts it away (``Action/noticeDismissed``):
+    /// what happened to the data that the user did not do.
+    public var notice: String?
+
     /// Creates the storage's state.
     public init(status: Status) {
       self.status = status

@@ -33,6 +33,10 @@ public struct StandupForm: Reducer {
     /// The shortest and longest meeting the form allows, in minutes.
     public static let minutes = 5...30
 
+    /// The most characters a title may have: more than any meeting's name needs, few enough for
+    /// a list row. A front end states it beside the title.
+    public static let titleLimit = 100
+
     /// Creates a form. A standup without attendees gets one blank attendee to fill in.
     public init(focus: Field? = .title, standup: Standup) {
       var standup = standup
@@ -153,6 +157,12 @@ public struct StandupForm: Reducer {
         return .none
 
       case .titleChanged(let title):
+        // NB: A title already past the limit (from a file) may still be shortened; no edit
+        // makes one longer than the limit.
+        let isWithinLimit =
+          title.utf8.count <= State.titleLimit || title.count <= State.titleLimit
+          || title.count <= state.standup.title.count
+        guard isWithinLimit else { return .none }
         state.standup.title = title
         return .none
       }

@@ -72,9 +72,13 @@ public enum AppView {
       RecordScreen.render(
         record, view[screen: id], in: layout.content, format: format, on: &canvas)
     }
-    if let status = layout.status, let (text, style) = statusLine(state, view) {
-      let line = status.inset(left: 1, right: 1)
-      canvas.text(text, at: line.origin, style: style, clip: line)
+    if let status = layout.status {
+      let area = status.inset(left: 1, right: 1)
+      let lines = statusLines(state, view, width: area.size.width)
+      for (row, (text, style)) in lines.prefix(area.size.height).enumerated() {
+        let line = area.row(row)
+        canvas.text(text, at: line.origin, style: style, clip: line)
+      }
     }
     if let destination = state.app.destination {
       let sheet = layout.sheet
@@ -114,9 +118,13 @@ public enum AppView {
   ) -> [Command] {
     if view.isShowingHelp {
       view.isShowingHelp = false
-      // NB: Any key closes the help. A paste is not a key: it closes the help and goes on to
-      // the field below, rather than being lost.
-      guard case .paste = key else { return [] }
+      // NB: The keys that open the help, and Esc, only close it. Any other key closes it and
+      // does what it does on the screen below, as the help has told the user.
+      if key == .escape || key == .control("k") || key == .character("?") { return [] }
+    }
+    if key == .control("x"), hasNotice(state, view) {
+      view.notice = nil
+      return state.storage.notice == nil ? [] : [.send(.noticeDismissed)]
     }
     let screen = topScreen(state)
     if key == .control("c") {
@@ -273,7 +281,9 @@ public enum AppView {
     all: Bool = false
   ) -> [KeyHelp] {
     let helpKey = KeyHelp(isTyping(state) ? "^K" : "?", "keys")
-    let keys = self.keys(of: state, view)
+    let keys =
+      (hasNotice(state, view) ? [KeyHelp("^X", "put the notice away")] : [])
+      + self.keys(of: state, view)
     guard all else { return keys.filter(\.isInLegend) + [helpKey] }
     // NB: Where keys type text, `?` is a character like any other: only ^K shows the keys.
     let allKeysKey = isTyping(state) ? "^K" : "? ^K"
@@ -301,13 +311,36 @@ public enum AppView {
     destination.is(\.add) ? "New standup" : "Edit standup"
   }
 
-  /// The status line: a notice until the next key (keys dropped, a recovery file from the last
-  /// run), then why the data is not being saved, on every screen.
-  static func statusLine(_ state: PersistedApp.State, _ view: AppViewState) -> (String, Style)? {
-    if let notice = view.notice {
-      return (notice, Palette.label)
+  /// The most rows the status area takes from the screen above it.
+  static let mostStatusRows = 4
+
+  /// Whether a notice is up, for `^X` to put away.
+  static func hasNotice(_ state: PersistedApp.State, _ view: AppViewState) -> Bool {
+    view.notice != nil || state.storage.notice != nil
+  }
+
+  /// The status area, wrapped to `width`: feedback about the last keys, then the notices until
+  /// the user puts them away with `^X`, then why the data is not being saved, on every screen.
+  /// A notice wraps whole, so that a path it names can be read; the area shows its first
+  /// ``mostStatusRows`` rows (one on a terminal under 12 rows).
+  static func statusLines(
+    _ state: PersistedApp.State,
+    _ view: AppViewState,
+    width: Int
+  ) -> [(String, Style)] {
+    var lines: [(String, Style)] = []
+    if let feedback = view.feedback {
+      lines.append((feedback.truncated(toWidth: width), Palette.label))
     }
-    return state.storage.problem.map { ("⚠ " + $0, Palette.problem) }
+    let notices = [view.notice, state.storage.notice].compactMap { $0 }
+    if !notices.isEmpty {
+      lines += (notices.joined(separator: " ") + " (^X puts this away)").wrapped(toWidth: width)
+        .map { ($0, Palette.title) }
+    }
+    if let problem = state.storage.problem {
+      lines += ("⚠ " + problem).wrapped(toWidth: width).prefix(2).map { ($0, Palette.problem) }
+    }
+    return lines
   }
 
   private static func drawBreadcrumb(
@@ -386,7 +419,8 @@ public enum AppView {
     }
     if shown >= 0 {
       let row = body.row(body.size.height - 1)
-      canvas.text("Any key closes this.", at: row.origin, style: Palette.label, clip: row)
+      canvas.text(
+        "Esc closes this; other keys act too.", at: row.origin, style: Palette.label, clip: row)
     }
   }
 
@@ -400,7 +434,8 @@ public enum AppView {
   /// Where the parts of the app go on a terminal of a given size.
   struct Layout {
     var screen: Rect
-    /// Where alerts and the key list go: everywhere but the legend, which shows their keys.
+    /// Where alerts and the key list go: everywhere but the status area and the legend, which
+    /// shows their keys.
     var overlay: Rect
     var breadcrumb: Rect
     var content: Rect
@@ -413,10 +448,18 @@ public enum AppView {
       let height = size.height
       breadcrumb = screen.row(0)
       footer = screen.row(max(height - 1, 0))
-      overlay = Rect(column: 0, row: 0, width: size.width, height: max(height - 1, 0))
-      let hasStatus = statusLine(state, view) != nil && height >= 5
-      status = hasStatus ? screen.row(height - 2) : nil
-      let bottom = max(height - 1 - (hasStatus ? 1 : 0), 1)
+      let statusRows = min(
+        statusLines(state, view, width: max(size.width - 2, 1)).count,
+        max(min(height >= 12 ? AppView.mostStatusRows : 1, height - 4), 0))
+      // NB: Alerts leave the status area alone: a notice that names a file stays readable
+      // under any alert.
+      overlay = Rect(
+        column: 0, row: 0, width: size.width, height: max(height - 1 - statusRows, 0))
+      status =
+        statusRows > 0
+        ? Rect(column: 0, row: height - 1 - statusRows, width: size.width, height: statusRows)
+        : nil
+      let bottom = max(height - 1 - statusRows, 1)
       content = Rect(column: 0, row: min(1, height), width: size.width, height: max(bottom - 1, 0))
       let margin = size.width >= 50 ? 2 : 0
       sheet = Rect(

@@ -37,9 +37,14 @@ public struct AppViewState: Sendable {
   /// Whether the list of every key is shown.
   public var isShowingHelp = false
 
-  /// A passing line for the status bar, shown until the next key: keys ignored as the screen
-  /// changed, a paste cut at its limit, where unreadable data was kept aside, a session that
-  /// could not be restored.
+  /// A passing line for the status bar about the keys themselves, shown until the next key: keys
+  /// ignored as the screen changed, a paste cut at its limit.
+  public var feedback: String?
+
+  /// What the status bar says until the user puts it away with `^X` (not at the next key, which
+  /// may be unrelated work): where unreadable data was kept aside, a recovery file from the last
+  /// run, a meeting kept after a crash, a session that could not be restored, a problem written
+  /// to the log. It wraps, so that a path it names is shown whole.
   public var notice: String?
 
   /// The data file the app reads and writes, which every alert about the data names; `nil`

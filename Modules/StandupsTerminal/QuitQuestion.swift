@@ -1,37 +1,66 @@
 public import Composable
+public import Foundation
 
 /// The answer to the question the app asks when the user quits with changes it could not save.
 public enum QuitAnswer: Equatable, Sendable {
-  /// Quit, keeping the changes in a recovery file.
+  /// Quit: the changes are in the recovery file named, or, when none could be written, lost.
   case quit
 }
 
 extension AlertState where Action == QuitAnswer {
-  /// Asks whether to quit although some changes could not be saved. Staying is the default;
-  /// quitting keeps the changes in a recovery file instead of the data file.
+  /// Asks whether to quit although some changes could not be saved. Staying is the default.
+  ///
+  /// The question names where the changes are only once they are there: the app writes the
+  /// recovery file before it asks (`keptIn`), and when no place took one, says that quitting
+  /// loses them.
   ///
   /// - Parameters:
   ///   - problem: Why the changes are not saved, in the app's words.
-  ///   - recoveryFolder: Where the recovery file would go.
-  public static func quitWithUnsavedChanges(problem: String, recoveryFolder: String) -> Self {
-    AlertState {
-      TextState("Quit with unsaved changes?")
-    } actions: {
-      ButtonState(role: .cancel) {
-        TextState("Stay")
-      }
-      ButtonState(role: .destructive, action: .quit) {
-        TextState("Quit, keep them in a recovery file")
-      }
-    } message: {
-      TextState(
-        """
-        \(problem)
+  ///   - keptIn: The recovery file already written, or why none could be.
+  public static func quitWithUnsavedChanges(
+    problem: String,
+    keptIn: Result<URL, RecoveryFailure>
+  ) -> Self {
+    switch keptIn {
+    case .success(let file):
+      AlertState {
+        TextState("Quit with unsaved changes?")
+      } actions: {
+        ButtonState(role: .cancel) {
+          TextState("Stay")
+        }
+        ButtonState(role: .destructive, action: .quit) {
+          TextState("Quit")
+        }
+      } message: {
+        TextState(
+          """
+          \(problem)
 
-        If you quit now, your standups are written to a recovery file in \(recoveryFolder) \
-        instead, and the app says where.
-        """
-      )
+          Your standups are kept in \(file.path); bring them back with: standups import \
+          \(file.path)
+          """
+        )
+      }
+    case .failure(let failure):
+      AlertState {
+        TextState("Quit and lose your changes?")
+      } actions: {
+        ButtonState(role: .cancel) {
+          TextState("Stay")
+        }
+        ButtonState(role: .destructive, action: .quit) {
+          TextState("Quit and lose them")
+        }
+      } message: {
+        TextState(
+          """
+          \(problem)
+
+          They could not be kept in a file either: \(failure). If you quit now, they are lost.
+          """
+        )
+      }
     }
   }
 }

@@ -1,6 +1,7 @@
 import AppFeature
 import CasePaths
 public import Composable
+public import Foundation
 public import Persistence
 import RecordMeeting
 public import TerminalUI
@@ -47,8 +48,15 @@ public final class TerminalApp {
   /// Whether the user chose to quit although some changes could not be saved.
   private var isQuittingWithUnsavedChanges = false
 
-  /// Where a recovery file goes, for the question asked before quitting with unsaved changes.
-  public var recoveryFolder = "the app's state folder"
+  /// Where a recovery file may go, in order (``RecoveryFile/places(state:database:environment:)``).
+  public var recoveryPlaces: [URL] = []
+
+  /// The date a recovery file is named after: the real one, or a script's.
+  public var recoveryDate: @MainActor () -> Date = { Date() }
+
+  /// The recovery file written for the question about quitting with unsaved changes, which
+  /// quitting keeps (staying removes it: the changes are still here).
+  public private(set) var preparedRecoveryFile: URL?
 
   /// Called after anything on screen may have changed, by a key or by an effect.
   public var onChange: (@MainActor () -> Void)?
@@ -56,7 +64,7 @@ public final class TerminalApp {
   /// How many times the store has changed, to tell when effects have gone quiet.
   public private(set) var changeCount = 0
 
-  /// A passing line for the status bar, shown until the next key (``AppViewState/notice``).
+  /// What the status bar says until the user puts it away (``AppViewState/notice``).
   public var notice: String? {
     get { view.notice }
     set { view.notice = newValue }
@@ -117,10 +125,10 @@ public final class TerminalApp {
   ///   - size: The size of the terminal, which decides how far keys scroll.
   public func press(_ key: Key, size: Size) {
     if case .pasteCut(let droppedBytes) = key {
-      // NB: Not a key: it tells what happened to the paste before it. A notice that the paste
+      // NB: Not a key: it tells what happened to the paste before it. Feedback that the paste
       // was ignored says more, and stays.
-      if view.notice == nil {
-        view.notice =
+      if view.feedback == nil {
+        view.feedback =
           "The paste was cut at \(KeyDecoder.pasteLimit / 1024) KB: "
           + "its last \(droppedBytes) bytes were left out."
         onChange?()
@@ -129,13 +137,13 @@ public final class TerminalApp {
     }
     // NB: Ctrl-C is never typed by accident, and quitting asks whenever something is at stake.
     guard key == .control("c") || inputGuard.admitsKey(at: now()) else {
-      view.notice =
+      view.feedback =
         "Ignored \(inputGuard.keysHeld) key\(inputGuard.keysHeld == 1 ? "" : "s") "
         + "typed as the screen changed. Pause, then go on."
       onChange?()
       return
     }
-    view.notice = nil
+    view.feedback = nil
     isHandlingTheUser = true
     defer { isHandlingTheUser = false }
     let draft = lineInProgress
@@ -159,6 +167,7 @@ public final class TerminalApp {
         isQuitRequested = true
       case .stay:
         closeQuitQuestion()
+        removePreparedRecoveryFile()
       }
     }
     if let line = lineInProgress, line != draft {
@@ -173,6 +182,14 @@ public final class TerminalApp {
   private func closeQuitQuestion() {
     view.quitQuestion = nil
     view.update(from: store.state)
+  }
+
+  /// The user stays: the changes are still here, so the file written for them goes.
+  private func removePreparedRecoveryFile() {
+    if let file = preparedRecoveryFile {
+      try? FileManager.default.removeItem(at: file)
+    }
+    preparedRecoveryFile = nil
   }
 
   /// The line being typed on the recorder on top, if one is.
@@ -220,16 +237,24 @@ public final class TerminalApp {
   }
 
   /// Saves what is pending and says whether the app may exit now. When changes could not be
-  /// saved and the user has not yet chosen to quit anyway, asks them instead (stay, or quit
-  /// with a recovery file) and returns `false`.
+  /// saved and the user has not yet chosen to quit anyway, writes them to a recovery file first,
+  /// then asks (stay, or quit keeping that file; or, when no place took one, quit losing them)
+  /// and returns `false`.
   public func mayQuit() async -> Bool {
     await flush()
     guard hasUnsavedChanges, !isQuittingWithUnsavedChanges else { return true }
     isQuitRequested = false
-    view.quitQuestion = .quitWithUnsavedChanges(
-      problem: unsavedChangesProblem,
-      recoveryFolder: recoveryFolder
-    )
+    removePreparedRecoveryFile()
+    let keptIn: Result<URL, RecoveryFailure>
+    do throws(RecoveryFailure) {
+      let file = try RecoveryFile.write(
+        store.state.app.list.standups, in: recoveryPlaces, at: recoveryDate())
+      preparedRecoveryFile = file
+      keptIn = .success(file)
+    } catch {
+      keptIn = .failure(error)
+    }
+    view.quitQuestion = .quitWithUnsavedChanges(problem: unsavedChangesProblem, keptIn: keptIn)
     storeChanged()
     return false
   }

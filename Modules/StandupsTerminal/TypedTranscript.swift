@@ -101,7 +101,10 @@ public final class TypedTranscript: Sendable {
   }
 
   private func startMeeting() -> AsyncThrowingStream<TranscriptionResult, any Error> {
-    let (stream, continuation) = AsyncThrowingStream<TranscriptionResult, any Error>.makeStream()
+    // NB: Each result holds the whole transcript so far, so only the newest matters: keys that
+    // arrive faster than the meeting reads its results cost one result, not one each.
+    let (stream, continuation) = AsyncThrowingStream<TranscriptionResult, any Error>.makeStream(
+      bufferingPolicy: .bufferingNewest(1))
     let (number, previous) = listening.withValue { listening in
       let previous = listening.meeting?.continuation
       listening.meetingsStarted += 1

@@ -32,9 +32,10 @@ public struct StorageClient: Sendable {
   public var load: @Sendable () async throws -> StoredStandups
 
   /// Commits one change as one transaction, writing only the rows it changes: all of it, or,
-  /// when it fails (the disk is full, the file read-only), none of it. Throws a
-  /// ``StorageError``.
-  public var apply: @Sendable (_ change: StandupsChange) async throws -> Void
+  /// when it fails (the disk is full, the file read-only), none of it. Says when the change was
+  /// an edit of a standup that is no longer stored (deleted elsewhere), which changes nothing.
+  /// Throws a ``StorageError``.
+  public var apply: @Sendable (_ change: StandupsChange) async throws -> ChangeOutcome
 
   /// What other instances committed since this client last looked, or `nil` when nothing: a
   /// look that finds nothing reads no standup. Throws a ``StorageError``.
@@ -53,6 +54,15 @@ public struct StorageClient: Sendable {
   /// place; returns where the data went, or `nil` when nothing was in the way. Throws a
   /// ``StorageError``.
   public var keepUnreadableDataAside: @Sendable () async throws -> String?
+}
+
+/// What came of committing a change.
+public enum ChangeOutcome: Equatable, Sendable {
+  /// It is stored.
+  case applied
+  /// It edited a standup that is no longer stored (another instance deleted it), so nothing was
+  /// written.
+  case standupGone(Standup.ID)
 }
 
 /// What ``StorageClient/load`` read.

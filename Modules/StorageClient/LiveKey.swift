@@ -1,13 +1,8 @@
-public import Dependencies
 public import Foundation
 
-extension StorageClient: DependencyKey {
-  /// Keeps the standups in the database at ``defaultDatabaseURL(environment:)``, bringing in
-  /// the data file of an earlier release there on the first launch.
-  public static var liveValue: Self {
-    .database(at: defaultDatabaseURL(), importingOnFirstLaunch: earlierReleaseDataFileURL())
-  }
-
+// NB: No `liveValue`: where the database is depends on the user's folders and options, which
+// the front end decides, so it always gives the client it built (`database(at:)`).
+extension StorageClient {
   /// Keeps the standups in an SQLite database (see ``StandupsDatabase``).
   ///
   /// - Parameters:
@@ -42,39 +37,4 @@ extension StorageClient: DependencyKey {
     guard case .notADataFile(let problem) = DataFileLocation.inspect(url.path) else { return nil }
     return problem
   }
-
-  /// Where the standups live unless told otherwise: `standups/standups.sqlite` in the XDG data
-  /// directory (`$XDG_DATA_HOME`, or `~/.local/share`).
-  public static func defaultDatabaseURL(
-    environment: [String: String] = ProcessInfo.processInfo.environment
-  ) -> URL {
-    xdgBaseDirectory("XDG_DATA_HOME", homeSubpath: ".local/share", environment: environment)
-      .appendingPathComponent("standups/standups.sqlite")
-  }
-
-  /// Where releases before the database kept the standups: `standups/standups.json` in the XDG
-  /// data directory.
-  public static func earlierReleaseDataFileURL(
-    environment: [String: String] = ProcessInfo.processInfo.environment
-  ) -> URL {
-    xdgBaseDirectory("XDG_DATA_HOME", homeSubpath: ".local/share", environment: environment)
-      .appendingPathComponent("standups/standups.json")
-  }
-}
-
-/// An XDG base directory: `$variable` when it is an absolute path (the specification says to
-/// ignore a relative one), else `homeSubpath` in `$HOME`, else the working directory.
-package func xdgBaseDirectory(
-  _ variable: String,
-  homeSubpath: String,
-  environment: [String: String]
-) -> URL {
-  if let directory = environment[variable], directory.hasPrefix("/") {
-    return URL(fileURLWithPath: directory, isDirectory: true)
-  }
-  if let home = environment["HOME"], !home.isEmpty {
-    return URL(fileURLWithPath: home, isDirectory: true)
-      .appendingPathComponent(homeSubpath, isDirectory: true)
-  }
-  return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
 }

@@ -1,12 +1,14 @@
 /// Why the standups could not be loaded or a change saved, in words for people; the system's
 /// own words are kept in ``technicalDetail`` for logs.
 public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// What is at the path is not a standups database: a file of another kind, or a database of
-  /// another program. It is never written over; it is moved aside, unchanged, only when the user
-  /// asks (``StorageClient/keepUnreadableDataAside``).
-  case notADatabase(FileProblem)
-  /// The database is damaged. It is never written over, and moved aside only when asked.
-  case corrupt(FileProblem)
+  /// What is at the path is not a standups database: a file of another kind, a database of
+  /// another program, a symbolic link to nothing. It is never written over; it is moved aside,
+  /// unchanged, only when the user asks (``StorageClient/keepUnreadableDataAside``), and only
+  /// when its folder allows it (`isMovableAside`).
+  case notADatabase(FileProblem, isMovableAside: Bool)
+  /// The database is damaged. It is never written over, and moved aside only when asked, where
+  /// its folder allows it (`isMovableAside`).
+  case corrupt(FileProblem, isMovableAside: Bool)
   /// What is at the path is not a file the app could have made — a folder, a device, a named
   /// pipe, a socket — or a file stands where a folder of the path should be. It is never moved,
   /// replaced or opened.
@@ -29,12 +31,21 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case readOnly(ReadOnlyReason)
   }
 
+  /// Whether what could not be read may be moved aside to start again: it is data the app could
+  /// have made, and its folder takes a new name.
+  public var isMovableAside: Bool {
+    switch self {
+    case .notADatabase(_, let isMovable), .corrupt(_, let isMovable): isMovable
+    case .notADataFile, .unreadable, .writeFailed, .refused, .backupFailed: false
+    }
+  }
+
   /// A sentence for people.
   public var description: String {
     switch self {
-    case .notADatabase(let problem):
+    case .notADatabase(let problem, _):
       "The saved standups could not be read: \(problem)."
-    case .corrupt(let problem):
+    case .corrupt(let problem, _):
       "The saved standups are damaged: \(problem)."
     case .notADataFile(let problem):
       "The standups cannot be kept there: \(problem). The app leaves it as it is."
@@ -54,7 +65,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
   /// What the system said, for logs.
   public var technicalDetail: String {
     switch self {
-    case .notADatabase(let problem), .corrupt(let problem), .notADataFile(let problem),
+    case .notADatabase(let problem, _), .corrupt(let problem, _), .notADataFile(let problem),
       .unreadable(let problem), .writeFailed(let problem), .backupFailed(let problem):
       problem.technicalDetail
     case .refused(.unreadDataInTheWay): "write refused: the stored data was not read"

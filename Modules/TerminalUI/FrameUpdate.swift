@@ -107,6 +107,10 @@ extension Style {
     switch colors {
     case .trueColor: ["\(base)", "2", "\(color.red)", "\(color.green)", "\(color.blue)"]
     case .palette256: ["\(base)", "5", "\(color.palette256Index)"]
+    case .ansi16:
+      // NB: 30–37 and 40–47 are the first eight; 90–97 and 100–107 the bright eight.
+      color.ansi16Index < 8
+        ? ["\(base - 8 + color.ansi16Index)"] : ["\(base + 52 + color.ansi16Index - 8)"]
     case .none: []
     }
   }

@@ -52,6 +52,26 @@ public struct RGB: Hashable, Sendable {
     return 16 + 36 * cube.0 + 6 * cube.1 + cube.2
   }
 
+  /// The nearest of the 16 ANSI colours, by their usual (xterm) values: 0–7 black, red, green,
+  /// yellow, blue, magenta, cyan and white, 8–15 their bright forms.
+  ///
+  /// ```swift
+  /// RGB(red: 255, green: 0, blue: 0).ansi16Index  // 9
+  /// ```
+  public var ansi16Index: Int {
+    Self.ansi16.indices.min {
+      distanceSquared(to: Self.ansi16[$0]) < distanceSquared(to: Self.ansi16[$1])
+    }
+      ?? 7
+  }
+
+  /// The 16 ANSI colours as xterm shows them.
+  private static let ansi16 = [
+    (0, 0, 0), (205, 0, 0), (0, 205, 0), (205, 205, 0), (0, 0, 238), (205, 0, 205),
+    (0, 205, 205), (229, 229, 229), (127, 127, 127), (255, 0, 0), (0, 255, 0), (255, 255, 0),
+    (92, 92, 255), (255, 0, 255), (0, 255, 255), (255, 255, 255),
+  ]
+
   /// The component values of the six levels of the palette's colour cube.
   private static let cubeLevels = [0, 95, 135, 175, 215, 255]
 

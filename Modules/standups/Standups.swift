@@ -12,7 +12,8 @@ struct Standups: AsyncParsableCommand {
     abstract: "Run your standups from the terminal: a timer, the speakers, the transcript.",
     discussion: """
       Data: --data-file, or $XDG_DATA_HOME/standups/standups.sqlite \
-      (~/.local/share/standups/standups.sqlite), an SQLite database.
+      (~/.local/share/standups/standups.sqlite), an SQLite database. Without HOME, the \
+      account's home folder in the password database.
       """,
     version: "standups 1.0.0",
     subcommands: [Run.self, Export.self, Import.self],
@@ -31,9 +32,19 @@ struct DataFileOption: ParsableArguments {
     }
   }
 
-  /// The database's location.
-  var url: URL {
-    dataFile.map { URL(fileURLWithPath: $0) } ?? StorageClient.defaultDatabaseURL()
+  /// The user's folders.
+  var folders: AppFolders {
+    AppFolders(environment: ProcessInfo.processInfo.environment)
+  }
+
+  /// The database's location; without `--data-file` and a home folder, a usage error.
+  func url() throws -> URL {
+    if let dataFile { return URL(fileURLWithPath: dataFile) }
+    guard let database = folders.database else {
+      FileHandle.standardError.write(Data("standups: \(LaunchError.noHomeSentence)\n".utf8))
+      throw ExitCode(LaunchError.noHome.exitCode)
+    }
+    return database
   }
 }
 
@@ -69,6 +80,11 @@ struct Run: AsyncParsableCommand {
   @Option(help: .hidden)
   var now: String?
 
+  // NB: For a person or a test checking where the running app's diagnostics go (the log in the
+  // state folder, never the screen): reports this text as an issue once the app draws.
+  @Option(help: .hidden)
+  var reportIssue: String?
+
   func validate() throws {
     if let now, ISO8601DateFormatter().date(from: now) == nil {
       throw ValidationError("--now takes a date and time such as 2026-11-22T09:30:00Z.")
@@ -77,18 +93,25 @@ struct Run: AsyncParsableCommand {
 
   func run() async throws {
     let environment = ProcessInfo.processInfo.environment
+    let folders = data.folders
+    let dataFile = try data.url()
     let options = LaunchOptions(
-      dataFile: data.url,
+      dataFile: dataFile,
       isDataFileGiven: data.dataFile != nil,
-      earlierReleaseDataFile: data.dataFile == nil
-        ? StorageClient.earlierReleaseDataFileURL(environment: environment) : nil,
-      sessionFile: script == nil ? Session.defaultFileURL(environment: environment) : nil,
-      recoveryFolder: Session.defaultFileURL(environment: environment).deletingLastPathComponent(),
+      earlierReleaseDataFile: data.dataFile == nil ? folders.earlierReleaseDataFile : nil,
+      sessionFile: script == nil ? folders.sessionFile : nil,
+      recoveryPlaces: RecoveryFile.places(
+        state: folders.state, database: dataFile, environment: environment),
       restoresSession: !fresh,
       open: open,
       colors: noColor
-        ? .none : ColorSupport.detect(environment: environment, isTerminal: isatty(1) == 1),
-      now: now.flatMap { ISO8601DateFormatter().date(from: $0) }
+        ? .none
+        : ColorSupport.detect(
+          environment: environment, isTerminal: isatty(1) == 1,
+          terminfoColors: ColorSupport.terminfoColors(term:)),
+      now: now.flatMap { ISO8601DateFormatter().date(from: $0) },
+      stateFolder: folders.state,
+      issueToReport: reportIssue
     )
     let status: Int32
     do {
@@ -123,8 +146,9 @@ struct Export: AsyncParsableCommand {
   var output: String?
 
   func run() async throws {
+    let database = try data.url()
     do {
-      let json = try await DataFileCommands.export(from: data.url)
+      let json = try await DataFileCommands.export(from: database)
       if let output {
         try DataFileCommands.write(json, to: URL(fileURLWithPath: output))
       } else {
@@ -154,9 +178,10 @@ struct Import: AsyncParsableCommand {
   @OptionGroup var data: DataFileOption
 
   func run() async throws {
+    let database = try data.url()
     do {
-      let report = try await DataFileCommands.importFile(file, into: data.url)
-      print("Imported \(file) into \(data.url.path). \(report)")
+      let report = try await DataFileCommands.importFile(file, into: database)
+      print("Imported \(file) into \(database.path). \(report)")
     } catch {
       FileHandle.standardError.write(Data("standups: \(error)\n".utf8))
       throw ExitCode(error.exitCode)

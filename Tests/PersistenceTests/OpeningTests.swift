@@ -3,8 +3,10 @@ import Composable
 import ComposableTestSupport
 import Foundation
 import IdentifiedCollections
+import MeetingFeature
 import Models
 import Persistence
+import StandupDetail
 import StorageClient
 import Testing
 
@@ -36,8 +38,11 @@ struct OpeningTests {
     #expect(store.state.storage.status == .readOnly(reason))
     #expect(store.state.alert == .readOnly(reason))
 
-    await store.send(.app(.list(.delegate(.deleteStandup(Standup.mock.id))))) {
-      $0.app.list.standups = []
+    await store.send(.alert(.dismiss)) {
+      $0.alert = nil
+    }
+    await store.send(.app(.list(.delegate(.loadSampleData)))) {
+      $0.app.list.standups = [.mock, .engineeringMock, .productMock]
     }
     await store.receive(\.app.delegate.standupsChanged) {
       $0.storage.hasChangesOnlyInMemory = true
@@ -46,6 +51,54 @@ struct OpeningTests {
     #expect(store.state.storage.hasChangesNotInTheDataFile)
     #expect(store.state.storage.problem == "Read-only: \(reason)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: folder.databasePath)) == before)
+  }
+
+  /// A recovery file can bring changes back, never a deletion: where nothing is written, a
+  /// delete is refused, and every screen stays as it was.
+  @Test func aDeleteWhereNothingIsWrittenIsRefusedAndNoScreenCloses() async throws {
+    try await folder.seed([.mock])
+    chmod(folder.databasePath, 0o444)
+    let meeting = Standup.mock.meetings[0]
+    let store = await makeStore(
+      on: folder.database(),
+      path: StackState([
+        .detail(StandupDetail.State(standup: .mock)),
+        .meeting(MeetingFeature.State(meeting: meeting, standup: .mock)),
+      ]))
+    let reason = ReadOnlyReason.readOnlyFile(path: folder.databasePath)
+    let problem = "Read-only: \(reason)"
+    let (detail, meetingScreen) = (store.state.app.path.ids[0], store.state.app.path.ids[1])
+    await store.send(.alert(.dismiss)) {
+      $0.alert = nil
+    }
+
+    await store.send(
+      .app(
+        .path(.element(id: meetingScreen, action: .meeting(.delegate(.deleteMeeting(meeting.id))))))
+    ) {
+      $0.alert = .deletionRefused(problem)
+    }
+    await store.receive(\.app.delegate.standupsChanged)
+    await store.send(.alert(.dismiss)) {
+      $0.alert = nil
+    }
+    await store.send(
+      .app(.path(.element(id: detail, action: .detail(.delegate(.deleteStandup(Standup.mock.id))))))
+    ) {
+      $0.alert = .deletionRefused(problem)
+    }
+    await store.receive(\.app.delegate.standupsChanged)
+    await store.send(.alert(.dismiss)) {
+      $0.alert = nil
+    }
+    await store.send(.app(.list(.delegate(.deleteStandup(Standup.mock.id))))) {
+      $0.alert = .deletionRefused(problem)
+    }
+    await store.receive(\.app.delegate.standupsChanged)
+
+    #expect(store.state.app.path.ids == [detail, meetingScreen])
+    #expect(store.state.app.list.standups == [.mock])
+    #expect(!store.state.storage.hasChangesNotInTheDataFile, "nothing to offer in a file")
   }
 
   @Test func dataThatCannotBeReadIsKeptAsideOnlyWhenAskedThenEverythingShownIsWritten() async throws

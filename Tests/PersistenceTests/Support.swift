@@ -69,7 +69,8 @@ final class TemporaryFolder: Sendable {
 func makeStore(
   on database: StandupsDatabase,
   storage: StorageClient? = nil,
-  path: StackState<AppFeature.Path.State> = StackState()
+  path: StackState<AppFeature.Path.State> = StackState(),
+  destination: AppFeature.Destination.State? = nil
 ) async -> TestStore<PersistedApp.State, PersistedApp.Action> {
   let stored: Result<StoredStandups, StorageError>
   do {
@@ -78,7 +79,8 @@ func makeStore(
     stored = .failure(error)
   }
   return TestStore(
-    initialState: PersistedApp.State(app: AppFeature.State(path: path), stored: stored)
+    initialState: PersistedApp.State(
+      app: AppFeature.State(destination: destination, path: path), stored: stored)
   ) {
     PersistedApp()
   } withDependencies: {

@@ -7,6 +7,7 @@ import Models
 import Persistence
 import RecordMeeting
 import StandupDetail
+import StandupForm
 import StorageClient
 import Testing
 
@@ -56,10 +57,13 @@ struct WatchingTests {
     await store.receive(\.changesElsewhereFound) {
       $0.app.list.standups = [.engineeringMock]
       $0.app.path = StackState()
+      $0.storage.notice =
+        "“Design” was deleted in another instance of Standups, so its screens closed."
     }
+    await store.send(.noticeDismissed) { $0.storage.notice = nil }
   }
 
-  @Test func aStandupDeletedElsewhereWhileItsMeetingIsRecordedHereIsKeptAndStoredAgain()
+  @Test func aStandupDeletedElsewhereWhileItsMeetingIsRecordedHereIsKeptWhenTheUserSaysSo()
     async throws
   {
     try await folder.seed([.engineeringMock])
@@ -69,15 +73,69 @@ struct WatchingTests {
     let other = folder.database()
     _ = try await other.load()
     try await other.apply(.deleted(Standup.engineeringMock.id))
-    store.exhaustivity = .off
 
+    // NB: The meeting's own writes (as it goes) are the other tests'.
+    store.exhaustivity = .off
     await store.send(.lookForChangesElsewhere)
     await store.receive(\.changesElsewhereFound)
-    await store.receive(\.written)
+    #expect(store.state.alert == .deletedElsewhere(.engineeringMock, whileRecording: true))
+    #expect(store.state.storage.deletedElsewhere == [Standup.engineeringMock.id])
+    #expect(store.state.app.path.count == 1, "the meeting goes on while the user is asked")
+    await store.send(.alert(.presented(.keepDeletedStandup(Standup.engineeringMock.id))))
     await store.receive(\.written)
 
+    #expect(store.state.storage.deletedElsewhere.isEmpty)
     #expect(store.state.app.list.standups == [.engineeringMock])
     #expect(try await folder.stored() == [.engineeringMock])
+  }
+
+  @Test func aStandupDeletedElsewhereWhileItIsEditedHereGoesWhenTheUserLetsItGo() async throws {
+    try await folder.seed([.mock, .engineeringMock])
+    var form = StandupForm.State(standup: .mock)
+    form.standup.title = "Design review"
+    let store = await makeStore(
+      on: folder.database(), path: StackState([.detail(StandupDetail.State(standup: .mock))]),
+      destination: .edit(form))
+    let other = folder.database()
+    _ = try await other.load()
+    try await other.apply(.deleted(Standup.mock.id))
+
+    await store.send(.lookForChangesElsewhere)
+    await store.receive(\.changesElsewhereFound) {
+      $0.alert = .deletedElsewhere(.mock, whileRecording: false)
+      $0.storage.deletedElsewhere = [Standup.mock.id]
+    }
+    await store.send(.alert(.presented(.letDeletedStandupGo(Standup.mock.id)))) {
+      $0.alert = nil
+      $0.storage.deletedElsewhere = []
+      $0.app.destination = nil
+      $0.app.list.standups = [.engineeringMock]
+      $0.app.path = StackState()
+    }
+    #expect(try await folder.stored() == [.engineeringMock])
+  }
+
+  /// The repro of issue 39: an edit confirmed before this instance looked, of a standup another
+  /// instance deleted, is not dropped: the user is asked, and keeping it stores it with the edit.
+  @Test func anEditOfAStandupDeletedElsewhereIsNeverDroppedWithoutAWord() async throws {
+    try await folder.seed([.mock])
+    var form = StandupForm.State(standup: .mock)
+    form.standup.title = "Design review"
+    let store = await makeStore(on: folder.database(), destination: .edit(form))
+    let other = folder.database()
+    _ = try await other.load()
+    try await other.apply(.deleted(Standup.mock.id))
+    var edited = Standup.mock
+    edited.title = "Design review"
+    store.exhaustivity = .off
+
+    await store.send(.app(.doneEditingButtonTapped))
+    await store.receive(\.changedStandupWasDeletedElsewhere, Standup.mock.id)
+    #expect(store.state.alert == .deletedElsewhere(edited, whileRecording: false))
+    await store.send(.alert(.presented(.keepDeletedStandup(Standup.mock.id))))
+    await store.receive(\.written)
+
+    #expect(try await folder.stored() == [edited])
   }
 
   @Test func aChangeNotYetWrittenHereStaysOnScreenOverAChangeElsewhere() async throws {

@@ -46,7 +46,7 @@ struct WritingTests {
     var storage = StorageClient.database(database)
     storage.apply = { change in
       await gate.pass()
-      try await database.apply(change)
+      return try await database.apply(change)
     }
     let store = await makeStore(on: database, storage: storage)
     let samples: [Standup] = [.engineeringMock, .productMock]

@@ -38,6 +38,23 @@ struct StandupFormTests {
     }
   }
 
+  @Test func aTitleGrowsUpToItsLimitAndOneAlreadyPastItMayStillShrink() async {
+    let store = makeStore(.engineeringMock)
+    let full = String(repeating: "é", count: StandupForm.State.titleLimit)
+    await store.send(.titleChanged(full)) {
+      $0.standup.title = full
+    }
+    await store.send(.titleChanged(full + "!"))
+
+    var long = Standup.engineeringMock
+    long.title = String(repeating: "a", count: 150)
+    let fromAFile = makeStore(long)
+    await fromAFile.send(.titleChanged(String(repeating: "a", count: 149))) {
+      $0.standup.title = String(repeating: "a", count: 149)
+    }
+    await fromAFile.send(.titleChanged(String(repeating: "a", count: 151)))
+  }
+
   @Test func removingAnAttendeeFocusesTheNearestOne() async {
     let standup = Standup.engineeringMock
     let store = makeStore(standup)

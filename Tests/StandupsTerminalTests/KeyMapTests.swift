@@ -170,10 +170,33 @@ struct KeyMapTests {
       driver.type("Weekly ")
       driver.press(.paste("team\nsync\u{1B}[A"))
       #expect(driver.state.destination?[case: \.add]?.standup.title == "Weekly team sync[A")
-      // NB: The help closes on any key; a paste over it still reaches the field.
+      // NB: A key that closes the help also acts; a paste over it reaches the field.
       driver.press(.control("k"), .paste("!"))
       #expect(driver.state.destination?[case: \.add]?.standup.title == "Weekly team sync[A!")
       #expect(!driver.app.view.isShowingHelp)
+    }
+  }
+
+  @Test func theKeyThatClosesTheHelpActsUnlessItIsTheHelpsOwn() async {
+    await withSerialEffects {
+      let driver = await Driver(standups: [.mock])
+      await driver.start()
+      for own in [Key.escape, .control("k"), .character("?")] {
+        driver.press(.character("?"))
+        #expect(driver.app.view.isShowingHelp)
+        driver.press(own)
+        #expect(!driver.app.view.isShowingHelp, "\(own)")
+        #expect(driver.state.destination == nil && driver.state.path.isEmpty, "\(own)")
+      }
+
+      driver.press(.character("?"), .character("a"))
+      #expect(!driver.app.view.isShowingHelp)
+      #expect(driver.state.destination?.is(\.add) == true, "a closed the help and opened the form")
+      driver.press(.control("k"), .character("R"))
+      #expect(driver.state.destination?[case: \.add]?.standup.title == "R")
+      driver.press(.control("k"), .enter)
+      #expect(driver.state.destination == nil, "Enter closed the help and added the standup")
+      #expect(driver.state.list.standups.count == 2)
     }
   }
 
@@ -184,12 +207,12 @@ struct KeyMapTests {
       driver.press(.character("a"))
       driver.press(.paste("Weekly"), .pasteCut(droppedBytes: 70_000))
       #expect(driver.state.destination?[case: \.add]?.standup.title == "Weekly")
-      #expect(driver.app.notice?.contains("last 70000 bytes were left out") == true)
+      #expect(driver.app.view.feedback?.contains("last 70000 bytes were left out") == true)
       #expect(driver.screen.contains("left out"))
 
       driver.press(.character("!"))
       #expect(driver.state.destination?[case: \.add]?.standup.title == "Weekly!")
-      #expect(driver.app.notice == nil)
+      #expect(driver.app.view.feedback == nil)
     }
   }
 
@@ -284,7 +307,7 @@ struct KeyMapTests {
     }
   }
 
-  @Test func quittingWithChangesThatCannotBeSavedAsksAndEnterStays() async throws {
+  @Test func quittingWithChangesThatCannotBeSavedKeepsThemBeforeAskingAndEnterStays() async throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("standups-keys-\(UUID().uuidString)", isDirectory: true)
     let path = folder.appendingPathComponent("standups.sqlite").path
@@ -296,7 +319,7 @@ struct KeyMapTests {
       chmod(path, 0o600)
       try? FileManager.default.removeItem(at: folder)
     }
-    await withSerialEffects {
+    try await withSerialEffects {
       let driver = await Driver(database: StandupsDatabase(path: path))
       await driver.start()
       #expect(driver.screen.contains("Changes will not be saved"))
@@ -312,19 +335,29 @@ struct KeyMapTests {
       #expect(driver.state.list.standups.map(\.title) == ["Design", "Retro"])
       await driver.clock.advance(by: .seconds(1))
 
+      driver.app.recoveryPlaces = [folder.appendingPathComponent("state")]
       driver.press(.character("q"))
       #expect(driver.app.isQuitRequested)
       #expect(await driver.app.mayQuit() == false)
+      let kept = try #require(driver.app.preparedRecoveryFile, "written before it is named")
+      #expect(FileManager.default.fileExists(atPath: kept.path))
       #expect(driver.screen.contains("Quit with unsaved changes?"))
       await driver.clock.advance(by: .seconds(1))
       driver.press(.enter)
       #expect(driver.app.view.quitQuestion == nil, "Enter stays")
       #expect(driver.app.isQuitRequested == false)
+      #expect(!FileManager.default.fileExists(atPath: kept.path), "staying takes the file back")
 
+      // NB: Nowhere to keep a recovery file: the question says the changes would be lost.
+      driver.app.recoveryPlaces = [
+        URL(fileURLWithPath: path).appendingPathComponent("not/a/folder")
+      ]
       driver.press(.character("q"))
       #expect(await driver.app.mayQuit() == false)
+      #expect(driver.screen.contains("Quit and lose your changes?"))
+      #expect(driver.app.view.alertSelection == 0, "Stay, the harmless button, is the default")
       await driver.clock.advance(by: .seconds(1))
-      // NB: A second Ctrl-C answers the question: quit, keeping the changes elsewhere.
+      // NB: A second Ctrl-C answers the question: quit.
       driver.press(.control("c"))
       #expect(driver.app.isQuitRequested)
       #expect(await driver.app.mayQuit())

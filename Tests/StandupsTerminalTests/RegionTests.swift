@@ -41,7 +41,7 @@ struct RegionTests {
   func recordStaysInItsRegion(size: Size) {
     var view = ScreenViewState()
     view.draft = "デザイン: a long line typed into the transcript that does not fit"
-    view.editor = LineEditor(cursor: 30)
+    view.editor = LineEditor(cursor: 30, in: view.draft)
     assertBorderSurvives(size) { region, canvas in
       RecordScreen.render(
         RecordMeeting.State(

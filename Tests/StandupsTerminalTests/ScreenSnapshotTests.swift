@@ -111,7 +111,7 @@ struct ScreenSnapshotTests {
         ])
     ) { view, state in
       view[screen: state.app.path.ids[1]].draft = "Bartholomew: reviewing the release"
-      view[screen: state.app.path.ids[1]].editor = LineEditor(cursor: 34)
+      view[screen: state.app.path.ids[1]].editor = LineEditor()
     }
   }
 
@@ -239,7 +239,8 @@ struct ScreenSnapshotTests {
     let unreadable = StorageError.notADatabase(
       FileProblem(
         path: "/home/blob/.local/share/standups/standups.sqlite", reason: .notADatabase,
-        technicalDetail: "SQLite error 26: file is not a database"))
+        technicalDetail: "SQLite error 26: file is not a database"),
+      isMovableAside: true)
     let folder = StorageError.notADataFile(
       FileProblem(
         path: "/home/blob/.local/share/standups/standups.sqlite", reason: .isDirectory,
@@ -256,6 +257,14 @@ struct ScreenSnapshotTests {
     ] {
       assertFrames(Fixtures.app(alert: alert), named: name)
     }
+  }
+
+  @Test func aNoticeNamingAFileWrapsAndStaysOverAnAlert() {
+    var state = Fixtures.app()
+    state.storage.notice =
+      "Not saved last time: /home/blob/.local/state/standups/unsaved-standups-20261122T093000Z.json."
+    state.alert = .saveFailed(Fixtures.diskFull)
+    assertFrames(state)
   }
 
   @Test func readOnlyData() {

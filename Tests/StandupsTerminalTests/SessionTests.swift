@@ -64,18 +64,6 @@ struct SessionTests {
     }
   }
 
-  @Test func theDefaultPlaceFollowsXDG() {
-    #expect(
-      Session.defaultFileURL(environment: ["XDG_STATE_HOME": "/state", "HOME": "/home/blob"]).path
-        == "/state/standups/session.json")
-    #expect(
-      Session.defaultFileURL(environment: ["HOME": "/home/blob"]).path
-        == "/home/blob/.local/state/standups/session.json")
-    #expect(
-      Session.defaultFileURL(environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/blob"]).path
-        == "/home/blob/.local/state/standups/session.json")
-  }
-
   @Test func launchScreensOpenTheNamedStandupOrNameTheOnesThereAre() throws {
     let options = LaunchOptions(
       dataFile: URL(fileURLWithPath: "/x"), sessionFile: nil, open: "design")

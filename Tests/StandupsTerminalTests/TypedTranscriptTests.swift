@@ -13,10 +13,23 @@ struct TypedTranscriptTests {
     let stream = await client.startTranscription()
     #expect(transcript.isListening)
     #expect(transcript.submit("Blob: one"))
-    #expect(transcript.submit("Blob Jr: two"))
     var results = stream.makeAsyncIterator()
     #expect(try await results.next()?.transcript == "Blob: one")
+    #expect(transcript.submit("Blob Jr: two"))
     #expect(try await results.next()?.transcript == "Blob: one\nBlob Jr: two")
+  }
+
+  @Test func aResultNotYetReadGivesWayToTheNewestWhichHoldsItAll() async throws {
+    let transcript = TypedTranscript()
+    let stream = await transcript.client.startTranscription()
+    transcript.setLineInProgress("B")
+    transcript.setLineInProgress("Bl")
+    transcript.submit("Blob: one")
+    transcript.setLineInProgress("Blob Jr")
+    var results = stream.makeAsyncIterator()
+    #expect(try await results.next()?.transcript == "Blob: one\nBlob Jr")
+    transcript.setLineInProgress("Blob Jr:")
+    #expect(try await results.next()?.transcript == "Blob: one\nBlob Jr:")
   }
 
   @Test func aNewMeetingStartsANewTranscriptAndEndsTheOldOne() async throws {

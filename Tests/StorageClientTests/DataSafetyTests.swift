@@ -52,7 +52,7 @@ struct DataSafetyTests {
     await #expect {
       try await folder.database().load()
     } throws: { error in
-      guard case .notADatabase(let problem) = error as? StorageError else { return false }
+      guard case .notADatabase(let problem, _) = error as? StorageError else { return false }
       return problem.reason == .notAStandupsDatabase
     }
     #expect(try folder.bytes(folder.databasePath) == before)

@@ -158,17 +158,6 @@ struct StandupsDatabaseTests {
     }
   }
 
-  @Test func theDefaultDatabaseFollowsXDG() {
-    #expect(
-      StorageClient.defaultDatabaseURL(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/b"])
-        .path == "/data/standups/standups.sqlite")
-    #expect(
-      StorageClient.defaultDatabaseURL(environment: ["HOME": "/home/b"]).path
-        == "/home/b/.local/share/standups/standups.sqlite")
-    #expect(
-      StorageClient.earlierReleaseDataFileURL(environment: ["HOME": "/home/b"]).path
-        == "/home/b/.local/share/standups/standups.json")
-  }
 }
 
 extension StandupsChange {

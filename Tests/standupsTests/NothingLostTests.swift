@@ -109,7 +109,7 @@ struct NothingLostTests {
       try StandupsFile.decode(Data(contentsOf: recovered)).standups.map(\.title) == ["Retro"])
 
     let next = try await runScript("screen\n", in: folder)
-    #expect(next.output.contains("Not saved last time: "))
+    #expect(next.output.contains("Not saved last time:"))
 
     let imported = try runStandupsAndWait(
       ["import", recovered.path, "--data-file", folder.path("elsewhere.sqlite").path],

@@ -47,6 +47,50 @@ struct SharedDataFileTests {
     #expect(try titles(in: dataFile, environment) == ["FromB", "FromB2"])
   }
 
+  /// The repro of issue 39: an instance edits a standup's title; another deletes the standup.
+  /// The first is told at once, over its form, and keeping its version stores it again with the
+  /// edit.
+  @Test func aStandupDeletedUnderAnOpenFormIsToldAndKeptWithTheEdit() throws {
+    let folder = try TemporaryFolder()
+    let dataFile = folder.dataFile
+    let environment = folder.environment
+    let first = try PseudoTerminal(["--fresh"], environment: folder.environment)
+    #expect(first.read(untilItShows: "No standups yet."))
+    first.type("a")
+    #expect(first.read(untilItShows: "New standup"))
+    first.type("Shared\r")
+    #expect(first.read(until: { _ in (try? titles(in: dataFile, environment)) == ["Shared"] }))
+
+    let second = try PseudoTerminal(["--fresh"], environment: folder.environment)
+    #expect(second.read(untilItShows: "Shared"))
+    second.type("\r")
+    #expect(second.read(untilItShows: "No meetings yet"))
+    second.type("e")
+    #expect(second.read(untilItShows: "Edit standup"))
+    second.type(" review")
+
+    let beforeDeleting = first.mark
+    first.type("d")
+    #expect(first.read(from: beforeDeleting, untilItShows: "Delete \"Shared\"?"))
+    first.type("d")
+    #expect(first.read(until: { _ in (try? titles(in: dataFile, environment)) == [] }))
+
+    #expect(second.read(untilItShows: "was deleted elsewhere"), "told over the form")
+    second.pauseToReadTheScreen()
+    second.type("\r")
+    second.pauseToReadTheScreen()
+    second.type("\r")
+    #expect(
+      second.read(until: { _ in (try? titles(in: dataFile, environment)) == ["Shared review"] }),
+      "kept, with the edit")
+    #expect(!second.output.contains("neither the list nor any screen has it"))
+
+    first.type("q")
+    second.type("q")
+    #expect(first.waitForExit() == 0)
+    #expect(second.waitForExit() == 0)
+  }
+
   private func titles(in dataFile: URL, _ environment: [String: String]) throws -> [String] {
     try storedStandups(at: dataFile, environment: environment).map(\.title)
   }

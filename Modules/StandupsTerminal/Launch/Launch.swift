@@ -20,9 +20,9 @@ public struct LaunchOptions: Sendable {
   /// The session file: read at launch (unless ``restoresSession`` is off) and written at exit.
   /// `nil` keeps no session (scripts).
   public var sessionFile: URL?
-  /// Where the app keeps changes it could not save when it stops (see ``RecoveryFile``), and
-  /// looks for them at launch. `nil` keeps none.
-  public var recoveryFolder: URL?
+  /// Where the app may keep changes it could not save when it stops, in order (see
+  /// ``RecoveryFile``), and looks for them at launch.
+  public var recoveryPlaces: [URL]
   /// Whether to reopen the screens of the last session.
   public var restoresSession: Bool
   /// A standup to open, by title (any case) or ID.
@@ -31,6 +31,11 @@ public struct LaunchOptions: Sendable {
   public var colors: ColorSupport
   /// The time a script starts at; the real time when `nil`.
   public var now: Date?
+  /// Where the running app writes its diagnostics (``DiagnosticsLog``): the state folder; `nil`
+  /// when there is none, and they go nowhere.
+  public var stateFolder: URL?
+  /// An issue to report once the app draws, to see where diagnostics go (`--report-issue`).
+  public var issueToReport: String?
 
   /// Creates options.
   public init(
@@ -38,21 +43,25 @@ public struct LaunchOptions: Sendable {
     isDataFileGiven: Bool = false,
     earlierReleaseDataFile: URL? = nil,
     sessionFile: URL?,
-    recoveryFolder: URL? = nil,
+    recoveryPlaces: [URL] = [],
     restoresSession: Bool = true,
     open: String? = nil,
     colors: ColorSupport = .none,
-    now: Date? = nil
+    now: Date? = nil,
+    stateFolder: URL? = nil,
+    issueToReport: String? = nil
   ) {
     self.dataFile = dataFile
     self.isDataFileGiven = isDataFileGiven
     self.earlierReleaseDataFile = earlierReleaseDataFile
     self.sessionFile = sessionFile
-    self.recoveryFolder = recoveryFolder
+    self.recoveryPlaces = recoveryPlaces
     self.restoresSession = restoresSession
     self.open = open
     self.colors = colors
     self.now = now
+    self.stateFolder = stateFolder
+    self.issueToReport = issueToReport
   }
 }
 
@@ -80,18 +89,26 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
   /// `--data-file` names something that cannot hold the standups: a folder, a device, a named
   /// pipe, a socket, or a path through a file.
   case notADataFile(FileProblem)
+  /// No database was named and there is no home folder to keep one in (``AppFolders``).
+  case noHome
 
   /// The status the process exits with, as `sysexits.h` numbers them: 64 for a usage error,
   /// 65 for bad input data, 66 for an input that cannot be opened.
   public var exitCode: Int32 {
     switch self {
     case .unknownStandup, .ambiguousStandup, .unreadableData, .notATerminal,
-      .cannotDrawFullScreen, .notADataFile:
+      .cannotDrawFullScreen, .notADataFile, .noHome:
       64
     case .malformedScript, .scriptIsNotText: 65
     case .unreadableScript: 66
     }
   }
+
+  /// Why there is nowhere to keep the standups, and what to do.
+  public static let noHomeSentence =
+    "standups keeps your standups in your home folder, and this account has none: HOME is not "
+    + "set, and the password database names no home folder. Set HOME, or give the database "
+    + "with --data-file PATH."
 
   /// The status the app exits with when it stopped with changes it could not save to the data
   /// file (they are in a recovery file): 74, an input/output error in `sysexits.h`.
@@ -121,6 +138,8 @@ public enum LaunchError: Error, Equatable, CustomStringConvertible {
       return "The script \(path) is not UTF-8 text."
     case .notADataFile(let problem):
       return "--data-file must name a file (or where to create one): \(problem)."
+    case .noHome:
+      return LaunchError.noHomeSentence
     case .notATerminal:
       return "standups draws on a terminal, and its input or output is not one. "
         + "To run without a terminal, give it a script: standups --script FILE (or - for "

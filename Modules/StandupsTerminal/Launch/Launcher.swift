@@ -3,6 +3,7 @@ import Clocks
 import Composable
 import Dependencies
 import Foundation
+import IssueReporting
 import Models
 import Persistence
 import SoundClient
@@ -41,7 +42,17 @@ public enum Launcher {
       $0.soundClient = .liveValue
     }
     let terminal = try LiveTerminal(app: app, colors: options.colors)
-    try await terminal.run()
+    let restoreStandardError = logDiagnostics(of: app, options)
+    if let message = options.issueToReport {
+      reportIssue(message)
+    }
+    do {
+      try await terminal.run()
+    } catch {
+      restoreStandardError()
+      throw error
+    }
+    restoreStandardError()
     if let sessionFile = options.sessionFile {
       try? Session(path: app.store.state.app.path).write(to: sessionFile)
     }
@@ -82,9 +93,36 @@ public enum Launcher {
       }
       $0.soundClient = SoundClient(playSpeakerChange: {})
     }
+    app.recoveryDate = { start.addingTimeInterval(elapsed() / .seconds(1)) }
     await ScriptRunner(app: app, clock: clock, output: output).run(script)
     return keepUnsavedChanges(
       of: app, options, at: start.addingTimeInterval(elapsed() / .seconds(1)))
+  }
+
+  /// Sends what the app has to say to developers to the log in the state folder while it draws
+  /// (``DiagnosticsLog``), and tells the user in the status bar when something was written there.
+  ///
+  /// - Returns: What gives standard error back.
+  private static func logDiagnostics(
+    of app: TerminalApp,
+    _ options: LaunchOptions
+  ) -> @Sendable () -> Void {
+    guard let folder = options.stateFolder else {
+      // NB: No home and only `--data-file`: nowhere to keep a log, and never the screen.
+      IssueReporters.current = []
+      return DiagnosticsLog.discardStandardError()
+    }
+    let log = DiagnosticsLog(in: folder)
+    IssueReporters.current = [log]
+    let file = log.file.path
+    log.onReport {
+      Task { @MainActor in
+        app.notice =
+          "Something went wrong inside Standups, and nothing was lost; the details are in "
+          + "\(file)."
+      }
+    }
+    return log.takeStandardError()
   }
 
   /// Refuses a `--data-file` that cannot hold the standups, before anything is read or drawn.
@@ -111,9 +149,9 @@ public enum Launcher {
     return text
   }
 
-  /// After the app stopped: when changes could not be saved to the data file, writes them to a
-  /// recovery file, says where on standard error, and returns
-  /// ``LaunchError/unsavedChangesExitCode``; otherwise returns 0.
+  /// After the app stopped: when changes could not be saved to the database, says on standard
+  /// error where they are — the recovery file written when the user was asked, or one written
+  /// now — and returns ``LaunchError/unsavedChangesExitCode``; otherwise returns 0.
   private static func keepUnsavedChanges(
     of app: TerminalApp,
     _ options: LaunchOptions,
@@ -122,15 +160,17 @@ public enum Launcher {
     guard app.hasUnsavedChanges else { return 0 }
     let problem = app.unsavedChangesProblem
     let kept: String
-    if let folder = options.recoveryFolder {
-      do {
-        let file = try RecoveryFile.write(app.store.state.app.list.standups, in: folder, at: date)
-        kept = "They are in \(file.path); bring them back with: standups import \(file.path)"
-      } catch {
-        kept = "They could not be kept in \(folder.path) either: \(error)."
+    do throws(RecoveryFailure) {
+      let file: URL
+      if let prepared = app.preparedRecoveryFile {
+        file = prepared
+      } else {
+        file = try RecoveryFile.write(
+          app.store.state.app.list.standups, in: options.recoveryPlaces, at: date)
       }
-    } else {
-      kept = "No recovery folder was given, so they are lost."
+      kept = "They are in \(file.path); bring them back with: standups import \(file.path)"
+    } catch {
+      kept = "They could not be kept in a file either: \(error). They are lost."
     }
     writeError(
       "standups: your changes were not saved to \(options.dataFile.path). \(problem) \(kept)")
@@ -183,7 +223,7 @@ public enum Launcher {
     }
     let app = TerminalApp(store: store, transcript: transcript, format: format, now: now)
     app.dataFile = options.dataFile.path
-    let recovered = options.recoveryFolder.flatMap { RecoveryFile.existing(in: $0).last }
+    let recovered = RecoveryFile.existing(in: options.recoveryPlaces).last
     app.notice =
       [
         recovered.map {
@@ -192,9 +232,7 @@ public enum Launcher {
         (try? stored.get()).flatMap(LaunchNotice.text(for:)),
         screens.notice,
       ].compactMap { $0 }.joined(separator: " ").nilIfEmpty
-    if let folder = options.recoveryFolder {
-      app.recoveryFolder = folder.path
-    }
+    app.recoveryPlaces = options.recoveryPlaces
     return app
   }
 }

@@ -3,41 +3,84 @@ public import IdentifiedCollections
 public import Models
 public import StorageClient
 
-/// Standups that could not be saved to the data file when the app had to stop, kept in the
-/// state folder so that nothing is lost: the standups in the JSON file format, which
-/// `standups import` brings back into the database.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Standups that could not be saved to the database when the app had to stop, kept in a file so
+/// that nothing is lost: the JSON file format, which `standups import` brings back.
 ///
-/// The app writes one when it exits with changes it could not save (the data folder is
-/// read-only, the data could not be loaded, the disk is full), says where on standard error,
-/// and names it again at every launch while it is there.
+/// A recovery file is written before it is promised: the app names a place only once a file is
+/// there. The places are tried in order (``places(state:database:environment:)``): the state
+/// folder, the database's folder, then the temporary folder. Every launch names the files it
+/// finds in them.
 ///
 /// ```swift
-/// let file = try RecoveryFile.write(standups, in: folder, at: Date())
+/// let places = RecoveryFile.places(state: folders.state, database: url, environment: environment)
+/// let file = try RecoveryFile.write(standups, in: places, at: Date())
 /// // next launch:
-/// RecoveryFile.existing(in: folder)  // [file]
+/// RecoveryFile.existing(in: places)  // [file]
 /// ```
 public enum RecoveryFile {
-  /// Writes `standups` to a new recovery file in `folder`, creating the folder (readable only by
-  /// the user) when needed: readable only by the user, flushed to the disk, as the data file
-  /// is (`FileSystem.writeNewFile`). Never replaces a file.
+  /// Where a recovery file may go, in the order to try them: the state folder, the database's
+  /// folder, then `$TMPDIR` (or `/tmp`).
+  public static func places(
+    state: URL?,
+    database: URL,
+    environment: [String: String]
+  ) -> [URL] {
+    let temporary = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+    var places: [URL] = []
+    for case let place? in [
+      state, database.deletingLastPathComponent(), URL(fileURLWithPath: temporary),
+    ]
+    where !places.contains(where: { $0.path == place.path }) {
+      places.append(place)
+    }
+    return places
+  }
+
+  /// Writes `standups` to a new recovery file in the first of `places` that takes one, creating
+  /// the folder (readable only by the user) when needed: readable only by the user, flushed to
+  /// the disk. Never replaces a file.
   ///
   /// - Returns: The file written.
+  /// - Throws: What went wrong in each place, when none took it.
   public static func write(
     _ standups: IdentifiedArrayOf<Standup>,
-    in folder: URL,
+    in places: [URL],
     at date: Date
-  ) throws(FileProblem) -> URL {
-    let fileSystem = FileSystem.live
-    if let error = fileSystem.createDirectories(folder.path) {
-      throw error.problem(at: folder.path)
-    }
+  ) throws(RecoveryFailure) -> URL {
     let data: Data
     do {
       data = try StandupsFile(standups: standups).encoded()
     } catch {
-      throw FileProblem(
-        path: folder.path, reason: .other("the standups could not be encoded"),
-        technicalDetail: "encode: \(error)")
+      throw RecoveryFailure(problems: [
+        FileProblem(
+          path: "", reason: .other("the standups could not be encoded"),
+          technicalDetail: "encode: \(error)")
+      ])
+    }
+    var problems: [FileProblem] = []
+    for place in places {
+      do throws(FileProblem) {
+        return try write(data, in: place, at: date)
+      } catch {
+        problems.append(error)
+      }
+    }
+    throw RecoveryFailure(problems: problems)
+  }
+
+  private static func write(_ data: Data, in folder: URL, at date: Date) throws(FileProblem) -> URL
+  {
+    let fileSystem = FileSystem.live
+    if let error = fileSystem.createDirectories(folder.path) {
+      throw error.problem(at: folder.path)
     }
     let stamp = Date.ISO8601FormatStyle().format(date).filter { $0 != "-" && $0 != ":" }
     var attempt = 0
@@ -50,12 +93,34 @@ public enum RecoveryFile {
     }
   }
 
-  /// The recovery files in `folder`, oldest first.
-  public static func existing(in folder: URL) -> [URL] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-    return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".json") }.sorted()
-      .map { folder.appendingPathComponent($0) }
+  /// This user's recovery files in `places`, oldest first.
+  public static func existing(in places: [URL]) -> [URL] {
+    places.flatMap { folder in
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+      return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".json") }
+        .map { folder.appendingPathComponent($0) }
+        .filter { isOwnedByThisUser($0) }
+    }
+    .sorted { $0.lastPathComponent < $1.lastPathComponent }
+  }
+
+  private static func isOwnedByThisUser(_ file: URL) -> Bool {
+    var status = stat()
+    return stat(file.path, &status) == 0 && status.st_uid == getuid()
   }
 
   private static let prefix = "unsaved-standups-"
+}
+
+/// No place took a recovery file.
+public struct RecoveryFailure: Error, Equatable, CustomStringConvertible {
+  /// What went wrong in each place tried, in order.
+  public var problems: [FileProblem]
+
+  /// The problems, for people.
+  public var description: String {
+    problems.isEmpty
+      ? "there was nowhere to try"
+      : problems.map(\.description).joined(separator: "; ")
+  }
 }

@@ -15,10 +15,12 @@ public import TerminalUI
 ///
 /// A key is its name (`enter`, `esc`, `tab`, `shift-tab`, `backspace`, `delete`, `up`, `down`,
 /// `left`, `right`, `home`, `end`, `pageup`, `pagedown`, `space`), `ctrl-` and a letter, or a
-/// single character (`q`, `?`, `D`). `type "…"` types text (`\"` and `\\` inside the quotes).
+/// single character (`q`, `?`, `D`). `type "…"` types text (`\"` and `\\` inside the quotes),
+/// letting the app settle after each key; `burst "…"` types it as fast typing arrives, every key
+/// before the app settles.
 /// `wait` takes `ms`, `s`, `m` or `h` (`wait 1m30s`). `screen` prints the frame, at 80×24
 /// unless given a size (`screen 40x12`). A `#` that starts a word, outside the quotes of
-/// `type`, starts a comment to the end of the line (`enter  # save`, `type "Retro #1"`); blank
+/// `type` or `burst`, starts a comment to the end of the line (`enter  # save`, `type "Retro #1"`); blank
 /// lines and comments are skipped.
 public struct Script: Equatable, Sendable {
   /// The commands, each with its line number.
@@ -36,8 +38,11 @@ public struct Script: Equatable, Sendable {
   public enum Command: Equatable, Sendable {
     /// Press a key.
     case key(Key)
-    /// Type text, a key per character.
+    /// Type text, a key per character, letting the app settle after each.
     case type(String)
+    /// Type text as a burst, the way fast typing or a paste the terminal does not bracket
+    /// arrives: every key, then the app settles once.
+    case burst(String)
     /// Let time pass on the app's clock.
     case wait(Duration)
     /// Print the frame as plain text.
@@ -90,6 +95,10 @@ public struct Script: Equatable, Sendable {
     if line.hasPrefix("type ") {
       return quoted(String(line.dropFirst(5)).trimmingCharacters(in: .whitespaces))
         .map(Command.type)
+    }
+    if line.hasPrefix("burst ") {
+      return quoted(String(line.dropFirst(6)).trimmingCharacters(in: .whitespaces))
+        .map(Command.burst)
     }
     let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
     switch (words.first, words.count) {

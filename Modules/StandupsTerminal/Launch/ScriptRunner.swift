@@ -36,6 +36,10 @@ struct ScriptRunner {
         app.press(.character(character), size: size)
         await settle()
       }
+    case .burst(let text):
+      for character in text {
+        app.press(.character(character), size: size)
+      }
     case .wait(let duration):
       // NB: The clock jumps from one scheduled wake-up to the next, and lets the effects of
       // each run before the next (on the one thread every effect runs on here).

@@ -5,7 +5,6 @@ public import IdentifiedCollections
 import MeetingFeature
 public import Models
 import StandupDetail
-import StorageClient
 
 /// The screens that were open when the app quit, by ID, so that the next launch opens them
 /// again: which standups' detail screens and which past meetings.
@@ -15,7 +14,7 @@ import StorageClient
 ///
 /// ```swift
 /// let session = Session(path: store.state.path)
-/// try session.write(to: Session.defaultFileURL())
+/// try session.write(to: AppFolders(environment: environment).sessionFile!)
 /// // next launch:
 /// let path = try Session.read(from: url)?.path(in: standups) ?? []
 /// ```
@@ -105,15 +104,6 @@ public struct Session: Codable, Equatable, Sendable {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     try encoder.encode(self).write(to: url, options: .atomic)
-  }
-
-  /// Where the session lives unless told otherwise: `standups/session.json` in the XDG state
-  /// directory (`$XDG_STATE_HOME`, or `~/.local/state`).
-  public static func defaultFileURL(
-    environment: [String: String] = ProcessInfo.processInfo.environment
-  ) -> URL {
-    xdgBaseDirectory("XDG_STATE_HOME", homeSubpath: ".local/state", environment: environment)
-      .appendingPathComponent("standups/session.json")
   }
 }
 

@@ -60,10 +60,22 @@ enum FormScreen {
     }
 
     if let row = layout.title {
-      label("Title", row: row, isFocused: focused == .title)
+      let isFocused = focused == .title
+      label("Title", row: row, isFocused: isFocused)
+      var titleField = field(of: row)
+      // NB: The limit is stated while the title is typed, where a key past it does nothing.
+      let limit = " \(state.standup.title.count)/\(StandupForm.State.titleLimit)"
+      if isFocused, titleField.size.width >= limit.count + 10 {
+        titleField = Rect(
+          column: titleField.minColumn, row: titleField.minRow,
+          width: titleField.size.width - limit.count, height: 1)
+        canvas.text(
+          limit, at: Point(column: titleField.maxColumn, row: row.minRow), style: Palette.label,
+          clip: row)
+      }
       TextFieldView.draw(
-        state.standup.title, editor: editor, isFocused: focused == .title,
-        placeholder: "Needed to save", in: field(of: row), on: &canvas)
+        state.standup.title, editor: editor, isFocused: isFocused,
+        placeholder: "Needed to save", in: titleField, on: &canvas)
     }
     if let row = layout.length {
       let isFocused = focused == .length
@@ -218,15 +230,7 @@ enum FormScreen {
     _ state: StandupForm.State,
     _ view: FormViewState
   ) -> LineEditor {
-    guard view.editedField != state.focus else { return view.editor }
-    switch state.focus {
-    case .title:
-      return LineEditor(cursor: state.standup.title.count)
-    case .attendee(let id):
-      return LineEditor(cursor: state.standup.attendees[id: id]?.name.count ?? 0)
-    case nil:
-      return LineEditor()
-    }
+    view.editedField == state.focus ? view.editor : LineEditor()
   }
 
   /// Where the rows go: title, length and theme, the attendees' heading, as many attendees as

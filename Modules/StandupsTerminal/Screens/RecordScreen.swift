@@ -77,17 +77,33 @@ enum RecordScreen {
       column: body.minColumn, row: rule.minRow + 1, width: body.size.width,
       height: prompt.minRow - rule.minRow - 1)
     let submitted = submittedTranscript(state.transcript, lineInProgress: view.draft)
-    let transcript = submitted.split(separator: "\n", omittingEmptySubsequences: false)
-      .flatMap { $0.wrapped(toWidth: lines.size.width) }
     if submitted.isEmpty {
       canvas.text(
         "Type what is said, then ⏎.", at: lines.origin,
         style: Palette.label, clip: lines)
     }
     // NB: The latest lines are the ones that matter during a meeting: the bottom is shown.
-    for (offset, line) in transcript.suffix(lines.size.height).enumerated() {
+    let shown = lastRows(of: submitted, width: lines.size.width, count: lines.size.height)
+    for (offset, line) in shown.enumerated() {
       canvas.text(line, at: lines.row(offset).origin, style: .plain, clip: lines)
     }
+  }
+
+  /// The last `count` rows of `transcript` wrapped to `width` columns.
+  ///
+  /// NB: Lines are taken from the end until the rows are filled, so that a frame costs the same
+  /// however long the transcript has grown.
+  static func lastRows(of transcript: Substring, width: Int, count: Int) -> [String] {
+    var rows: [String] = []
+    var rest = transcript
+    while rows.count < count {
+      let newline = rest.utf8.lastIndex(of: UInt8(ascii: "\n"))
+      let line = newline.map { rest[rest.utf8.index(after: $0)...] } ?? rest
+      rows.insert(contentsOf: line.wrapped(toWidth: width), at: 0)
+      guard let newline else { break }
+      rest = rest[..<newline]
+    }
+    return Array(rows.suffix(count))
   }
 
   static func handle(_ key: Key, _ view: inout ScreenViewState) -> Outcome? {
@@ -110,10 +126,16 @@ enum RecordScreen {
   /// streams that line as the transcript's last, the way a recogniser reports the words it is
   /// still hearing, so that a meeting ending at any moment keeps it.
   static func submittedTranscript(_ transcript: String, lineInProgress: String) -> Substring {
-    guard !lineInProgress.isEmpty else { return transcript[...] }
-    if transcript == lineInProgress { return "" }
-    guard transcript.hasSuffix("\n" + lineInProgress) else { return transcript[...] }
-    return transcript.dropLast(lineInProgress.count + 1)
+    let (all, line) = (transcript.utf8, lineInProgress.utf8)
+    guard !line.isEmpty, all.count >= line.count else { return transcript[...] }
+    // NB: Compared as bytes from the end, so that a frame costs the same however long the
+    // transcript before the line is.
+    let start = all.index(all.endIndex, offsetBy: -line.count)
+    guard all[start...].elementsEqual(line) else { return transcript[...] }
+    guard start > all.startIndex else { return "" }
+    let newline = all.index(before: start)
+    guard all[newline] == UInt8(ascii: "\n") else { return transcript[...] }
+    return transcript[..<newline]
   }
 
   /// The speakers as chips, laid out in lines of `width` columns.

@@ -102,6 +102,11 @@ enum DataFileLocation: Equatable {
     isMarkedWritable(folder) ? nil : .readOnlyFolder(path: folder)
   }
 
+  /// Whether what is at `path` can be given another name beside it: its folder may be written.
+  static func isMovableAside(_ path: String) -> Bool {
+    isMarkedWritable((path as NSString).deletingLastPathComponent)
+  }
+
   /// Whether `path` has a write permission bit and this user may write it.
   private static func isMarkedWritable(_ path: String) -> Bool {
     var status = stat()

@@ -8,10 +8,11 @@ extension StandupsDatabase {
   /// the same meaning as ``Models/StandupsChange/apply(to:)`` on what the app shows: an edit is
   /// applied to the standup as stored now, and a meeting recorded for a standup deleted
   /// meanwhile brings the standup back.
-  public func apply(_ change: StandupsChange) throws(StorageError) {
+  @discardableResult
+  public func apply(_ change: StandupsChange) throws(StorageError) -> ChangeOutcome {
     let queue = try writableQueue()
     let owner = options.owner
-    try commit(queue) { db in
+    return try commit(queue) { db -> ChangeOutcome in
       switch change {
       case .added(let standups):
         var position = try StandupRows.nextPosition(db)
@@ -21,7 +22,7 @@ extension StandupsDatabase {
           position += 1
         }
       case .edited(let id, let edit):
-        guard let stored = try StandupRows.fetchOne(db, id: id) else { return }
+        guard let stored = try StandupRows.fetchOne(db, id: id) else { return .standupGone(id) }
         try StandupRows.write(from: stored, to: edit.applied(to: stored), db)
       case .deleted(let id):
         try StandupRecord.deleteOne(db, key: id.rawValue.uuidString)
@@ -38,6 +39,7 @@ extension StandupsDatabase {
         try MeetingInProgressRecord.deleteOne(
           db, key: ["standupId": standup.id.rawValue.uuidString, "owner": owner])
       }
+      return .applied
     }
   }
 

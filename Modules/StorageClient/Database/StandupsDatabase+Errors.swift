@@ -13,6 +13,7 @@ extension StandupsDatabase {
   /// while opening or reading may then be moved aside at the user's request.
   func storageError(_ error: any Error, at path: String, while operation: Operation) -> StorageError
   {
+    let isMovableAside = DataFileLocation.isMovableAside(path)
     let problem: FileProblem
     switch error {
     case let error as NotAStandupsDatabase:
@@ -20,17 +21,20 @@ extension StandupsDatabase {
       return .notADatabase(
         FileProblem(
           path: path, reason: .notAStandupsDatabase,
-          technicalDetail: "tables: \(error.tables.joined(separator: ", "))"))
+          technicalDetail: "tables: \(error.tables.joined(separator: ", "))"),
+        isMovableAside: isMovableAside)
     case let error as DamagedDatabase:
       isUnreadableDataInTheWay = true
       return .corrupt(
         FileProblem(
           path: path, reason: .corrupt,
-          technicalDetail: "quick_check: \(error.problems.joined(separator: "; "))"))
+          technicalDetail: "quick_check: \(error.problems.joined(separator: "; "))"),
+        isMovableAside: isMovableAside)
     case let error as InvalidStoredValue:
       isUnreadableDataInTheWay = operation != .writing
       return .corrupt(
-        FileProblem(path: path, reason: .other(error.description), technicalDetail: "\(error)"))
+        FileProblem(path: path, reason: .other(error.description), technicalDetail: "\(error)"),
+        isMovableAside: isMovableAside)
     case let error as StorageError:
       return error
     case let error as DatabaseError:
@@ -39,10 +43,13 @@ extension StandupsDatabase {
       case .SQLITE_NOTADB:
         isUnreadableDataInTheWay = true
         return .notADatabase(
-          FileProblem(path: path, reason: .notADatabase, technicalDetail: detail))
+          FileProblem(path: path, reason: .notADatabase, technicalDetail: detail),
+          isMovableAside: isMovableAside)
       case .SQLITE_CORRUPT:
         isUnreadableDataInTheWay = operation != .writing
-        return .corrupt(FileProblem(path: path, reason: .corrupt, technicalDetail: detail))
+        return .corrupt(
+          FileProblem(path: path, reason: .corrupt, technicalDetail: detail),
+          isMovableAside: isMovableAside)
       case .SQLITE_FULL:
         problem = FileProblem(path: path, reason: .diskFull, technicalDetail: detail)
       case .SQLITE_BUSY, .SQLITE_LOCKED:

@@ -26,7 +26,7 @@ extension StandupsDatabase {
       throw .unreadable(problem)
     case .linkToNothing(let problem):
       isUnreadableDataInTheWay = true
-      throw .unreadable(problem)
+      throw .notADatabase(problem, isMovableAside: DataFileLocation.isMovableAside(problem.path))
     case .missing(let file):
       let folder = (file as NSString).deletingLastPathComponent
       if let error = FileSystem.live.createDirectories(folder) {

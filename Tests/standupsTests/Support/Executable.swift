@@ -94,7 +94,8 @@ struct Run {
 func runStandups(
   _ arguments: [String],
   input: String = "",
-  environment: [String: String]
+  environment: [String: String],
+  workingFolder: String? = nil
 ) async throws -> Run {
   let process = Process()
   process.executableURL = standupsExecutable
@@ -102,8 +103,8 @@ func runStandups(
   process.environment = environment
   // NB: In the test's own folder, so that a path the app resolves against the working
   // directory (an empty --data-file) can only ever reach that folder.
-  if let home = environment["HOME"] {
-    process.currentDirectoryURL = URL(fileURLWithPath: home, isDirectory: true)
+  if let folder = workingFolder ?? environment["HOME"] {
+    process.currentDirectoryURL = URL(fileURLWithPath: folder, isDirectory: true)
   }
   let standardInput = Pipe()
   let standardOutput = Pipe()
