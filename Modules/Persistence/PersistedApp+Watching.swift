@@ -74,13 +74,18 @@ extension PersistedApp {
     return record(.added([standup]), &state)
   }
 
-  /// The user lets a standup deleted elsewhere go: its form, its screens and its meeting close.
-  func letDeletedStandupGo(_ id: Standup.ID, _ state: inout State) {
+  /// The user lets a standup deleted elsewhere go: its form, its screens and its meeting close,
+  /// and it is deleted here too.
+  ///
+  /// NB: Deleted again, not only forgotten: a meeting saved while the question was up stored the
+  /// standup again, so that no meeting is lost before the user has answered.
+  func letDeletedStandupGo(_ id: Standup.ID, _ state: inout State) -> Effect<Action> {
     state.storage.deletedElsewhere.removeAll { $0 == id }
     if state.app.isEditing(id) {
       state.app.destination = nil
     }
     state.app.remove(id)
+    return record(.deleted(id), &state)
   }
 }
 

@@ -129,8 +129,7 @@ public struct PersistedApp: Reducer {
         return keepUnreadableDataAside(then: freshStart)
 
       case .alert(.presented(.letDeletedStandupGo(let id))):
-        letDeletedStandupGo(id, &state)
-        return .none
+        return letDeletedStandupGo(id, &state)
 
       case .alert(.dismiss):
         // NB: An alert put away without an answer takes its harmless one: a standup deleted

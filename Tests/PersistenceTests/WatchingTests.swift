@@ -89,6 +89,33 @@ struct WatchingTests {
     #expect(try await folder.stored() == [.engineeringMock])
   }
 
+  /// Found by the soak: a meeting saved while the question is up stores its standup again, so
+  /// that the meeting waits for the answer; letting the standup go then deletes it here too.
+  @Test func aStandupLetGoAfterItsMeetingWasSavedIsDeletedHereToo() async throws {
+    try await folder.seed([.engineeringMock])
+    let store = await makeStore(
+      on: folder.database(),
+      path: StackState([.record(RecordMeeting.State(standup: .engineeringMock))]))
+    let recorder = store.state.app.path.ids[0]
+    let other = folder.database()
+    _ = try await other.load()
+    try await other.apply(.deleted(Standup.engineeringMock.id))
+
+    store.exhaustivity = .off
+    await store.send(.lookForChangesElsewhere)
+    await store.receive(\.changesElsewhereFound)
+    #expect(store.state.alert == .deletedElsewhere(.engineeringMock, whileRecording: true))
+    await store.send(
+      .app(.path(.element(id: recorder, action: .record(.delegate(.save(transcript: "Done")))))))
+    await store.receive(\.written)
+    #expect(try await folder.stored().map(\.id) == [Standup.engineeringMock.id])
+
+    await store.send(.alert(.presented(.letDeletedStandupGo(Standup.engineeringMock.id))))
+    await store.receive(\.written)
+    #expect(store.state.app.list.standups.isEmpty)
+    #expect(try await folder.stored().isEmpty)
+  }
+
   @Test func aStandupDeletedElsewhereWhileItIsEditedHereGoesWhenTheUserLetsItGo() async throws {
     try await folder.seed([.mock, .engineeringMock])
     var form = StandupForm.State(standup: .mock)
@@ -111,6 +138,12 @@ struct WatchingTests {
       $0.app.destination = nil
       $0.app.list.standups = [.engineeringMock]
       $0.app.path = StackState()
+      $0.storage.pendingWrites = [.change(.deleted(Standup.mock.id))]
+      $0.storage.isWriting = true
+    }
+    await store.receive(\.written) {
+      $0.storage.pendingWrites = []
+      $0.storage.isWriting = false
     }
     #expect(try await folder.stored() == [.engineeringMock])
   }
