@@ -159,10 +159,10 @@ public struct StandupForm: Reducer {
       case .titleChanged(let title):
         // NB: A title already past the limit (from a file) may still be shortened; no edit
         // makes one longer than the limit.
-        let isWithinLimit =
-          title.utf8.count <= State.titleLimit || title.count <= State.titleLimit
-          || title.count <= state.standup.title.count
-        guard isWithinLimit else { return .none }
+        let length = title.count
+        guard length <= State.titleLimit || length <= state.standup.title.count else {
+          return .none
+        }
         state.standup.title = title
         return .none
       }

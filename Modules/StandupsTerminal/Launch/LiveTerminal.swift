@@ -209,11 +209,8 @@ final class LiveTerminal {
   /// process stopped until the shell continues it, then the terminal taken back.
   private func suspend() {
     restoreTerminal()
-    // NB: SIGSTOP rather than SIGTSTP, which the app listens for itself and which the kernel
-    // discards for a process group with no shell above it (a service, a test's pseudo-terminal):
-    // the app would go on without its terminal. SIGSTOP always stops, and the shell's `fg`
-    // continues it all the same. Raised on this thread, it stops this thread before `raise`
-    // returns; sent to the process, another thread could take it while this one draws on.
+    // NB: SIGSTOP always stops (SIGTSTP is dropped without a shell above), and raised on this
+    // thread before anything more is drawn; `PseudoTerminalTests`' Ctrl-Z test guards it.
     raise(SIGSTOP)
     takeTerminalBack()
   }
