@@ -22,15 +22,6 @@ func configuration(scalingFactor: BenchmarkScalingFactor = .one) -> Benchmark.Co
     warmupIterations: isSmokeTest ? 0 : 3,
     scalingFactor: scalingFactor,
     maxDuration: isSmokeTest ? .milliseconds(20) : .seconds(1),
-    maxIterations: isSmokeTest ? 2 : 10_000,
-    // NB: Allocation counts are exact where times are not, so a case that allocates more than
-    // its recorded count (Benchmarks/Thresholds) fails `Benchmarks/allocation-thresholds check`
-    // in CI.
-    thresholds: [
-      .mallocCountTotal: BenchmarkThresholds(
-        relative: BenchmarkThresholds.Relative.strict,
-        absolute: BenchmarkThresholds.Absolute.strict
-      )
-    ]
+    maxIterations: isSmokeTest ? 2 : 10_000
   )
 }
