@@ -221,6 +221,11 @@ let package = Package(
       path: "Benchmarks/Support/TypingWork"
     ),
     .executableTarget(
+      name: "StorageWork",
+      dependencies: ["BenchmarkFixtures", "Models", "StorageClient"],
+      path: "Benchmarks/Support/StorageWork"
+    ),
+    .executableTarget(
       name: "StandupsBenchmarks",
       dependencies: [
         "AppFeature",
@@ -240,6 +245,13 @@ let package = Package(
       ],
       path: "Benchmarks/StandupsBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    // NB: What the storage's, persistence's and executable's tests share: another program on
+    // the database. Linked by tests only.
+    .target(
+      name: "StorageTestSupport",
+      dependencies: [.grdb],
+      path: "Tests/StorageTestSupport"
     ),
     .testTarget(
       name: "AppFeatureTests",
@@ -361,6 +373,8 @@ let package = Package(
         "StandupForm",
         "StandupsList",
         "StorageClient",
+        "StorageTestSupport",
+        .clocks,
         .dependencies,
         .grdb,
         .identifiedCollections,
@@ -447,6 +461,7 @@ let package = Package(
     .testTarget(
       name: "StorageClientTests",
       dependencies: [
+        "StorageTestSupport",
         "Models",
         "StorageClient",
         .dependencies,
@@ -460,7 +475,8 @@ let package = Package(
     .testTarget(
       name: "standupsTests",
       dependencies: [
-        "Models", .identifiedCollections, .issueReportingTestSupport, .snapshotTesting,
+        "StorageTestSupport",
+        "Models", .grdb, .identifiedCollections, .issueReportingTestSupport, .snapshotTesting,
       ],
       path: "Tests/standupsTests",
       exclude: ["__Snapshots__"]

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkFixtures
 import Foundation
 import IdentifiedCollections
 import Models
@@ -22,7 +23,7 @@ func storageBenchmarks() {
       }
       benchmark.stopMeasurement()
     } setup: {
-      let standups = storageFixture(count: count)
+      let standups = standupsToStore(count: count)
       let database = StandupsDatabase(
         path: try newFolder(fixture).appendingPathComponent("s.sqlite").path)
       _ = try await database.load()
@@ -49,7 +50,7 @@ func storageBenchmarks() {
     let path = try newFolder(launchFixture).appendingPathComponent("s.sqlite").path
     let database = StandupsDatabase(path: path)
     _ = try await database.load()
-    try await database.apply(.added(storageFixture(count: launchCount).elements))
+    try await database.apply(.added(standupsToStore(count: launchCount).elements))
     prepared[launchFixture] = .path(path)
   } teardown: {
     removeFolder(launchFixture)
@@ -99,30 +100,4 @@ private func storageConfiguration() -> Benchmark.Configuration {
   var configuration = configuration()
   configuration.thresholds = [:]
   return configuration
-}
-
-/// `count` standups of the size a team keeps: six attendees and a past meeting each.
-private func storageFixture(count: Int) -> IdentifiedArrayOf<Standup> {
-  IdentifiedArray(
-    uniqueElements: (0..<count).map { index in
-      Standup(
-        id: Standup.ID(UUID(uuidString: String(format: "00000000-0000-0000-0000-%012X", index))!),
-        attendees: IdentifiedArray(
-          uniqueElements: (0..<6).map { attendee in
-            Attendee(
-              id: Attendee.ID(
-                UUID(
-                  uuidString: String(format: "00000000-0000-0000-%04X-%012X", attendee + 1, index))!
-              ),
-              name: "Attendee \(attendee)")
-          }),
-        meetings: [
-          Meeting(
-            id: Meeting.ID(
-              UUID(uuidString: String(format: "00000000-0000-FFFF-0000-%012X", index))!),
-            date: Date(timeIntervalSince1970: 1_800_000_000 + Double(index)),
-            transcript: String(repeating: "Blob talked through the plan. ", count: 8))
-        ],
-        title: "Standup \(index)")
-    })
 }

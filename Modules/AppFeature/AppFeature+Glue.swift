@@ -150,8 +150,16 @@ extension AppFeature {
       .meetingRecorded(meeting, standup: state.list.standups[id: shown.id] ?? shown), &state)
   }
 
-  /// Applies a change to the list and to every screen, and announces it.
+  /// Applies a change to the list and to every screen, and announces it; a deletion that
+  /// ``State/deletions`` refuses changes nothing, and the screens that already showed it (a
+  /// detail that removed a meeting from its copy) show the list's copy again.
   func apply(_ change: StandupsChange, _ state: inout State) -> Effect<Action> {
+    if change.isDeletion, state.deletions == .refused {
+      for id in change.standupIDs {
+        state.showOnScreens(id)
+      }
+      return .send(.delegate(.deletionRefused(change)))
+    }
     state.apply(change)
     return .send(.delegate(.standupsChanged(change)))
   }

@@ -36,20 +36,6 @@ extension AppFeature.Action {
   }
 }
 
-extension AppFeature.Action {
-  /// Whether this is a screen asking to delete a standup or a past meeting: what a copy of the
-  /// standups (a recovery file, say) cannot carry, since bringing one back only adds and changes.
-  public var asksToDelete: Bool {
-    switch self {
-    case .list(.delegate(.deleteStandup)), .path(.element(_, .detail(.delegate(.deleteStandup)))),
-      .path(.element(_, .meeting(.delegate(.deleteMeeting)))):
-      true
-    default:
-      false
-    }
-  }
-}
-
 extension AppFeature.State {
   /// Whether the edit form is open on the standup `id`.
   public func isEditing(_ id: Standup.ID) -> Bool {
@@ -60,5 +46,11 @@ extension AppFeature.State {
   /// Whether a meeting of the standup `id` is being recorded.
   public func isRecording(_ id: Standup.ID) -> Bool {
     recordings.values.contains { $0.standup.id == id }
+  }
+
+  /// Whether a meeting is being recorded on any screen: a message that can wait should, so that
+  /// nothing comes between the user's keys and the transcript.
+  public var isRecordingAMeeting: Bool {
+    path.contains { if case .record = $0 { true } else { false } }
   }
 }

@@ -31,7 +31,7 @@ extension AppFeature.State {
 
   /// Puts the list's copy of a standup on every screen that shows it; when the list has no such
   /// standup, the screens close.
-  private mutating func showOnScreens(_ id: Standup.ID) {
+  mutating func showOnScreens(_ id: Standup.ID) {
     guard let standup = list.standups[id: id] else {
       path.removeAll { $0.standup.id == id }
       return

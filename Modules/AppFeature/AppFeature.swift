@@ -29,16 +29,33 @@ public struct AppFeature: Reducer {
     /// The screens pushed on top of the list, bottom first.
     public var path: StackState<Path.State>
 
+    /// Whether a change may delete anything: a standup, a past meeting. Whoever keeps the
+    /// standups decides, and the glue asks before it applies each change
+    /// (`delegate(.deletionRefused)`).
+    public var deletions: Deletions
+
     /// Creates the app's state; any path can be given, to start deep in the app.
     public init(
       destination: Destination.State? = nil,
       list: StandupsList.State = StandupsList.State(),
-      path: StackState<Path.State> = StackState()
+      path: StackState<Path.State> = StackState(),
+      deletions: Deletions = .allowed
     ) {
       self.destination = destination
       self.list = list
       self.path = path
+      self.deletions = deletions
     }
+  }
+
+  /// Whether changes may delete: what the app's keeper says. Where nothing can be written, a
+  /// deletion could never be kept, since a copy of the standups (a recovery file) brings back
+  /// only what it holds.
+  public enum Deletions: Equatable, Sendable {
+    /// A change may delete.
+    case allowed
+    /// A change that deletes is refused, and nothing of it happens: no screen closes.
+    case refused
   }
 
   /// What happens in the app.
@@ -56,6 +73,9 @@ public struct AppFeature: Reducer {
     /// What the app tells whoever runs it.
     @CasePathable
     public enum Delegate: Equatable, Sendable {
+      /// The user asked for a change that deletes, which ``State/deletions`` refuses: nothing of
+      /// it happened.
+      case deletionRefused(StandupsChange)
       /// The user changed the standups; the change is already on every screen.
       case standupsChanged(StandupsChange)
     }

@@ -25,25 +25,20 @@ extension Standup: Codable {
     case id, title, theme, durationSeconds, attendees, meetings
   }
 
-  /// The longest duration the file format accepts: a day, far beyond any stand-up, and far
-  /// below what a `Duration` can hold, so that a hand-edited number can never overflow it.
-  static let longestDurationInSeconds: Double = 24 * 60 * 60
-
-  /// Decodes a standup, rejecting negative or non-finite durations.
+  /// Decodes a standup, refusing what ``StandupRules`` refuses: a negative or non-finite
+  /// duration, or one longer than a day.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let id = try container.decode(Tagged<Self, UUID>.self, forKey: .id)
     let title = try container.decode(String.self, forKey: .title)
     let theme = try container.decode(Theme.self, forKey: .theme)
     let seconds = try container.decode(Double.self, forKey: .durationSeconds)
-    guard seconds.isFinite, (0...Self.longestDurationInSeconds).contains(seconds) else {
+    let longest = Double(StandupRules.longestDuration.components.seconds)
+    guard seconds.isFinite, (0...longest).contains(seconds) else {
       throw DecodingError.dataCorruptedError(
         forKey: .durationSeconds,
         in: container,
-        debugDescription: """
-          A duration must be between 0 and \(Int(Self.longestDurationInSeconds)) seconds, not \
-          \(seconds).
-          """
+        debugDescription: "\(StandupRules.durationRule) Not \(seconds)."
       )
     }
     self.init(
@@ -106,6 +101,10 @@ extension Meeting: Codable {
         debugDescription: "Expected an ISO 8601 date such as 2026-11-20T09:30:00Z, not \"\(text)\"."
       )
     }
+    if let reason = StandupRules.violation(ofMeetingDate: date) {
+      throw DecodingError.dataCorruptedError(
+        forKey: .date, in: container, debugDescription: "\(reason) Not \"\(text)\".")
+    }
     self.init(
       id: try container.decode(Tagged<Self, UUID>.self, forKey: .id),
       date: date,
@@ -113,8 +112,13 @@ extension Meeting: Codable {
     )
   }
 
-  /// Encodes a meeting with an ISO 8601 date, exact to the instant.
+  /// Encodes a meeting with an ISO 8601 date, exact to the instant; refuses a date that ISO 8601
+  /// cannot write with a four-digit year (``StandupRules``), rather than write another date.
   public func encode(to encoder: any Encoder) throws {
+    if let reason = StandupRules.violation(ofMeetingDate: date) {
+      throw EncodingError.invalidValue(
+        date, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: reason))
+    }
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(id, forKey: .id)
     try container.encode(date.iso8601, forKey: .date)
@@ -179,5 +183,47 @@ extension Date {
 extension Character {
   fileprivate var isASCIIDigit: Bool {
     ("0"..."9").contains(self)
+  }
+}
+
+extension StandupValue: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case title, durationSeconds, theme, attendee, attendeeOrder
+  }
+
+  /// Decodes a value: an object with one key naming its field, as ``encode(to:)`` writes it.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    if let title = try container.decodeIfPresent(String.self, forKey: .title) {
+      self = .title(title)
+    } else if let seconds = try container.decodeIfPresent(Double.self, forKey: .durationSeconds) {
+      let duration = Duration.milliseconds(Int64((seconds * 1000).rounded()))
+      guard seconds.isFinite, StandupRules.violation(ofDuration: duration) == nil else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .durationSeconds, in: container,
+          debugDescription: "\(StandupRules.durationRule) Not \(seconds).")
+      }
+      self = .duration(duration)
+    } else if let theme = try container.decodeIfPresent(Theme.self, forKey: .theme) {
+      self = .theme(theme)
+    } else if let attendee = try container.decodeIfPresent(Attendee.self, forKey: .attendee) {
+      self = .attendeeName(attendee)
+    } else {
+      self = .attendeeOrder(
+        try container.decode([Attendee.ID].self, forKey: .attendeeOrder))
+    }
+  }
+
+  /// Encodes a value as an object with one key naming its field: `{"title": "Design"}`.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    switch self {
+    case .title(let title): try container.encode(title, forKey: .title)
+    case .duration(let duration):
+      try container.encode(Double(duration.inMilliseconds) / 1000, forKey: .durationSeconds)
+    case .theme(let theme): try container.encode(theme, forKey: .theme)
+    case .attendeeName(let attendee): try container.encode(attendee, forKey: .attendee)
+    case .attendeeOrder(let order): try container.encode(order, forKey: .attendeeOrder)
+    }
   }
 }

@@ -1,4 +1,5 @@
 public import IdentifiedCollections
+public import Tagged
 
 /// What the user changed in one standup, and nothing else.
 ///
@@ -15,6 +16,11 @@ public import IdentifiedCollections
 /// ```
 ///
 /// Meetings are never edited once recorded: an edit adds or removes them whole.
+///
+/// An edit made from a standup it saw (``init(from:to:)``, what a form saves) remembers what the
+/// fields it changes held then (``seen``), so that applied to a standup whose same field changed
+/// elsewhere meanwhile, it can say whose value it replaces (``valuesReplaced(in:)``): the last
+/// save wins, and the other is told, never silently overwritten.
 public struct StandupEdit: Equatable, Sendable {
   /// The new title, when it changed.
   public var title: String?
@@ -28,6 +34,38 @@ public struct StandupEdit: Equatable, Sendable {
   public var meetingsAdded: [Meeting]
   /// Meetings removed.
   public var meetingsRemoved: [Meeting.ID]
+  /// What the fields this edit changes held where it was made; empty when that is not known.
+  public var seen: Seen
+
+  /// What the fields an edit changes held where it was made (the form opened on them): only the
+  /// fields it changes.
+  public struct Seen: Equatable, Sendable {
+    /// The title, when the edit changes it.
+    public var title: String?
+    /// The length, when the edit changes it.
+    public var duration: Duration?
+    /// The theme, when the edit changes it.
+    public var theme: Theme?
+    /// The names of the attendees the edit renames.
+    public var attendeeNames: [Attendee.ID: String]
+    /// The order of the attendees, when the edit changes it.
+    public var attendeeOrder: [Attendee.ID]?
+
+    /// Values seen.
+    public init(
+      title: String? = nil,
+      duration: Duration? = nil,
+      theme: Theme? = nil,
+      attendeeNames: [Attendee.ID: String] = [:],
+      attendeeOrder: [Attendee.ID]? = nil
+    ) {
+      self.title = title
+      self.duration = duration
+      self.theme = theme
+      self.attendeeNames = attendeeNames
+      self.attendeeOrder = attendeeOrder
+    }
+  }
 
   /// An edit that changes the given parts.
   public init(
@@ -36,7 +74,8 @@ public struct StandupEdit: Equatable, Sendable {
     theme: Theme? = nil,
     attendees: AttendeesEdit? = nil,
     meetingsAdded: [Meeting] = [],
-    meetingsRemoved: [Meeting.ID] = []
+    meetingsRemoved: [Meeting.ID] = [],
+    seen: Seen = Seen()
   ) {
     self.title = title
     self.duration = duration
@@ -44,24 +83,39 @@ public struct StandupEdit: Equatable, Sendable {
     self.attendees = attendees
     self.meetingsAdded = meetingsAdded
     self.meetingsRemoved = meetingsRemoved
+    self.seen = seen
   }
 
   /// The edit that turns `before` into `after`: each field that differs, the attendees added,
   /// removed, renamed or moved, and the meetings added or removed.
   public init(from before: Standup, to after: Standup) {
+    let attendees = AttendeesEdit(from: before.attendees, to: after.attendees)
+    var seen = Seen()
+    if after.title != before.title { seen.title = before.title }
+    if after.duration != before.duration { seen.duration = before.duration }
+    if after.theme != before.theme { seen.theme = before.theme }
+    for attendee in attendees?.renamed ?? [] {
+      seen.attendeeNames[attendee.id] = before.attendees[id: attendee.id]?.name
+    }
+    if let attendees, attendees.order != Array(before.attendees.ids) {
+      seen.attendeeOrder = Array(before.attendees.ids)
+    }
     self.init(
       title: after.title == before.title ? nil : after.title,
       duration: after.duration == before.duration ? nil : after.duration,
       theme: after.theme == before.theme ? nil : after.theme,
-      attendees: AttendeesEdit(from: before.attendees, to: after.attendees),
+      attendees: attendees,
       meetingsAdded: after.meetings.filter { before.meetings[id: $0.id] == nil },
-      meetingsRemoved: before.meetings.ids.filter { after.meetings[id: $0] == nil }
+      meetingsRemoved: before.meetings.ids.filter { after.meetings[id: $0] == nil },
+      seen: seen
     )
   }
 
   /// Whether the edit changes nothing.
   public var isEmpty: Bool {
-    self == StandupEdit()
+    var changes = self
+    changes.seen = Seen()
+    return changes == StandupEdit()
   }
 
   /// The names of what the edit changes, for people: `["title", "attendees"]`.
@@ -81,6 +135,71 @@ public struct StandupEdit: Equatable, Sendable {
           ? "a meeting removed" : "\(meetingsRemoved.count) meetings removed")
     }
     return parts
+  }
+
+  /// The values of `now` that applying this edit replaces although they changed since the edit
+  /// saw them: another save of the same field, made meanwhile elsewhere. A field the edit sets to
+  /// the value `now` already holds replaces nothing. Empty when the edit does not know what it
+  /// saw.
+  ///
+  /// ```swift
+  /// // A form opened on "Design"; another instance saved "Design review"; this form saves "Sync".
+  /// edit.valuesReplaced(in: now)  // [Replacement(replaced: .title("Design review"), by: .title("Sync"))]
+  /// ```
+  public func valuesReplaced(in now: Standup) -> [Replacement] {
+    var replaced: [Replacement] = []
+    if let title, let seenTitle = seen.title, now.title != seenTitle, now.title != title {
+      replaced.append(Replacement(replaced: .title(now.title), by: .title(title)))
+    }
+    if let duration, let seenDuration = seen.duration, now.duration != seenDuration,
+      now.duration != duration
+    {
+      replaced.append(Replacement(replaced: .duration(now.duration), by: .duration(duration)))
+    }
+    if let theme, let seenTheme = seen.theme, now.theme != seenTheme, now.theme != theme {
+      replaced.append(Replacement(replaced: .theme(now.theme), by: .theme(theme)))
+    }
+    for attendee in attendees?.renamed ?? [] {
+      guard let seenName = seen.attendeeNames[attendee.id],
+        let current = now.attendees[id: attendee.id], current.name != seenName,
+        current.name != attendee.name
+      else { continue }
+      replaced.append(Replacement(replaced: .attendeeName(current), by: .attendeeName(attendee)))
+    }
+    if let order = attendees?.order, let seenOrder = seen.attendeeOrder {
+      let currentOrder = Array(now.attendees.ids)
+      let known = Set(seenOrder)
+      // NB: Attendees added elsewhere are kept, after the user's order; only a different order of
+      // the attendees the user saw is a replaced value.
+      let current = currentOrder.filter { known.contains($0) }
+      if current != seenOrder.filter(now.attendees.ids.contains),
+        current != order.filter(now.attendees.ids.contains)
+      {
+        replaced.append(
+          Replacement(replaced: .attendeeOrder(currentOrder), by: .attendeeOrder(order)))
+      }
+    }
+    return replaced
+  }
+
+  /// A value of a standup that an edit replaces, and the value it puts in its place.
+  public struct Replacement: Equatable, Sendable {
+    /// The value the standup held.
+    public var replaced: StandupValue
+    /// The edit's value for the same field.
+    public var replacement: StandupValue
+
+    /// Describes a replacement.
+    public init(replaced: StandupValue, by replacement: StandupValue) {
+      self.replaced = replaced
+      self.replacement = replacement
+    }
+  }
+
+  /// The attendees this edit renames that are gone from `now`: removed elsewhere while the form
+  /// was open. Applying the edit keeps them, with their new names, until the user lets them go.
+  public func attendeesRenamedButGone(in now: Standup) -> [Attendee] {
+    (attendees?.renamed ?? []).filter { now.attendees[id: $0.id] == nil }
   }
 
   /// This edit without anything it removes: for bringing a file in, which never deletes.
@@ -158,11 +277,14 @@ public struct AttendeesEdit: Equatable, Sendable {
   }
 
   /// Changes `attendees` as the user changed theirs. Attendees the user ordered come first, in
-  /// their order; any the edit does not know (added elsewhere) follow, in the order they had.
+  /// their order; any the edit does not know (added elsewhere) follow, in the order they had. An
+  /// attendee the user renamed is kept, with the new name, even when it was removed elsewhere
+  /// meanwhile: what the user typed is never dropped without a word
+  /// (``StandupEdit/attendeesRenamedButGone(in:)`` says which).
   public func apply(to attendees: inout IdentifiedArrayOf<Attendee>) {
     attendees.removeAll { removed.contains($0.id) }
     for attendee in renamed {
-      attendees[id: attendee.id]?.name = attendee.name
+      attendees[id: attendee.id] = attendee
     }
     for attendee in added where attendees[id: attendee.id] == nil {
       attendees.append(attendee)

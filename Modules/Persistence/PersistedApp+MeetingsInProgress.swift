@@ -25,11 +25,13 @@ extension PersistedApp {
     for (id, meeting) in recordings.sorted(by: { $0.key < $1.key }) {
       let written = state.storage.meetingsInProgress[id]
       guard written?.transcript != meeting.transcript || written == nil else { continue }
-      let startedAt = written?.startedAt ?? now
-      state.storage.meetingsInProgress[id] = Storage.Recording(
-        startedAt: startedAt, transcript: meeting.transcript, standupID: meeting.standup.id)
+      let recording = Storage.Recording(
+        id: written?.id ?? Meeting.ID(uuid()), startedAt: written?.startedAt ?? now,
+        transcript: meeting.transcript, standupID: meeting.standup.id)
+      state.storage.meetingsInProgress[id] = recording
       let write = MeetingInProgress(
-        standup: meeting.standup, startedAt: startedAt, transcript: meeting.transcript)
+        id: recording.id, standup: meeting.standup, startedAt: recording.startedAt,
+        transcript: meeting.transcript)
       effects.append(enqueueReplacingWaiting(write, &state))
     }
     return .merge(effects)

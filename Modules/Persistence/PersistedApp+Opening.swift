@@ -1,16 +1,20 @@
 public import AppFeature
 import Composable
+import Models
 public import StorageClient
 
 // Opening: the app starts from what the storage loaded — the standups, whether they can be
-// written, or why they could not be read — and can start again when the user has what could not
-// be read kept aside.
+// written, what opening still has to write, or why they could not be read — and can start again
+// when the user has what could not be read kept aside. A database another program holds is
+// waited for in the background: the standups show as soon as they can be read, and what opening
+// writes waits first in the queue of writes.
 
 extension PersistedApp.State {
   /// The app as the stored standups, or the failure to read them, start it.
   ///
   /// Data that could not be read shows its alert, which offers to keep it aside; a store that is
-  /// only read says why.
+  /// only read says why; a database another program holds is read again until it can be
+  /// (``PersistedApp/Action/appeared`` starts that).
   ///
   /// - Parameters:
   ///   - app: The screens to start on; their standups are replaced by the stored ones.
@@ -21,24 +25,171 @@ extension PersistedApp.State {
     self.init(app: app)
     switch stored {
     case .success(let stored):
-      for standup in stored.standups {
-        self.app.show(standup)
-      }
-      switch stored.access {
-      case .readWrite:
-        storage.status = .writable
-      case .readOnly(let reason):
-        storage.status = .readOnly(reason)
-        alert = .readOnly(reason)
-      }
+      start(from: stored)
+    case .failure(let error) where error.isWaitingForAnotherProgram:
+      storage.status = .waitingToLoad(error)
     case .failure(let error):
       storage.status = .notSaving(error)
       alert = .loadFailed(error)
+    }
+    keepDeletionsInStep()
+  }
+
+  /// Shows what was loaded, and says what opening did or waits for.
+  mutating func start(from stored: StoredStandups) {
+    for standup in stored.standups {
+      app.show(standup)
+    }
+    switch stored.access {
+    case .readWrite:
+      storage.status = .writable
+    case .readOnly(let reason):
+      storage.status = .readOnly(reason)
+      notify(.readOnly(reason))
+    }
+    var notices: [String] = []
+    if !stored.unreadable.isEmpty {
+      notices.append(Self.unreadableNotice(stored.unreadable))
+    }
+    switch stored.opening {
+    case .finished(let report):
+      notices += report.notices
+    case .waiting(let error):
+      storage.pendingWrites.insert(.finishOpening, at: 0)
+      storage.lastWriteError = error
+    }
+    tell(notices)
+  }
+
+  /// Adds sentences to the notice.
+  mutating func tell(_ sentences: [String]) {
+    guard !sentences.isEmpty else { return }
+    storage.notice = ([storage.notice].compactMap { $0 } + sentences).joined(separator: " ")
+  }
+
+  /// A sentence naming standups that cannot be read, at most three of them.
+  static func unreadableNotice(_ unreadable: [UnreadableStandup]) -> String {
+    let named = unreadable.prefix(3).map(\.description).joined(separator: "; ")
+    let more = unreadable.count > 3 ? " and \(unreadable.count - 3) more" : ""
+    return "\(named)\(more), so \(unreadable.count == 1 ? "it is" : "they are") left out and left "
+      + "as \(unreadable.count == 1 ? "it is" : "they are"); every other standup is shown and "
+      + "saved."
+  }
+
+  /// Lets the app delete only where deletions are kept: a recovery file cannot carry one.
+  mutating func keepDeletionsInStep() {
+    app.deletions = storage.isWritable ? .allowed : .refused
+  }
+}
+
+extension OpeningReport {
+  /// What the status line says about what opening did: meetings that an app stopped recording
+  /// without ending them, now past meetings, and the data file of an earlier release brought in.
+  var notices: [String] {
+    var sentences: [String] = []
+    switch recoveredMeetings.count {
+    case 0:
+      break
+    case 1:
+      let recovered = recoveredMeetings[0]
+      let lines = recovered.meeting.transcript.split(separator: "\n").count
+      sentences.append(
+        "A meeting of \(recovered.standupTitle.quotedForPeople) stopped before it ended; "
+          + "it is kept as a past meeting (\(lines) line\(lines == 1 ? "" : "s")).")
+    default:
+      let titles = recoveredMeetings.map(\.standupTitle.quotedForPeople)
+      sentences.append(
+        "\(titles.count) meetings stopped before they ended; they are kept as past meetings of "
+          + "\(titles.joined(separator: ", ")).")
+    }
+    switch earlierRelease {
+    case .imported(let report)?:
+      sentences.append(
+        "Brought in the standups of \(report.path), which is left as it was. \(report)")
+    case .failed(let path, let reason)?:
+      sentences.append(
+        "The standups of \(path) could not be brought in: \(reason) It is left as it was; "
+          + "once mended: standups import \(path)")
+    case nil:
+      break
+    }
+    return sentences
+  }
+}
+
+extension StorageError {
+  /// Whether this is another program holding the database: waited for, never a reason to stop.
+  var isWaitingForAnotherProgram: Bool {
+    switch self {
+    case .unreadable(let problem), .writeFailed(let problem): problem.reason == .busy
+    default: false
     }
   }
 }
 
 extension PersistedApp {
+  /// Reads the standups again, after a wait that grows with each try, until another program
+  /// lets go of the database.
+  func loadAgain() -> Effect<Action> {
+    .run { [load, clock] send in
+      var attempt = 0
+      while true {
+        do {
+          await send(.loaded(.success(try await load())))
+          return
+        } catch let error as StorageError where error.isWaitingForAnotherProgram {
+          attempt += 1
+          try await clock.sleep(for: .seconds(min(1 << min(attempt - 1, 5), 30)))
+        } catch {
+          await send(.loaded(.failure(StorageError(error, whileDoing: .loading))))
+          return
+        }
+      }
+    }
+    .cancellable(id: CancelID.retry, cancelInFlight: true)
+  }
+
+  /// The standups could be read at last: show them, with what the user changed meanwhile on
+  /// top, and write that.
+  func loaded(_ result: Result<StoredStandups, StorageError>, _ state: inout State) -> Effect<
+    Action
+  > {
+    guard case .waitingToLoad = state.storage.status else { return .none }
+    switch result {
+    case .success(var stored):
+      for write in state.storage.pendingWrites {
+        if case .change(let change) = write {
+          change.apply(to: &stored.standups)
+        }
+      }
+      state.start(from: stored)
+      if !state.storage.isWritable {
+        state.storage.hasChangesOnlyInMemory =
+          state.storage.hasChangesOnlyInMemory || state.storage.hasChangesNotInTheDataFile
+      }
+    case .failure(let error):
+      state.storage.status = .notSaving(error)
+      state.notify(.loadFailed(error))
+    }
+    state.keepDeletionsInStep()
+    return writeNext(&state)
+  }
+
+  /// Opening wrote what it had to: show the standups it changed, and say what it did.
+  func openingFinished(_ report: OpeningReport, _ state: inout State) -> Effect<Action> {
+    var standups = report.standups
+    for write in state.storage.pendingWrites {
+      if case .change(let change) = write {
+        change.apply(to: &standups)
+      }
+    }
+    for standup in standups {
+      state.app.show(standup)
+    }
+    state.tell(report.notices)
+    return .none
+  }
+
   /// The user chose to start again: keep the data that could not be read aside first.
   func keepUnreadableDataAside(then freshStart: FreshStart) -> Effect<Action> {
     .run { [keepUnreadableData] send in
@@ -64,6 +215,7 @@ extension PersistedApp {
     switch result {
     case .success(let backup):
       state.storage.status = .writable
+      state.keepDeletionsInStep()
       state.storage.backup = backup ?? state.storage.backup
       state.storage.hasChangesOnlyInMemory = false
       if freshStart == .sampleData {
@@ -80,13 +232,27 @@ extension PersistedApp {
       return .none
     }
   }
+
+  /// An alert put away without an answer takes its harmless one: the action of its cancel
+  /// button (a standup deleted elsewhere is kept; a replaced value is left as it is).
+  func answerHarmlessly(_ state: inout State) -> Effect<Action> {
+    guard let harmless = state.alert?.buttons.first(where: { $0.role == .cancel })?.action
+    else { return .none }
+    switch harmless {
+    case .keepDeletedStandup(let id): return keepDeletedStandup(id, &state)
+    case .leaveReplacedValue(let id): return putAway(id, restoring: false, &state)
+    case .keepUnreadableDataAside, .letAttendeeGo, .letDeletedStandupGo, .putReplacedValueBack:
+      return .none
+    }
+  }
 }
 
 extension PersistedApp.State {
-  /// Shows `alert`, or holds it back until the alert the user is answering closes: a message
-  /// about the data never replaces a question.
+  /// Shows `alert`, or holds it back until the alert the user is answering closes, or the
+  /// meeting the user records ends: a message about the data never replaces a question, nor
+  /// comes between the user's keys and the transcript.
   mutating func notify(_ alert: AlertState<PersistedApp.Action.Alert>) {
-    guard isAnsweringAlert else {
+    guard isAnsweringAlert || app.isRecordingAMeeting else {
       self.alert = alert
       return
     }
@@ -96,9 +262,11 @@ extension PersistedApp.State {
     }
   }
 
-  /// Shows the oldest alert held back, once no other alert is up.
+  /// Shows the oldest alert held back, once no other alert is up and no meeting is recorded.
   mutating func showWaitingAlert() {
-    guard !storage.waitingAlerts.isEmpty, !isAnsweringAlert else { return }
+    guard !storage.waitingAlerts.isEmpty, !isAnsweringAlert, !app.isRecordingAMeeting else {
+      return
+    }
     alert = storage.waitingAlerts.removeFirst()
   }
 

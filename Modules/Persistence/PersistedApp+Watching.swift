@@ -5,21 +5,34 @@ import Models
 import StorageClient
 
 // Watching: what other instances of the app commit is shown here, with this instance's own
-// changes not yet written applied on top, so that nothing the user did is undone on screen.
+// changes not yet written applied on top, so that nothing the user did is undone on screen. What
+// another instance's save did to the user's own values is told, with a way to put them back.
 
 extension PersistedApp {
-  /// Asks the storage what other instances committed since it last looked.
+  /// Asks the storage what other instances committed since it last looked. A look that fails
+  /// (another program holds the database for a moment) is counted, and told once it keeps
+  /// failing (``Storage/problem``).
   func lookForChangesElsewhere(_ state: State) -> Effect<Action> {
     guard state.storage.isWritable else { return .none }
     return .run { [changesElsewhere] send in
-      guard let changes = try? await changesElsewhere() else { return }
-      await send(.changesElsewhereFound(changes))
+      do {
+        guard let changes = try await changesElsewhere() else { return }
+        await send(.changesElsewhereFound(changes))
+      } catch let error as StorageError {
+        if case .replaced = error {
+          await send(.writeFailed(error))
+        } else {
+          await send(.lookFailed)
+        }
+      }
     }
   }
 
   /// Shows what another instance committed. A standup deleted there goes here too, unless the
-  /// user is editing or recording it (``deletedElsewhere(_:_:)``).
+  /// user is editing or recording it (``deletedElsewhere(_:wasJustChanged:_:)``); one changed
+  /// there in a way that cannot be read is shown as it was, and named.
   func show(_ changes: ChangesElsewhere, _ state: inout State) -> Effect<Action> {
+    state.storage.failedLooks = 0
     var standups = changes.standups
     for write in state.storage.pendingWrites {
       if case .change(let change) = write {
@@ -27,11 +40,17 @@ extension PersistedApp {
       }
     }
     var effects: [Effect<Action>] = []
-    for id in changes.deleted where standups[id: id] == nil {
+    for id in changes.deletions(from: state.app.list.standups) where standups[id: id] == nil {
       effects.append(deletedElsewhere(id, &state))
     }
     for standup in standups where !state.storage.deletedElsewhere.contains(standup.id) {
       state.app.show(standup)
+    }
+    if !changes.unreadable.isEmpty {
+      state.tell([State.unreadableNotice(changes.unreadable)])
+    }
+    if let replaced = changes.replacedValues {
+      tell(replaced, &state)
     }
     return .merge(effects)
   }
@@ -56,9 +75,10 @@ extension PersistedApp {
     let wasShown = state.app.path.contains { $0.standup.id == id }
     state.app.remove(id)
     if wasShown {
-      state.storage.notice =
+      state.tell([
         "\(standup.displayTitle.quotedForPeople) was deleted in another instance of Standups, so "
-        + "its screens closed."
+          + "its screens closed."
+      ])
     }
     return .none
   }
@@ -86,6 +106,78 @@ extension PersistedApp {
     }
     state.app.remove(id)
     return record(.deleted(id), &state)
+  }
+
+  /// The values of the user's that other instances' saves replaced, as the storage lists them
+  /// now: each new one is told, with a way to put it back; one another instance put away
+  /// already is no longer asked about.
+  func tell(_ replaced: [ReplacedValue], _ state: inout State) {
+    let known = Set(state.storage.replacedValues.map(\.id))
+    let listed = Set(replaced.map(\.id))
+    state.storage.replacedValues = replaced
+    state.storage.waitingAlerts.removeAll { alert in
+      alert.buttons.contains { button in
+        guard case .putReplacedValueBack(let id)? = button.action else { return false }
+        return !listed.contains(id)
+      }
+    }
+    for value in replaced where !known.contains(value.id) {
+      state.notify(.valueReplaced(value))
+    }
+  }
+
+  /// The user answered about a replaced value: it is put away, and put back first when asked.
+  func putAway(
+    _ id: ReplacedValue.ID,
+    restoring: Bool,
+    _ state: inout State
+  ) -> Effect<Action> {
+    guard let replaced = state.storage.replacedValues.first(where: { $0.id == id }) else {
+      return .none
+    }
+    state.storage.replacedValues.removeAll { $0.id == id }
+    var effects: [Effect<Action>] = []
+    if restoring, state.app.list.standups[id: replaced.standupID] != nil {
+      state.app.apply(.edited(replaced.standupID, replaced.value.restoringEdit))
+      effects.append(record(.edited(replaced.standupID, replaced.value.restoringEdit), &state))
+    }
+    if state.storage.isWritable {
+      effects.append(enqueue(.putAway(id), &state))
+    }
+    return .merge(effects)
+  }
+
+  /// A change of the user's renamed attendees another instance had removed: they were kept, and
+  /// the user may let each go.
+  func renamedAttendeesWereKept(
+    _ attendees: [Attendee],
+    of id: Standup.ID,
+    _ state: inout State
+  ) -> Effect<Action> {
+    guard let standup = state.app.list.standups[id: id] else { return .none }
+    for attendee in attendees {
+      if standup.attendees[id: attendee.id] == nil {
+        state.app.apply(
+          .edited(id, StandupEdit(attendees: AttendeesEdit(added: [attendee], order: []))))
+      }
+      state.notify(.attendeeRemovedElsewhere(attendee, of: standup))
+    }
+    return .none
+  }
+
+  /// The user lets an attendee removed elsewhere go.
+  func letAttendeeGo(
+    _ attendeeID: Attendee.ID,
+    from standupID: Standup.ID,
+    _ state: inout State
+  ) -> Effect<Action> {
+    guard state.app.list.standups[id: standupID]?.attendees[id: attendeeID] != nil else {
+      return .none
+    }
+    let change = StandupsChange.edited(
+      standupID, StandupEdit(attendees: AttendeesEdit(removed: [attendeeID])))
+    state.app.apply(change)
+    return record(change, &state)
   }
 }
 

@@ -14,18 +14,26 @@ public import StorageClient
 /// so a crash loses none of it. It shows what other instances of the app commit, asked by the
 /// front end to look (``Action/lookForChangesElsewhere``), with the changes not yet written
 /// applied on top. And it holds the alerts about the data: it could not be read, it is read-only,
-/// a change could not be saved.
+/// a change could not be saved, a value of the user's was replaced by another's save.
 ///
 /// - Stored data that could not be read is never written over: nothing is written until the
 ///   user has it kept aside (unchanged) and starts again, empty or with sample data.
-/// - Changes that cannot be written (a read-only database, a full disk) stay in memory, and
-///   ``Storage/hasChangesNotInTheDataFile`` tells a front end to offer them in a file at exit.
+/// - A write that fails for a while (another program holds the database, the disk is full) is
+///   tried again on its own, less and less often, until it lands; the writes behind it wait.
+///   One that can never land as it is (its standup cannot be read) is set aside, and the rest
+///   go on.
+/// - Changes that cannot be written stay in memory, and ``Storage/hasChangesNotInTheDataFile``
+///   tells a front end to offer them in a file at exit. Where nothing is written, a deletion is
+///   refused (``AppFeature/AppFeature/State/deletions``).
+/// - Messages wait while the user answers a question or records a meeting: nothing comes
+///   between the user's keys and the transcript; the status line says what is wrong meanwhile.
 ///
 /// ```swift
 /// let stored = await Result { try await storage.load() }
 /// let store = Store(initialState: PersistedApp.State(stored: stored)) {
 ///   PersistedApp()
 /// }
+/// store.send(.appeared)
 /// ```
 public struct PersistedApp: Reducer {
   /// The app, and what its data is doing.
@@ -38,9 +46,6 @@ public struct PersistedApp: Reducer {
 
     /// Where the standups' storage has got.
     public var storage: Storage
-
-    /// The app as it was before a deletion that nothing can keep, which puts it back.
-    var appBeforeRefusedDeletion: AppFeature.State?
 
     /// Creates the state; most code starts from ``init(app:stored:)``.
     public init(
@@ -59,15 +64,24 @@ public struct PersistedApp: Reducer {
   public enum Action: Equatable, Sendable {
     case alert(PresentationAction<Alert>)
     case app(AppFeature.Action)
+    /// The front end shows the app: do what waits on the storage (open, or load again).
+    case appeared
     case changesElsewhereFound(ChangesElsewhere)
     /// A change edited a standup that another instance had deleted: nothing of it was written.
     case changedStandupWasDeletedElsewhere(Standup.ID)
     /// The app is about to exit: write what is pending now, and wait for it.
     case flushPendingWrites
+    case loaded(Result<StoredStandups, StorageError>)
     /// Another instance may have committed changes (a front end asks from time to time).
     case lookForChangesElsewhere
+    case lookFailed
     /// The front end showed ``Storage/notice``, and the user put it away.
     case noticeDismissed
+    case openingFinished(OpeningReport)
+    /// A change renamed attendees another instance had removed: they were kept.
+    case renamedAttendeesWereKept(Standup.ID, [Attendee])
+    /// The wait before trying a failed write again is over.
+    case retryDelayEnded
     case unreadableDataKeptAside(Result<String?, StorageError>, then: FreshStart)
     case writeFailed(StorageError)
     case written
@@ -77,7 +91,10 @@ public struct PersistedApp: Reducer {
     public enum Alert: Equatable, Sendable {
       case keepDeletedStandup(Standup.ID)
       case keepUnreadableDataAside(then: FreshStart)
+      case leaveReplacedValue(ReplacedValue.ID)
+      case letAttendeeGo(Attendee.ID, from: Standup.ID)
       case letDeletedStandupGo(Standup.ID)
+      case putReplacedValueBack(ReplacedValue.ID)
     }
   }
 
@@ -89,38 +106,31 @@ public struct PersistedApp: Reducer {
     case empty
   }
 
-  enum CancelID { case writing }
+  enum CancelID {
+    case retry
+    case writing
+  }
 
   @Dependency(\.storageClient.apply) var applyChange
   @Dependency(\.storageClient.changesElsewhere) var changesElsewhere
+  @Dependency(\.continuousClock) var clock
   @Dependency(\.storageClient.discardMeetingInProgress) var discardMeetingInProgress
+  @Dependency(\.storageClient.finishOpening) var finishOpening
   @Dependency(\.storageClient.keepUnreadableDataAside) var keepUnreadableData
+  @Dependency(\.storageClient.load) var load
   @Dependency(\.date.now) var now
+  @Dependency(\.storageClient.putAwayReplacedValue) var putAwayReplacedValue
   @Dependency(\.storageClient.saveMeetingInProgress) var saveMeetingInProgress
+  @Dependency(\.uuid) var uuid
 
   /// Creates the reducer.
   public init() {}
 
   /// The app, then what its actions mean for the data: changes written, meetings in progress
-  /// written as they go, and alerts held back while the user answers another.
+  /// written as they go, and alerts held back while the user answers another or records.
   public var body: some ReducerOf<Self> {
-    Reduce { state, action in
-      // NB: Where nothing is written, a change stays in memory for a recovery file, which can
-      // carry no deletion: a deletion is refused, and the app put back as it was before it.
-      state.appBeforeRefusedDeletion = nil
-      if case .app(let appAction) = action, appAction.asksToDelete, !state.storage.isWritable {
-        state.appBeforeRefusedDeletion = state.app
-      }
-      return .none
-    }
     Scope(state: \.app, action: \.app) { AppFeature() }
     Reduce { state, action in
-      if let before = state.appBeforeRefusedDeletion {
-        state.app = before
-        state.appBeforeRefusedDeletion = nil
-        state.alert = .deletionRefused(state.storage.problem)
-        return .none
-      }
       switch action {
       case .alert(.presented(.keepDeletedStandup(let id))):
         return keepDeletedStandup(id, &state)
@@ -128,19 +138,33 @@ public struct PersistedApp: Reducer {
       case .alert(.presented(.keepUnreadableDataAside(let freshStart))):
         return keepUnreadableDataAside(then: freshStart)
 
+      case .alert(.presented(.leaveReplacedValue(let id))):
+        return putAway(id, restoring: false, &state)
+
+      case .alert(.presented(.letAttendeeGo(let attendeeID, let standupID))):
+        return letAttendeeGo(attendeeID, from: standupID, &state)
+
       case .alert(.presented(.letDeletedStandupGo(let id))):
         return letDeletedStandupGo(id, &state)
 
+      case .alert(.presented(.putReplacedValueBack(let id))):
+        return putAway(id, restoring: true, &state)
+
       case .alert(.dismiss):
-        // NB: An alert put away without an answer takes its harmless one: a standup deleted
-        // elsewhere is kept.
-        return .merge(state.storage.deletedElsewhere.map { keepDeletedStandup($0, &state) })
+        return answerHarmlessly(&state)
+
+      case .app(.delegate(.deletionRefused)):
+        state.notify(.deletionRefused(state.storage.problem))
+        return .none
 
       case .app(.delegate(.standupsChanged(let change))):
         return record(change, &state)
 
       case .app:
         return .none
+
+      case .appeared:
+        return resume(&state)
 
       case .changedStandupWasDeletedElsewhere(let id):
         return deletedElsewhere(id, wasJustChanged: true, &state)
@@ -151,12 +175,28 @@ public struct PersistedApp: Reducer {
       case .flushPendingWrites:
         return flush(&state)
 
+      case .loaded(let result):
+        return loaded(result, &state)
+
       case .lookForChangesElsewhere:
         return lookForChangesElsewhere(state)
+
+      case .lookFailed:
+        state.storage.failedLooks += 1
+        return .none
 
       case .noticeDismissed:
         state.storage.notice = nil
         return .none
+
+      case .openingFinished(let report):
+        return openingFinished(report, &state)
+
+      case .renamedAttendeesWereKept(let id, let attendees):
+        return renamedAttendeesWereKept(attendees, of: id, &state)
+
+      case .retryDelayEnded:
+        return writeNext(&state)
 
       case .unreadableDataKeptAside(let result, let freshStart):
         return unreadableDataKeptAside(result, then: freshStart, &state)
@@ -170,6 +210,7 @@ public struct PersistedApp: Reducer {
     }
     .ifLet(\.$alert, action: \.alert)
     Reduce { state, action in
+      state.keepDeletionsInStep()
       let effect = followMeetingsInProgress(after: action, &state)
       state.showWaitingAlert()
       return effect

@@ -6,6 +6,7 @@ extension StorageError {
   /// What the app was doing with its storage.
   enum Operation {
     case keepingAside
+    case loading
     case writing
   }
 
@@ -23,6 +24,7 @@ extension StorageError {
     )
     switch operation {
     case .keepingAside: self = .backupFailed(problem)
+    case .loading: self = .unreadable(problem)
     case .writing: self = .writeFailed(problem)
     }
   }
@@ -126,9 +128,9 @@ extension AlertState where Action == PersistedApp.Action.Alert {
       TextState(
         whileRecording
           ? """
-          Another instance of Standups deleted this standup while you record a meeting of it. \
-          Keep it, and it is stored again with the meeting; or let it go, and the meeting is \
-          discarded.
+          Another instance of Standups deleted this standup while you were recording a meeting \
+          of it. Keep it, and it is stored again with the meeting; or let it go, and the meeting \
+          goes with it.
           """
           : """
           Another instance of Standups deleted this standup while you edit it. Keep it, and it \
@@ -150,16 +152,84 @@ extension AlertState where Action == PersistedApp.Action.Alert {
     )
   }
 
-  /// Tells the user that a change could not be saved, and that nothing was lost yet.
+  /// Tells the user that a change could not be saved yet, and that nothing was lost.
   public static func saveFailed(_ error: StorageError) -> Self {
     notice(
-      "Changes not saved",
+      "Changes not saved yet",
       message: """
         \(error)
 
-        Your changes are still here. Saving will be tried again with your next change.
+        Your changes are still here. Saving is tried again on its own, and with your next \
+        change; the status line says how it goes.
         """
     )
+  }
+
+  /// Tells the user that one change could not be saved, and never will be as it is; the others
+  /// are.
+  public static func notSaved(_ error: StorageError) -> Self {
+    notice(
+      "Not saved",
+      message: """
+        \(error)
+
+        The change is still here; quitting keeps it in a recovery file, which `standups \
+        import` brings back. Your other changes are saved as usual.
+        """
+    )
+  }
+
+  /// Tells the user that the database the app opened is no longer the one at its path, so
+  /// nothing more is written.
+  public static func stoppedSaving(_ error: StorageError) -> Self {
+    notice(
+      "Changes are no longer saved",
+      message: """
+        \(error)
+
+        Quitting writes your standups to a recovery file, which `standups import` brings back \
+        into the database at the path.
+        """
+    )
+  }
+
+  /// Tells the user that another instance's save replaced a value of theirs, and offers to put
+  /// it back. Leaving it is the harmless answer, and the default.
+  public static func valueReplaced(_ replaced: ReplacedValue) -> Self {
+    AlertState {
+      TextState("A value of yours was replaced")
+    } actions: {
+      ButtonState(role: .cancel, action: .leaveReplacedValue(replaced.id)) {
+        TextState("Leave it")
+      }
+      ButtonState(action: .putReplacedValueBack(replaced.id)) {
+        TextState("Put mine back")
+      }
+    } message: {
+      TextState(replaced.sentence)
+    }
+  }
+
+  /// Tells the user that an attendee they renamed had been removed in another instance, and is
+  /// kept; letting them go is offered.
+  public static func attendeeRemovedElsewhere(_ attendee: Attendee, of standup: Standup) -> Self {
+    AlertState {
+      TextState("“\(attendee.name)” was removed elsewhere")
+    } actions: {
+      ButtonState(role: .cancel) {
+        TextState("Keep them")
+      }
+      ButtonState(role: .destructive, action: .letAttendeeGo(attendee.id, from: standup.id)) {
+        TextState("Let them go")
+      }
+    } message: {
+      TextState(
+        """
+        Another instance of Standups removed this attendee from “\(standup.displayTitle)” while \
+        you renamed them. They are kept, with the name you gave them; or let them go.
+        """
+      )
+    }
   }
 
   /// A notice the user can only acknowledge: a title, a message and "OK".

@@ -15,8 +15,9 @@ public struct StandupForm: Reducer {
     /// The field with keyboard focus.
     public var focus: Field?
 
-    /// The standup as the form opened with it (with its blank attendee, when it had none), so that
-    /// saving can apply only what the user changed (``edit``).
+    /// The standup as the form was given it, before the blank attendee it adds to one with none,
+    /// so that saving applies only what the user changed (``edit``) — a name typed into that
+    /// blank attendee included.
     public let original: Standup
 
     /// The standup as edited so far.
@@ -39,13 +40,13 @@ public struct StandupForm: Reducer {
 
     /// Creates a form. A standup without attendees gets one blank attendee to fill in.
     public init(focus: Field? = .title, standup: Standup) {
+      self.focus = focus
+      self.original = standup
       var standup = standup
       if standup.attendees.isEmpty {
         @Dependency(\.uuid) var uuid
         standup.attendees.append(Attendee(id: Attendee.ID(uuid())))
       }
-      self.focus = focus
-      self.original = standup
       self.standup = standup
     }
 
@@ -100,7 +101,13 @@ public struct StandupForm: Reducer {
     /// let saved = form.edit.applied(to: current)  // the new title, and an attendee added elsewhere
     /// ```
     public var edit: StandupEdit {
-      StandupEdit(from: original, to: validatedStandup)
+      var result = validatedStandup
+      // NB: The blank attendee the form adds to a standup with none is the form's, not the
+      // user's: it is saved once the user names it, and not before.
+      if original.attendees.isEmpty, result.attendees.allSatisfy(\.name.isEmpty) {
+        result.attendees = []
+      }
+      return StandupEdit(from: original, to: result)
     }
   }
 

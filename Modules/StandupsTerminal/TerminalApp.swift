@@ -105,7 +105,8 @@ public final class TerminalApp {
     observation = store.observe { [weak self] in self?.storeChanged() }
   }
 
-  /// Sets up the screens already on the stack (a restored session or a deep link).
+  /// Sets up the screens already on the stack (a restored session or a deep link), and lets the
+  /// storage go on with what waits on it (``PersistedApp/Action/appeared``).
   public func start() {
     // NB: The first screens are the ones the user launched the app into, not a change; an alert
     // up at launch (about the data) is one the user has not seen yet, so keys typed ahead of it
@@ -116,6 +117,7 @@ public final class TerminalApp {
     if view.shown.alert != nil {
       inputGuard.screenChanged(at: now())
     }
+    store.send(.appeared)
   }
 
   /// Applies a key, unless it was typed through a change of screen the user did not make.
@@ -168,6 +170,7 @@ public final class TerminalApp {
       case .stay:
         closeQuitQuestion()
         removePreparedRecoveryFile()
+        resumeAfterStaying()
       }
     }
     if let line = lineInProgress, line != draft {
@@ -221,9 +224,18 @@ public final class TerminalApp {
     store.send(.lookForChangesElsewhere)
   }
 
-  /// Writes any change not saved yet, and waits until it is written (or failed).
-  public func flush() async {
-    await store.send(.flushPendingWrites).finish()
+  /// Writes any change not saved yet, and waits until it is written (or failed); with a
+  /// `limit`, waits at most that long on the real clock, and the writes go on meanwhile.
+  ///
+  /// - Returns: Whether the flush finished.
+  @discardableResult
+  public func flush(waitingAtMost limit: Duration? = nil) async -> Bool {
+    let flushing = store.send(.flushPendingWrites)
+    guard let limit else {
+      await flushing.finish()
+      return true
+    }
+    return await waitAtMost(limit) { await flushing.finish() }
   }
 
   /// Whether the standups have changes that are not in the data file (after a ``flush()``).
@@ -240,8 +252,17 @@ public final class TerminalApp {
   /// saved and the user has not yet chosen to quit anyway, writes them to a recovery file first,
   /// then asks (stay, or quit keeping that file; or, when no place took one, quit losing them)
   /// and returns `false`.
-  public func mayQuit() async -> Bool {
-    await flush()
+  ///
+  /// - Parameter limit: How long to wait for the writes on the real clock before counting what
+  ///   is not written as unsaved (another program holds the database); no limit in a script.
+  public func mayQuit(waitingAtMost limit: Duration? = nil) async -> Bool {
+    if !store.state.storage.pendingWrites.isEmpty {
+      view.feedback =
+        "Saving…" + (store.state.storage.problem.map { " \($0)" } ?? "")
+      onChange?()
+    }
+    await flush(waitingAtMost: limit)
+    view.feedback = nil
     guard hasUnsavedChanges, !isQuittingWithUnsavedChanges else { return true }
     isQuitRequested = false
     removePreparedRecoveryFile()
@@ -257,6 +278,11 @@ public final class TerminalApp {
     view.quitQuestion = .quitWithUnsavedChanges(problem: unsavedChangesProblem, keptIn: keptIn)
     storeChanged()
     return false
+  }
+
+  /// After the user chose to stay rather than quit: the storage goes on with what waits.
+  private func resumeAfterStaying() {
+    store.send(.appeared)
   }
 
   /// Ends a meeting in progress and keeps what was said so far, as "Save and end" would; for

@@ -22,11 +22,14 @@ extension StorageClient {
   public static func database(_ database: StandupsDatabase) -> Self {
     Self(
       load: { try await database.load() },
+      finishOpening: { try await database.finishOpening() },
       apply: { try await database.apply($0) },
       changesElsewhere: { try await database.changesElsewhere() },
+      putAwayReplacedValue: { try await database.putAwayReplacedValue($0) },
       saveMeetingInProgress: { try await database.saveMeetingInProgress($0) },
       discardMeetingInProgress: { try await database.discardMeetingInProgress($0) },
-      keepUnreadableDataAside: { try await database.keepUnreadableDataAside() }
+      keepUnreadableDataAside: { try await database.keepUnreadableDataAside() },
+      checkpoint: { try await database.checkpoint() }
     )
   }
 

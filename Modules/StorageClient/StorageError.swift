@@ -1,3 +1,5 @@
+public import Models
+
 /// Why the standups could not be loaded or a change saved, in words for people; the system's
 /// own words are kept in ``technicalDetail`` for logs.
 public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -21,6 +23,13 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
   case refused(Refusal)
   /// The data that could not be read could not be moved aside, so nothing changed.
   case backupFailed(FileProblem)
+  /// The file opened is no longer the one at the database's path: it was removed, moved or
+  /// replaced, or given a second name, while the app had it open. Nothing more is written to
+  /// it: a write would go where the user would not find it.
+  case replaced(FileProblem)
+  /// A change to a standup whose stored rows cannot be read was not saved: it is never written
+  /// over. Every other standup's changes are.
+  case unreadableStandup(UnreadableStandup)
 
   /// Why a write was refused.
   public enum Refusal: Equatable, Sendable {
@@ -29,6 +38,29 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadDataInTheWay
     /// The store is only read (``ReadOnlyReason``).
     case readOnly(ReadOnlyReason)
+    /// The change would give a standup, by title, what no standup may hold
+    /// (``Models/StandupRules``).
+    case breaksRule(String, StandupRules.Violation)
+  }
+
+  /// Whether the same write may succeed later, untouched: another program held the database,
+  /// the disk was full or failed for a moment. A refusal, unreadable data or a replaced file
+  /// stays as it is until someone changes something.
+  public var isWorthRetrying: Bool {
+    guard case .writeFailed(let problem) = self else { return false }
+    switch problem.reason {
+    case .busy, .diskFull, .quotaExceeded, .inputOutputError, .other: return true
+    default: return false
+    }
+  }
+
+  /// Whether a failed write concerns only the change that was being written (its standup cannot
+  /// be read, or the change breaks a rule), so that the changes after it may still be written.
+  public var concernsOnlyItsChange: Bool {
+    switch self {
+    case .unreadableStandup, .refused(.breaksRule): true
+    default: false
+    }
   }
 
   /// Whether what could not be read may be moved aside to start again: it is data the app could
@@ -36,7 +68,9 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
   public var isMovableAside: Bool {
     switch self {
     case .notADatabase(_, let isMovable), .corrupt(_, let isMovable): isMovable
-    case .notADataFile, .unreadable, .writeFailed, .refused, .backupFailed: false
+    case .notADataFile, .unreadable, .writeFailed, .refused, .backupFailed, .replaced,
+      .unreadableStandup:
+      false
     }
   }
 
@@ -59,6 +93,13 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
       "The change was not saved: \(reason)"
     case .backupFailed(let problem):
       "The data that could not be read could not be moved aside (\(problem)), so nothing changed."
+    case .replaced(let problem):
+      "The database is no longer the file Standups opened: \(problem). Nothing more is saved to "
+        + "it; your changes stay here, and quitting keeps them in a recovery file."
+    case .unreadableStandup(let unreadable):
+      "The change was not saved: \(unreadable) in the database, which is left as it is."
+    case .refused(.breaksRule(let title, let violation)):
+      "The change to “\(title)” was not saved: \(violation.reason)"
     }
   }
 
@@ -66,10 +107,13 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
   public var technicalDetail: String {
     switch self {
     case .notADatabase(let problem, _), .corrupt(let problem, _), .notADataFile(let problem),
-      .unreadable(let problem), .writeFailed(let problem), .backupFailed(let problem):
+      .unreadable(let problem), .writeFailed(let problem), .backupFailed(let problem),
+      .replaced(let problem):
       problem.technicalDetail
+    case .unreadableStandup(let unreadable): "standup \(unreadable.id): \(unreadable.problem)"
     case .refused(.unreadDataInTheWay): "write refused: the stored data was not read"
     case .refused(.readOnly(let reason)): "write refused: \(reason)"
+    case .refused(.breaksRule(_, let violation)): "write refused: \(violation)"
     }
   }
 }
@@ -104,6 +148,8 @@ public struct FileProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case quotaExceeded
     case readOnlyDisk
     case socket
+    /// Another file is at the path now, or none.
+    case replaced(String)
     /// Any other failure, in the system's words.
     case other(String)
   }
@@ -139,6 +185,7 @@ public struct FileProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case .quotaExceeded: "the disk quota is used up"
     case .readOnlyDisk: "the disk is read-only"
     case .socket: "it is a socket, not a file"
+    case .replaced(let what): what
     case .other(let words): words
     }
   }

@@ -135,7 +135,10 @@ struct Run: AsyncParsableCommand {
 struct Export: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Write the standups as JSON, in the file format of earlier releases.",
-    discussion: "Only reads the database. Bring the file back with `standups import`."
+    discussion: """
+      Only reads the database. Bring the file back with `standups import`. Exits 65, having \
+      written the rest, when standups that cannot be read were left out.
+      """
   )
 
   @OptionGroup var data: DataFileOption
@@ -147,16 +150,24 @@ struct Export: AsyncParsableCommand {
 
   func run() async throws {
     let database = try data.url()
+    let export: DataFileCommands.Export
     do {
-      let json = try await DataFileCommands.export(from: database)
+      export = try await DataFileCommands.export(from: database)
       if let output {
-        try DataFileCommands.write(json, to: URL(fileURLWithPath: output))
+        try DataFileCommands.write(
+          export.json, to: URL(fileURLWithPath: output), database: database)
       } else {
-        FileHandle.standardOutput.write(json + Data("\n".utf8))
+        FileHandle.standardOutput.write(export.json + Data("\n".utf8))
       }
     } catch {
       FileHandle.standardError.write(Data("standups: \(error)\n".utf8))
       throw ExitCode(error.exitCode)
+    }
+    for note in export.notes {
+      FileHandle.standardError.write(Data("standups: \(note)\n".utf8))
+    }
+    if export.isIncomplete {
+      throw ExitCode(65)
     }
   }
 }

@@ -41,7 +41,8 @@ struct AppFeatureTests {
       $0.list.standups[id: edited.id] = edited
     }
     await store.receive(
-      \.delegate.standupsChanged, .edited(edited.id, StandupEdit(title: "Design Review")))
+      \.delegate.standupsChanged,
+      .edited(edited.id, StandupEdit(title: "Design Review", seen: .init(title: "Design"))))
     await expectNothingLeftRunning(store)
   }
 

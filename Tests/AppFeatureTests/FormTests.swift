@@ -38,7 +38,7 @@ struct FormTests {
 
     await store.send(.list(.addButtonTapped))
     await store.receive(\.list.delegate.addStandup) {
-      $0.destination = .add(StandupForm.State(standup: newStandup))
+      $0.destination = .add(newForm())
     }
     await store.send(\.destination.presented.add.titleChanged, "Engineering") {
       $0.destination?.modify(\.add) { $0.standup.title = "Engineering" }
@@ -84,7 +84,7 @@ struct FormTests {
   }
 
   @Test func aStandupWithoutATitleIsNotAdded() async {
-    let form = StandupForm.State(focus: nil, standup: newStandup)
+    let form = newForm(focus: nil)
     let store = makeStore(.loaded([], destination: .add(form)))
 
     await store.send(.confirmAddButtonTapped) {
@@ -98,7 +98,7 @@ struct FormTests {
 
     await store.send(.list(.addButtonTapped))
     await store.receive(\.list.delegate.addStandup) {
-      $0.destination = .add(StandupForm.State(standup: newStandup))
+      $0.destination = .add(newForm())
     }
     await store.send(.dismissAddButtonTapped) { $0.destination = nil }
     #expect(store.state.list.standups.isEmpty)
@@ -169,7 +169,8 @@ struct FormTests {
       $0.list.standups = [expected]
     }
     await store.receive(
-      \.delegate.standupsChanged, .edited(Standup.mock.id, StandupEdit(title: "Design review")))
+      \.delegate.standupsChanged,
+      .edited(Standup.mock.id, StandupEdit(title: "Design review", seen: .init(title: "Design"))))
   }
 
   @Test func anEditThatChangesNothingIsNotAnnounced() async {
@@ -193,8 +194,12 @@ struct FormTests {
   }
 }
 
-/// The standup the add form starts with when UUIDs are `.incrementing`.
-private let newStandup = Standup(
-  id: Standup.ID(UUID(0)),
-  attendees: [Attendee(id: Attendee.ID(UUID(1)))]
-)
+/// The add form as it opens when UUIDs are `.incrementing`: a new standup (UUID 0) with the
+/// form's blank attendee (UUID 1).
+private func newForm(focus: StandupForm.State.Field? = .title) -> StandupForm.State {
+  withDependencies {
+    $0.uuid = UUIDGenerator { UUID(1) }
+  } operation: {
+    StandupForm.State(focus: focus, standup: Standup(id: Standup.ID(UUID(0))))
+  }
+}

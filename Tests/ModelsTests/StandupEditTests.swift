@@ -18,7 +18,7 @@ struct StandupEditTests {
 
     let edit = StandupEdit(from: .mock, to: formResult)
 
-    #expect(edit == StandupEdit(title: "Design review"))
+    #expect(edit == StandupEdit(title: "Design review", seen: .init(title: "Design")))
     var expected = now
     expected.title = "Design review"
     #expect(edit.applied(to: now) == expected)

@@ -46,10 +46,13 @@ struct MeetingsInProgressTests {
     await store.send(.app(.path(.element(id: 0, action: .record(.speechResult("Blob: hi")))))) {
       $0.app.path[id: 0, case: \.record]?.transcript = "Blob: hi"
       $0.storage.meetingsInProgress[0] = PersistedApp.Storage.Recording(
-        startedAt: start, transcript: "Blob: hi", standupID: Standup.engineeringMock.id)
+        id: Meeting.ID(UUID(0)), startedAt: start, transcript: "Blob: hi",
+        standupID: Standup.engineeringMock.id)
       $0.storage.pendingWrites = [
         .meetingInProgress(
-          MeetingInProgress(standup: .engineeringMock, startedAt: start, transcript: "Blob: hi"))
+          MeetingInProgress(
+            id: Meeting.ID(UUID(0)), standup: .engineeringMock, startedAt: start,
+            transcript: "Blob: hi"))
       ]
       $0.storage.isWriting = true
     }
@@ -59,7 +62,7 @@ struct MeetingsInProgressTests {
     }
 
     let next = try await folder.database().load()
-    #expect(next.recoveredMeetings.map(\.meeting.transcript) == ["Blob: hi"])
+    #expect(next.openingReport?.recoveredMeetings.map(\.meeting.transcript) == ["Blob: hi"])
     #expect(
       next.standups[id: Standup.engineeringMock.id]?.meetings.map(\.transcript) == ["Blob: hi"])
   }
@@ -80,7 +83,7 @@ struct MeetingsInProgressTests {
     #expect(store.state.storage.meetingsInProgress.isEmpty)
     #expect(discarded.ids.isEmpty, "kept by the change that records it, in one transaction")
     let next = try await folder.database().load()
-    #expect(next.recoveredMeetings.isEmpty)
+    #expect(next.openingReport?.recoveredMeetings.isEmpty == true)
     #expect(next.standups[id: Standup.engineeringMock.id]?.meetings.map(\.transcript) == ["Said"])
   }
 
@@ -98,7 +101,7 @@ struct MeetingsInProgressTests {
 
     #expect(store.state.storage.pendingWrites.isEmpty)
     let next = try await folder.database().load()
-    #expect(next.recoveredMeetings.isEmpty)
+    #expect(next.openingReport?.recoveredMeetings.isEmpty == true)
     #expect(next.standups[id: Standup.engineeringMock.id]?.meetings.isEmpty == true)
   }
 }

@@ -75,26 +75,26 @@ struct OpeningTests {
     await store.send(
       .app(
         .path(.element(id: meetingScreen, action: .meeting(.delegate(.deleteMeeting(meeting.id))))))
-    ) {
+    )
+    await store.receive(\.app.delegate.deletionRefused) {
       $0.alert = .deletionRefused(problem)
     }
-    await store.receive(\.app.delegate.standupsChanged)
     await store.send(.alert(.dismiss)) {
       $0.alert = nil
     }
     await store.send(
       .app(.path(.element(id: detail, action: .detail(.delegate(.deleteStandup(Standup.mock.id))))))
-    ) {
+    )
+    await store.receive(\.app.delegate.deletionRefused) {
       $0.alert = .deletionRefused(problem)
     }
-    await store.receive(\.app.delegate.standupsChanged)
     await store.send(.alert(.dismiss)) {
       $0.alert = nil
     }
-    await store.send(.app(.list(.delegate(.deleteStandup(Standup.mock.id))))) {
+    await store.send(.app(.list(.delegate(.deleteStandup(Standup.mock.id)))))
+    await store.receive(\.app.delegate.deletionRefused) {
       $0.alert = .deletionRefused(problem)
     }
-    await store.receive(\.app.delegate.standupsChanged)
 
     #expect(store.state.app.path.ids == [detail, meetingScreen])
     #expect(store.state.app.list.standups == [.mock])

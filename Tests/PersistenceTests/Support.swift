@@ -1,4 +1,5 @@
 import AppFeature
+import Clocks
 import Composable
 import ComposableTestSupport
 import Dependencies
@@ -64,13 +65,15 @@ final class TemporaryFolder: Sendable {
   }
 }
 
-/// A store of the persisted app on `database`, started as its load left it.
+/// A store of the persisted app on `database`, started as its load left it. A write that fails
+/// is tried again only when the test advances `clock`.
 @MainActor
 func makeStore(
   on database: StandupsDatabase,
   storage: StorageClient? = nil,
   path: StackState<AppFeature.Path.State> = StackState(),
-  destination: AppFeature.Destination.State? = nil
+  destination: AppFeature.Destination.State? = nil,
+  clock: TestClock<Duration> = TestClock()
 ) async -> TestStore<PersistedApp.State, PersistedApp.Action> {
   let stored: Result<StoredStandups, StorageError>
   do {
@@ -87,7 +90,7 @@ func makeStore(
     $0.storageClient = storage ?? .database(database)
     $0.date.now = Date(timeIntervalSince1970: 1_800_000_000)
     $0.uuid = .incrementing
-    $0.continuousClock = ImmediateClock()
+    $0.continuousClock = clock
   }
 }
 
@@ -102,5 +105,13 @@ struct DatabaseQueueOnFile {
 
   init(_ path: String) throws {
     queue = try DatabaseQueue(path: path)
+  }
+}
+
+extension StoredStandups {
+  /// What opening wrote, when it finished.
+  var openingReport: OpeningReport? {
+    guard case .finished(let report) = opening else { return nil }
+    return report
   }
 }

@@ -9,6 +9,7 @@ import RecordMeeting
 import StandupDetail
 import StandupForm
 import StorageClient
+import StorageTestSupport
 import Testing
 
 /// What another instance commits is shown here, without undoing anything done here.
@@ -63,13 +64,16 @@ struct WatchingTests {
     await store.send(.noticeDismissed) { $0.storage.notice = nil }
   }
 
-  @Test func aStandupDeletedElsewhereWhileItsMeetingIsRecordedHereIsKeptWhenTheUserSaysSo()
+  /// The question waits for the meeting to end: an alert over the recorder would take the keys
+  /// typed into the transcript.
+  @Test func aStandupDeletedElsewhereWhileItsMeetingIsRecordedIsAskedAboutOnceTheMeetingEnds()
     async throws
   {
     try await folder.seed([.engineeringMock])
     let store = await makeStore(
       on: folder.database(),
       path: StackState([.record(RecordMeeting.State(standup: .engineeringMock))]))
+    let recorder = store.state.app.path.ids[0]
     let other = folder.database()
     _ = try await other.load()
     try await other.apply(.deleted(Standup.engineeringMock.id))
@@ -78,19 +82,25 @@ struct WatchingTests {
     store.exhaustivity = .off
     await store.send(.lookForChangesElsewhere)
     await store.receive(\.changesElsewhereFound)
-    #expect(store.state.alert == .deletedElsewhere(.engineeringMock, whileRecording: true))
+    #expect(store.state.alert == nil, "nothing covers the recorder")
     #expect(store.state.storage.deletedElsewhere == [Standup.engineeringMock.id])
-    #expect(store.state.app.path.count == 1, "the meeting goes on while the user is asked")
+    #expect(store.state.app.path.count == 1, "the meeting goes on")
+
+    await store.send(
+      .app(.path(.element(id: recorder, action: .record(.delegate(.save(transcript: "Done")))))))
+    await store.receive(\.written)
+    #expect(store.state.alert == .deletedElsewhere(.engineeringMock, whileRecording: true))
     await store.send(.alert(.presented(.keepDeletedStandup(Standup.engineeringMock.id))))
     await store.receive(\.written)
 
     #expect(store.state.storage.deletedElsewhere.isEmpty)
-    #expect(store.state.app.list.standups == [.engineeringMock])
-    #expect(try await folder.stored() == [.engineeringMock])
+    let kept = try #require(try await folder.stored().first)
+    #expect(kept.id == Standup.engineeringMock.id)
+    #expect(kept.meetings.first?.transcript == "Done")
   }
 
-  /// Found by the soak: a meeting saved while the question is up stores its standup again, so
-  /// that the meeting waits for the answer; letting the standup go then deletes it here too.
+  /// Found by the soak: a meeting saved before the question is answered stores its standup
+  /// again; letting the standup go then deletes it here too.
   @Test func aStandupLetGoAfterItsMeetingWasSavedIsDeletedHereToo() async throws {
     try await folder.seed([.engineeringMock])
     let store = await makeStore(
@@ -104,11 +114,11 @@ struct WatchingTests {
     store.exhaustivity = .off
     await store.send(.lookForChangesElsewhere)
     await store.receive(\.changesElsewhereFound)
-    #expect(store.state.alert == .deletedElsewhere(.engineeringMock, whileRecording: true))
     await store.send(
       .app(.path(.element(id: recorder, action: .record(.delegate(.save(transcript: "Done")))))))
     await store.receive(\.written)
     #expect(try await folder.stored().map(\.id) == [Standup.engineeringMock.id])
+    #expect(store.state.alert == .deletedElsewhere(.engineeringMock, whileRecording: true))
 
     await store.send(.alert(.presented(.letDeletedStandupGo(Standup.engineeringMock.id))))
     await store.receive(\.written)

@@ -1,4 +1,5 @@
 import AppFeature
+import Clocks
 import Composable
 import ComposableTestSupport
 import Foundation
@@ -8,6 +9,7 @@ import Models
 import Persistence
 import StandupDetail
 import StorageClient
+import StorageTestSupport
 import Testing
 
 /// Every change the app announces is written at once, one transaction each, in order; a write
@@ -76,26 +78,16 @@ struct WritingTests {
     #expect(try await folder.stored() == [.engineeringMock, .productMock])
   }
 
-  @Test func aWriteThatFailsIsKeptToldAndWrittenWithTheNextChange() async throws {
-    try await folder.seed([.mock, .engineeringMock, .productMock])
-    let store = await makeStore(on: folder.database { $0.busyTimeout = 0.05 })
-    let other = try DatabaseQueue(path: folder.databasePath)
-
-    // NB: Another program holds the database's write lock past the app's wait.
-    let busy = try #require(await holdingTheWriteLock(other))
-    await store.send(.app(.list(.delegate(.deleteStandup(Standup.mock.id))))) {
-      $0.app.list.standups = [.engineeringMock, .productMock]
-    }
-    await store.receive(\.app.delegate.standupsChanged) {
-      $0.storage.pendingWrites = [.change(.deleted(Standup.mock.id))]
-      $0.storage.isWriting = true
-    }
-    // NB: The error's words come from SQLite, so this step is checked by its parts below.
+  @Test func aWriteThatFailsIsToldAndTriedAgainOnItsOwnLaterAndLater() async throws {
+    try await folder.seed([.mock, .engineeringMock])
+    let clock = TestClock()
+    let store = await makeStore(on: folder.database { $0.busyTimeout = 0.05 }, clock: clock)
+    let busy = try #require(await WriteLock(onDatabaseAt: folder.databasePath))
+    // NB: The error's words come from SQLite, so the steps are checked by their parts.
     store.exhaustivity = .off
+
+    await store.send(.app(.list(.delegate(.deleteStandup(Standup.mock.id)))))
     await store.receive(\.writeFailed)
-    store.exhaustivity = .on
-    #expect(store.state.storage.isWriting == false)
-    #expect(store.state.storage.pendingWrites == [.change(.deleted(Standup.mock.id))])
     let error = try #require(store.state.storage.lastWriteError)
     guard case .writeFailed(let problem) = error else {
       Issue.record("Expected a failed write, got \(error)")
@@ -103,33 +95,37 @@ struct WritingTests {
     }
     #expect(problem.reason == .busy)
     #expect(store.state.alert == .saveFailed(error))
-    #expect(store.state.storage.hasChangesNotInTheDataFile)
-    #expect(store.state.storage.problem == error.description)
-    await busy.release()
+    #expect(
+      store.state.storage.problem
+        == """
+        Waiting for another program that holds the database (\(folder.databasePath)); your \
+        changes are saved once it lets go.
+        """)
+    #expect(store.state.storage.retryDelay == .seconds(1))
+    await store.send(.alert(.dismiss))
 
-    await store.send(.app(.list(.delegate(.deleteStandup(Standup.productMock.id))))) {
-      $0.app.list.standups = [.engineeringMock]
-    }
-    await store.receive(\.app.delegate.standupsChanged) {
-      $0.storage.pendingWrites.append(.change(.deleted(Standup.productMock.id)))
-      $0.storage.isWriting = true
-    }
-    await store.receive(\.written) {
-      $0.storage.pendingWrites.removeFirst()
-      $0.storage.lastWriteError = nil
-    }
-    await store.receive(\.written) {
-      $0.storage.pendingWrites = []
-      $0.storage.isWriting = false
-    }
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.retryDelayEnded)
+    await store.receive(\.writeFailed)
+    #expect(store.state.alert == nil, "the same trouble is told once")
+    #expect(store.state.storage.retryDelay == .seconds(2))
+
+    await busy.release()
+    await clock.advance(by: .milliseconds(1999))
+    #expect(try await folder.stored().count == 2, "not tried before its time")
+    await clock.advance(by: .milliseconds(1))
+    await store.receive(\.retryDelayEnded)
+    await store.receive(\.written)
     #expect(try await folder.stored() == [.engineeringMock])
-    #expect(!store.state.storage.hasChangesNotInTheDataFile)
+    #expect(store.state.storage.problem == nil)
+    #expect(store.state.storage.pendingWrites.isEmpty)
+    #expect(store.state.storage.retryDelay == .seconds(1))
   }
 
   @Test func aFlushWritesWhatIsPendingAndWhoeverSentItCanWait() async throws {
     try await folder.seed([.mock])
     let store = await makeStore(on: folder.database { $0.busyTimeout = 0.05 })
-    let busy = try #require(await holdingTheWriteLock(try DatabaseQueue(path: folder.databasePath)))
+    let busy = try #require(await WriteLock(onDatabaseAt: folder.databasePath))
     store.exhaustivity = .off
     await store.send(.app(.list(.delegate(.deleteStandup(Standup.mock.id)))))
     await store.receive(\.writeFailed)
@@ -150,7 +146,7 @@ struct WritingTests {
     await store.send(.app(.path(.element(id: 0, action: .detail(.deleteButtonTapped))))) {
       $0.app.path[id: 0, case: \.detail]?.alert = .deleteStandup
     }
-    let busy = try #require(await holdingTheWriteLock(try DatabaseQueue(path: folder.databasePath)))
+    let busy = try #require(await WriteLock(onDatabaseAt: folder.databasePath))
     store.exhaustivity = .off
 
     await store.send(.app(.list(.delegate(.deleteStandup(Standup.engineeringMock.id)))))
@@ -163,11 +159,6 @@ struct WritingTests {
     #expect(store.state.alert == .saveFailed(error))
     #expect(store.state.storage.waitingAlerts.isEmpty)
     await busy.release()
-  }
-
-  /// Holds `queue`'s write lock, in a transaction of its own, until `release()`.
-  private func holdingTheWriteLock(_ queue: DatabaseQueue) async -> WriteLock? {
-    await WriteLock(queue)
   }
 }
 
@@ -183,41 +174,5 @@ final class Gate: Sendable {
   /// Opens the gate, for every effect waiting and every one to come.
   func open() {
     opened.continuation.finish()
-  }
-}
-
-/// A write lock another connection holds: a `BEGIN IMMEDIATE` left open on a thread of its own.
-final class WriteLock: Sendable {
-  private let released = DispatchSemaphore(value: 0)
-  private let events: AsyncStream<Bool>
-
-  init?(_ queue: DatabaseQueue) async {
-    let (events, continuation) = AsyncStream<Bool>.makeStream()
-    self.events = events
-    let released = self.released
-    Thread {
-      do {
-        try queue.writeWithoutTransaction { db in
-          try db.execute(sql: "BEGIN IMMEDIATE")
-          continuation.yield(true)
-          released.wait()
-          try db.execute(sql: "ROLLBACK")
-        }
-      } catch {
-        continuation.yield(false)
-      }
-      continuation.finish()
-    }.start()
-    for await taken in events {
-      guard taken else { return nil }
-      return
-    }
-    return nil
-  }
-
-  /// Lets the lock go, and waits until it is gone.
-  func release() async {
-    released.signal()
-    for await _ in events {}
   }
 }

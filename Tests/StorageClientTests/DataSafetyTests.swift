@@ -82,7 +82,7 @@ struct DataSafetyTests {
     try await database.apply(.added([.mock]))
     let queue = try DatabaseQueue(path: folder.databasePath)
     try await queue.write { db in
-      try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('standups v2')")
+      try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('standups v99')")
     }
     try queue.close()
     let newer = folder.database()

@@ -31,7 +31,13 @@ struct DatabaseTests {
       terminal.type(line + "\r")
       #expect(terminal.read(from: before, untilItShows: String(line.suffix(12))))
     }
-    terminal.pause(for: .milliseconds(100))
+    // NB: Killed once both lines are in the database: that a line is written as soon as it is
+    // typed, with no timer, is `WritingTests`' to show; this shows that what is written survives.
+    #expect(
+      terminal.read { _ in
+        (try? meetingsInProgress(at: folder.dataFile))
+          == ["Blob: the build is green\nBlob Jr: the parser is done"]
+      })
 
     terminal.send(SIGKILL)
     _ = terminal.waitForExit()
@@ -65,7 +71,11 @@ struct DatabaseTests {
       terminal.type(title + "\r")
       #expect(terminal.read(from: before, untilItShows: title))
     }
-    terminal.pause(for: .milliseconds(100))
+    #expect(
+      terminal.read { _ in
+        (try? storedStandups(at: folder.dataFile, environment: folder.environment))?
+          .map(\.title) == ["First", "Second"]
+      })
 
     terminal.send(SIGKILL)
     _ = terminal.waitForExit()

@@ -17,38 +17,72 @@ public import StorageClient
 /// print(report)  // Added 1 standup: "Design". 2 standups already there, unchanged.
 /// ```
 public enum DataFileCommands {
+  /// What `standups export` writes, and what it has to say about it.
+  public struct Export: Equatable, Sendable {
+    /// The standups in the JSON file format.
+    public var json: Data
+    /// Sentences for standard error: standups that cannot be read and were left out, meetings
+    /// being recorded now (not in it), meetings a crash stopped (in it, as past meetings).
+    public var notes: [String]
+    /// Whether standups were left out because they cannot be read: the command then exits 65
+    /// after writing what it could.
+    public var isIncomplete: Bool
+  }
+
   /// The standups of the database at `database`, in the JSON file format.
   ///
   /// - Throws: ``DataFileError/unreadableDatabase(_:)`` when there is no database there, or it
   ///   cannot be read.
-  public static func export(from database: URL) async throws(DataFileError) -> Data {
+  public static func export(from database: URL) async throws(DataFileError) -> Export {
     if let problem = StorageClient.problemWithDataFile(at: database) {
       throw .notADataFile(problem)
     }
-    let standups: IdentifiedArrayOf<Standup>
+    let contents: DatabaseContents
     do throws(StorageError) {
-      standups = try await StandupsDatabase(path: database.path).readStandups()
+      contents = try await StandupsDatabase(path: database.path).contents()
     } catch {
       throw .unreadableDatabase(error)
     }
+    let json: Data
     do {
-      return try StandupsFile(standups: standups).encoded()
+      json = try StandupsFile(standups: contents.standups).encoded()
     } catch {
       throw .unwritableOutput(
         FileProblem(
           path: "", reason: .other("the standups could not be encoded"),
           technicalDetail: "encode: \(error)"))
     }
+    var notes: [String] = []
+    for unreadable in contents.unreadable {
+      notes.append("Left out: \(unreadable), and left as it is in the database.")
+    }
+    for title in contents.meetingsBeingRecorded {
+      notes.append(
+        "A meeting of \(MessageText.quoted(title)) is being recorded by a running instance of "
+          + "Standups; it is not in this export until it is kept.")
+    }
+    for title in contents.interruptedMeetings {
+      notes.append(
+        "The meeting of \(MessageText.quoted(title)) that stopped before it ended is in this "
+          + "export as a past meeting, as the next launch keeps it.")
+    }
+    return Export(json: json, notes: notes, isIncomplete: !contents.unreadable.isEmpty)
   }
 
-  /// Writes an export to `file`, replacing it whole (never leaving it half written).
-  public static func write(_ data: Data, to file: URL) throws(DataFileError) {
-    do {
-      try data.write(to: file, options: .atomic)
-    } catch {
-      throw .unwritableOutput(
-        FileProblem(
-          path: file.path, reason: .other("it could not be written"), technicalDetail: "\(error)"))
+  /// Writes an export to `file`, replacing it whole (never leaving it half written), as a new
+  /// file readable only by the user, as the database is; a symbolic link at `file` is followed.
+  ///
+  /// - Throws: ``DataFileError/outputIsTheDatabase(_:)`` when `file` is the database at
+  ///   `database`, or one of its `-wal`, `-shm` or `-journal` files, under any name;
+  ///   ``DataFileError/unwritableOutput(_:)`` with the system's reason when the file cannot be
+  ///   written.
+  public static func write(_ data: Data, to file: URL, database: URL) throws(DataFileError) {
+    let target = ExportTarget(file.path)
+    if target.isOneOfTheFiles(ofDatabaseAt: database.path) {
+      throw .outputIsTheDatabase(file.path)
+    }
+    if let problem = target.write(data) {
+      throw .unwritableOutput(problem)
     }
   }
 
@@ -98,6 +132,8 @@ public enum DataFileError: Error, Equatable, CustomStringConvertible {
   case unreadableDatabase(StorageError)
   /// The export could not be written.
   case unwritableOutput(FileProblem)
+  /// The export was to be written onto the database itself (or one of its files).
+  case outputIsTheDatabase(String)
   /// The file to import cannot be read.
   case unreadableInput(FileProblem)
   /// The file to import is not standups in the JSON file format.
@@ -111,7 +147,7 @@ public enum DataFileError: Error, Equatable, CustomStringConvertible {
     case .notADataFile: 64
     case .malformedInput: 65
     case .unreadableInput, .unreadableDatabase: 66
-    case .unwritableOutput: 73
+    case .unwritableOutput, .outputIsTheDatabase: 73
     case .storageFailed: 74
     }
   }
@@ -125,6 +161,9 @@ public enum DataFileError: Error, Equatable, CustomStringConvertible {
       "Nothing was exported. \(error)"
     case .unwritableOutput(let problem):
       "The export could not be written: \(problem)."
+    case .outputIsTheDatabase(let path):
+      "Nothing was exported: \(path) is the database the standups are kept in (or one of its "
+        + "files), which an export would replace. Name another file."
     case .unreadableInput(let problem):
       "Nothing was imported: the file could not be read: \(problem)."
     case .malformedInput(let path, let error):

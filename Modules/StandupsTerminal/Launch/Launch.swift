@@ -225,39 +225,3 @@ public struct LaunchScreens: Equatable, Sendable {
     }
   }
 }
-
-/// What the status line says at launch about the data: meetings that an app stopped recording
-/// without ending them, now past meetings, and the data file of an earlier release brought in.
-enum LaunchNotice {
-  /// The notice for what loading did, or `nil` when there is nothing to say.
-  static func text(for stored: StoredStandups) -> String? {
-    var sentences: [String] = []
-    switch stored.recoveredMeetings.count {
-    case 0:
-      break
-    case 1:
-      let recovered = stored.recoveredMeetings[0]
-      let lines = recovered.meeting.transcript.split(separator: "\n").count
-      sentences.append(
-        "A meeting of \(MessageText.quoted(recovered.standupTitle)) stopped before it ended; "
-          + "it is kept as a past meeting (\(lines) line\(lines == 1 ? "" : "s")).")
-    default:
-      let titles = stored.recoveredMeetings.map { MessageText.quoted($0.standupTitle) }
-      sentences.append(
-        "\(titles.count) meetings stopped before they ended; they are kept as past meetings of "
-          + "\(titles.joined(separator: ", ")).")
-    }
-    switch stored.firstLaunchImport {
-    case .imported(let report)?:
-      sentences.append(
-        "Brought in the standups of \(report.path), which is left as it was. \(report)")
-    case .failed(let path, let reason)?:
-      sentences.append(
-        "The standups of \(path) could not be brought in: \(reason) It is left as it was; "
-          + "once mended: standups import \(path)")
-    case nil:
-      break
-    }
-    return sentences.isEmpty ? nil : sentences.joined(separator: " ")
-  }
-}

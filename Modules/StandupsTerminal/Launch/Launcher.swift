@@ -56,6 +56,11 @@ public enum Launcher {
     if let sessionFile = options.sessionFile {
       try? Session(path: app.store.state.app.path).write(to: sessionFile)
     }
+    if !app.hasUnsavedChanges {
+      // NB: A clean exit leaves the database file whole on its own, so that copying
+      // standups.sqlite alone makes a backup (Docs/TerminalApp.md, "Files").
+      try? await storage.checkpoint()
+    }
     return keepUnsavedChanges(of: app, options, at: Date())
   }
 
@@ -95,6 +100,9 @@ public enum Launcher {
     }
     app.recoveryDate = { start.addingTimeInterval(elapsed() / .seconds(1)) }
     await ScriptRunner(app: app, clock: clock, output: output).run(script)
+    if !app.hasUnsavedChanges {
+      try? await storage.checkpoint()
+    }
     return keepUnsavedChanges(
       of: app, options, at: start.addingTimeInterval(elapsed() / .seconds(1)))
   }
@@ -229,7 +237,6 @@ public enum Launcher {
         recovered.map {
           "Not saved last time: \($0.path); bring it back with: standups import \($0.path)"
         },
-        (try? stored.get()).flatMap(LaunchNotice.text(for:)),
         screens.notice,
       ].compactMap { $0 }.joined(separator: " ").nilIfEmpty
     app.recoveryPlaces = options.recoveryPlaces

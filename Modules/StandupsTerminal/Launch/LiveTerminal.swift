@@ -47,6 +47,9 @@ final class LiveTerminal {
   private static let pasteDelay = Duration.seconds(1)
   /// How often the app looks for changes another instance saved, to show them.
   private static let lookInterval = Duration.seconds(2)
+  /// The longest quitting waits for writes another program holds up: then what is not written
+  /// goes to a recovery file, and the user is told.
+  private static let saveLimit = Duration.seconds(2)
 
   private enum Event: Sendable {
     case bytes([UInt8])
@@ -120,14 +123,23 @@ final class LiveTerminal {
       case .continued:
         takeTerminalBack()
       case .inputEnded, .terminated:
-        await app.saveMeetingInProgress()
-        await app.flush()
+        await stopAtOnce()
         return
       }
-      if app.isQuitRequested, await app.mayQuit() {
+      if app.isQuitRequested, await app.mayQuit(waitingAtMost: Self.saveLimit) {
         return
       }
     }
+  }
+
+  /// The app must stop (a signal, the terminal gone): keeps a meeting in progress, and writes
+  /// what is pending, waiting at most ``saveLimit``; what is not written by then goes to a
+  /// recovery file.
+  private func stopAtOnce() async {
+    let start = ContinuousClock.now
+    let app = self.app
+    await waitAtMost(Self.saveLimit) { await app.saveMeetingInProgress() }
+    await app.flush(waitingAtMost: max(Self.saveLimit - (ContinuousClock.now - start), .zero))
   }
 
   private func press(_ keys: [Key]) {

@@ -39,16 +39,18 @@ enum ProcessIdentity {
 
   /// `linux:<boot ID>:<pid>:<start time>` for a running process on Linux, `nil` elsewhere or
   /// when no such process runs.
-  private static func identity(of pid: pid_t) -> String? {
+  static func identity(of pid: pid_t) -> String? {
     guard
       let boot = try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8),
       let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
       let afterName = stat.range(of: ")", options: .backwards)
     else { return nil }
     // NB: The name in parentheses may hold spaces; fields count from the state after it, and
-    // the start time is field 22 of the whole line, the 20th after the name.
+    // the start time is field 22 of the whole line, the 20th after the name. A process that has
+    // exited but is not yet reaped (a zombie, Z, or dead, X) runs no more: its meeting is
+    // recovered, not left to a parent that may never reap it.
     let fields = stat[afterName.upperBound...].split(separator: " ")
-    guard fields.count > 19 else { return nil }
+    guard fields.count > 19, fields[0] != "Z", fields[0] != "X" else { return nil }
     let bootID = boot.trimmingCharacters(in: .whitespacesAndNewlines)
     return "linux:\(bootID):\(pid):\(fields[19])"
   }

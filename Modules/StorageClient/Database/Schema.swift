@@ -9,10 +9,22 @@ import GRDB
 ///   date, the one written later first.
 /// - `meetingInProgress`: what a meeting being recorded has heard so far, one row per standup
 ///   and recording process, so that a crash loses none of it.
-/// - `standupChange`: for each standup, the sequence number of the last commit that changed any
-///   of its rows. Triggers keep it, whoever writes — this app, another instance, the `sqlite3`
-///   shell — so another instance finds what changed since it last looked by reading only the
-///   rows with a higher number.
+/// - `standupChange`: for each standup, a number from one sequence that grows with every row
+///   written: the triggers give each insert, update or delete of a standup's row (in `standup`,
+///   `attendee` or `meeting`) the next number, so a commit that writes seven rows takes seven,
+///   and the standup keeps the last. They fire whoever writes — this app, another instance, the
+///   `sqlite3` shell — so another instance finds what changed since it last looked by reading
+///   only the rows with a higher number than it saw.
+///
+/// Added by "standups v2":
+///
+/// - `metadata`: facts about the database itself, by name, such as whether the data file of an
+///   earlier release was brought in (``Metadata``).
+/// - `replacedValue`: values a save replaced although they changed elsewhere after the form
+///   that saved opened on them, kept until the user puts each away (``Models/ReplacedValue``).
+/// - `meetingInProgress.meetingId`: the ID the meeting gets when it is kept, so that an export
+///   taken after a crash and the next launch's recovery name the same meeting.
+/// - an index of `standup.position`, where a new standup goes.
 ///
 /// A database whose migrations include ones this release does not know was made by a newer
 /// release: it is opened read-only (``DatabaseMigrator/hasBeenSuperseded(_:)``).
@@ -74,6 +86,30 @@ enum Schema {
               """)
         }
       }
+    }
+    migrator.registerMigration("standups v2") { db in
+      try db.create(table: "metadata") { table in
+        table.primaryKey("key", .text)
+        table.column("value", .text).notNull()
+      }
+      try db.create(table: "replacedValue") { table in
+        table.primaryKey("id", .text)
+        table.column("standupId", .text).notNull()
+        table.column("standupTitle", .text).notNull()
+        // NB: The value and its replacement in the JSON of `StandupValue`'s Codable conformance.
+        table.column("value", .text).notNull()
+        table.column("replacement", .text).notNull()
+        table.column("replacedAt", .double).notNull()
+        // NB: The process that saved the replacement (`ProcessIdentity`): it is not told of what
+        // it did itself.
+        table.column("replacedBy", .text).notNull()
+      }
+      try db.alter(table: "meetingInProgress") { table in
+        table.add(column: "meetingId", .text)
+      }
+      // NB: Where a new standup goes is the position after the largest: found by this index in
+      // a step or two, not by reading every row.
+      try db.create(index: "standup_position", on: "standup", columns: ["position"])
     }
     return migrator
   }

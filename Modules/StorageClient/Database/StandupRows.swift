@@ -9,8 +9,16 @@ import Models
 /// as stored with the standup as it should be and updates, inserts or deletes only the rows and
 /// columns that differ.
 enum StandupRows {
+  /// Standups read from their rows, and those whose rows hold what no standup may
+  /// (``UnreadableStandup``): another program wrote them, or the disk damaged them. One such
+  /// standup never keeps the others from being read.
+  struct Read: Equatable {
+    var standups: IdentifiedArrayOf<Standup> = []
+    var unreadable: [UnreadableStandup] = []
+  }
+
   /// Every standup, in the list's order.
-  static func fetchAll(_ db: Database) throws -> IdentifiedArrayOf<Standup> {
+  static func fetchAll(_ db: Database) throws -> Read {
     try assemble(
       StandupRecord.order(Column("position"), Column("id")).fetchAll(db),
       attendees: AttendeeRecord.order(Column("standupId"), Column("position")).fetchAll(db),
@@ -19,7 +27,7 @@ enum StandupRows {
   }
 
   /// The standups with the given IDs that are stored, in the list's order.
-  static func fetch(_ db: Database, ids: [Standup.ID]) throws -> IdentifiedArrayOf<Standup> {
+  static func fetch(_ db: Database, ids: [Standup.ID]) throws -> Read {
     var standups: [StandupRecord] = []
     var attendees: [AttendeeRecord] = []
     var meetings: [MeetingRecord] = []
@@ -36,9 +44,18 @@ enum StandupRows {
     return try assemble(standups, attendees: attendees, meetings: meetings)
   }
 
-  /// The standup with this ID, if it is stored.
+  /// The standup with this ID, if it is stored; throws ``UnreadableStandup`` when its rows
+  /// cannot be read.
   static func fetchOne(_ db: Database, id: Standup.ID) throws -> Standup? {
-    try fetch(db, ids: [id]).first
+    let read = try fetch(db, ids: [id])
+    if let unreadable = read.unreadable.first { throw unreadable }
+    return read.standups.first
+  }
+
+  /// Where the standup with this ID is in the list, if it is stored.
+  static func position(of id: Standup.ID, _ db: Database) throws -> Int? {
+    try Int.fetchOne(
+      db, sql: "SELECT position FROM standup WHERE id = ?", arguments: [id.rawValue.uuidString])
   }
 
   /// The position after the last standup's: where a new one goes.
@@ -94,42 +111,60 @@ enum StandupRows {
   }
 
   /// Builds standups from their rows: `standups` in order, with the attendees and meetings that
-  /// belong to each, in the order given.
+  /// belong to each, in the order given. A standup any of whose rows holds a value no standup
+  /// may (``StandupRules``) is set aside as unreadable, with the first such value.
   private static func assemble(
     _ standups: [StandupRecord],
     attendees: [AttendeeRecord],
     meetings: [MeetingRecord]
-  ) throws -> IdentifiedArrayOf<Standup> {
+  ) throws -> Read {
+    var problems: [String: InvalidStoredValue] = [:]
     var attendeesByStandup: [String: IdentifiedArrayOf<Attendee>] = [:]
     for record in attendees {
-      let attendee = try record.attendee()
-      attendeesByStandup[record.standupId, default: []].updateOrAppend(attendee)
+      do {
+        attendeesByStandup[record.standupId, default: []].updateOrAppend(try record.attendee())
+      } catch {
+        problems[record.standupId] = problems[record.standupId] ?? error
+      }
     }
     var meetingsByStandup: [String: IdentifiedArrayOf<Meeting>] = [:]
     for record in meetings {
-      let meeting = try record.meeting()
-      meetingsByStandup[record.standupId, default: []].updateOrAppend(meeting)
+      do {
+        meetingsByStandup[record.standupId, default: []].updateOrAppend(try record.meeting())
+      } catch {
+        problems[record.standupId] = problems[record.standupId] ?? error
+      }
     }
-    var result: IdentifiedArrayOf<Standup> = []
-    result.reserveCapacity(standups.count)
+    var read = Read()
+    read.standups.reserveCapacity(standups.count)
     for record in standups {
-      var standup = try record.standup()
-      standup.attendees = attendeesByStandup[record.id] ?? []
-      standup.meetings = meetingsByStandup[record.id] ?? []
-      result.updateOrAppend(standup)
+      do throws(InvalidStoredValue) {
+        if let problem = problems[record.id] { throw problem }
+        var standup = try record.standup()
+        standup.attendees = attendeesByStandup[record.id] ?? []
+        standup.meetings = meetingsByStandup[record.id] ?? []
+        read.standups.updateOrAppend(standup)
+      } catch {
+        read.unreadable.append(
+          UnreadableStandup(id: record.id, title: record.title, problem: error.description))
+      }
     }
-    return result
+    return read
   }
 }
 
 /// A value in the database that no standup can have: a damaged or hand-edited database.
-struct InvalidStoredValue: Error, CustomStringConvertible {
+struct InvalidStoredValue: Error, Equatable, CustomStringConvertible {
   var table: String
   var column: String
   var value: String
+  /// The rule the value breaks, when it is one of ``StandupRules``.
+  var rule: String?
 
   var description: String {
-    "\(table).\(column) holds \(value.debugDescription), which is not a valid value"
+    let value = value.count > 40 ? String(value.prefix(40)) + "…" : value
+    return "\(table).\(column) holds \(value.debugDescription), which is not a valid value"
+      + (rule.map { " (\($0.prefix(1).lowercased() + $0.dropFirst().dropLast()))" } ?? "")
   }
 }
 
@@ -151,16 +186,17 @@ struct StandupRecord: Codable, Equatable, FetchableRecord, PersistableRecord {
     theme = standup.theme.rawValue
   }
 
-  func standup() throws -> Standup {
+  func standup() throws(InvalidStoredValue) -> Standup {
     guard let uuid = UUID(uuidString: id) else {
       throw InvalidStoredValue(table: "standup", column: "id", value: id)
     }
     guard let theme = Theme(rawValue: theme) else {
       throw InvalidStoredValue(table: "standup", column: "theme", value: theme)
     }
-    guard durationMilliseconds >= 0 else {
+    guard StandupRules.violation(ofDuration: .milliseconds(durationMilliseconds)) == nil else {
       throw InvalidStoredValue(
-        table: "standup", column: "durationMilliseconds", value: "\(durationMilliseconds)")
+        table: "standup", column: "durationMilliseconds", value: "\(durationMilliseconds)",
+        rule: StandupRules.durationRule)
     }
     return Standup(
       id: Standup.ID(uuid),
@@ -187,7 +223,7 @@ struct AttendeeRecord: Codable, Equatable, FetchableRecord, PersistableRecord {
     name = attendee.name
   }
 
-  func attendee() throws -> Attendee {
+  func attendee() throws(InvalidStoredValue) -> Attendee {
     guard let uuid = UUID(uuidString: id) else {
       throw InvalidStoredValue(table: "attendee", column: "id", value: id)
     }
@@ -212,12 +248,14 @@ struct MeetingRecord: Codable, Equatable, FetchableRecord, PersistableRecord {
     transcript = meeting.transcript
   }
 
-  func meeting() throws -> Meeting {
+  func meeting() throws(InvalidStoredValue) -> Meeting {
     guard let uuid = UUID(uuidString: id) else {
       throw InvalidStoredValue(table: "meeting", column: "id", value: id)
     }
-    guard date.isFinite else {
-      throw InvalidStoredValue(table: "meeting", column: "date", value: "\(date)")
+    guard StandupRules.violation(ofMeetingDate: Date(timeIntervalSinceReferenceDate: date)) == nil
+    else {
+      throw InvalidStoredValue(
+        table: "meeting", column: "date", value: "\(date)", rule: StandupRules.meetingDateRule)
     }
     return Meeting(
       id: Meeting.ID(uuid),

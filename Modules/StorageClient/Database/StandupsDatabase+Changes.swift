@@ -8,39 +8,83 @@ extension StandupsDatabase {
   /// the same meaning as ``Models/StandupsChange/apply(to:)`` on what the app shows: an edit is
   /// applied to the standup as stored now, and a meeting recorded for a standup deleted
   /// meanwhile brings the standup back.
+  ///
+  /// An edit that replaces a value saved elsewhere after the edit's form opened on it records
+  /// the value replaced (``Models/ReplacedValue``), for the other instances to tell their
+  /// users; one that renames an attendee removed elsewhere keeps the attendee, and says so.
+  ///
+  /// - Throws: ``StorageError/unreadableStandup(_:)`` when the standup's stored rows cannot be
+  ///   read, ``StorageError/Refusal/breaksRule(_:_:)`` when the result would break
+  ///   ``Models/StandupRules``, and any failure to write.
   @discardableResult
   public func apply(_ change: StandupsChange) throws(StorageError) -> ChangeOutcome {
     let queue = try writableQueue()
     let owner = options.owner
+    let now = options.now()
+    let makeID = options.makeMeetingID
     return try commit(queue) { db -> ChangeOutcome in
       switch change {
       case .added(let standups):
         var position = try StandupRows.nextPosition(db)
         for standup in standups
         where try !StandupRecord.exists(db, key: standup.id.rawValue.uuidString) {
+          try Self.checkRules(standup)
           try StandupRows.insert(standup, at: position, db)
           position += 1
         }
+        return .applied
       case .edited(let id, let edit):
         guard let stored = try StandupRows.fetchOne(db, id: id) else { return .standupGone(id) }
-        try StandupRows.write(from: stored, to: edit.applied(to: stored), db)
+        let edited = edit.applied(to: stored)
+        try Self.checkRules(edited)
+        try StandupRows.write(from: stored, to: edited, db)
+        for replacement in edit.valuesReplaced(in: stored) {
+          try ReplacedValueRecord(
+            ReplacedValue(
+              id: ReplacedValue.ID(makeID()), standupID: id, standupTitle: stored.displayTitle,
+              value: replacement.replaced, replacement: replacement.replacement, replacedAt: now),
+            replacedBy: owner
+          ).insert(db)
+        }
+        let kept = edit.attendeesRenamedButGone(in: stored)
+        return kept.isEmpty ? .applied : .renamedAttendeesKept(id, kept)
       case .deleted(let id):
         try StandupRecord.deleteOne(db, key: id.rawValue.uuidString)
+        return .applied
       case .meetingRecorded(let meeting, let standup):
         if let stored = try StandupRows.fetchOne(db, id: standup.id) {
           var recorded = stored
           recorded.record(meeting)
+          try Self.checkRules(recorded)
           try StandupRows.write(from: stored, to: recorded, db)
         } else {
           var restored = standup
           restored.record(meeting)
+          try Self.checkRules(restored)
           try StandupRows.insert(restored, at: StandupRows.nextPosition(db), db)
         }
         try MeetingInProgressRecord.deleteOne(
           db, key: ["standupId": standup.id.rawValue.uuidString, "owner": owner])
+        return .applied
       }
-      return .applied
     }
+  }
+
+  /// Throws when `standup` breaks one of ``Models/StandupRules``: what enters the database is
+  /// what reads back.
+  static func checkRules(_ standup: Standup) throws {
+    if let violation = StandupRules.violation(in: standup) {
+      throw StorageError.refused(.breaksRule(standup.displayTitle, violation))
+    }
+  }
+
+  /// Forgets a value another save replaced: the user has read about it.
+  public func putAwayReplacedValue(_ id: ReplacedValue.ID) throws(StorageError) {
+    let queue = try writableQueue()
+    try commit(queue) { db in
+      _ = try ReplacedValueRecord.deleteOne(db, key: id.rawValue.uuidString)
+    }
+    commitsSeen.replacedValues.removeAll { $0.id == id }
   }
 
   /// Writes what a meeting being recorded has heard so far, in place of what was written for it
@@ -62,45 +106,38 @@ extension StandupsDatabase {
   }
 
   /// Keeps every meeting whose recording process is gone as a past meeting of its standup, dated
-  /// when it was last written — bringing its standup back if it was deleted meanwhile — in one
-  /// transaction.
-  func recoverInterruptedMeetings(_ queue: DatabaseQueue) throws(StorageError) -> [RecoveredMeeting]
-  {
-    let makeID = options.makeMeetingID
-    return try commit(queue) { db in
-      var recovered: [RecoveredMeeting] = []
-      for record in try MeetingInProgressRecord.fetchAll(db)
-      where !ProcessIdentity.isRunning(record.owner) {
-        let meeting = Meeting(
-          id: Meeting.ID(makeID()),
-          date: Date(timeIntervalSinceReferenceDate: record.updatedAt),
-          transcript: record.transcript
-        )
-        if let stored = try StandupRows.fetchOne(db, id: Standup.ID(uuidString: record.standupId)) {
-          var recorded = stored
-          recorded.record(meeting)
-          try StandupRows.write(from: stored, to: recorded, db)
-          recovered.append(
-            RecoveredMeeting(standupID: stored.id, standupTitle: stored.title, meeting: meeting))
-        } else if var standup = try? JSONDecoder().decode(
-          Standup.self, from: Data(record.standup.utf8))
-        {
-          standup.record(meeting)
-          try StandupRows.insert(standup, at: StandupRows.nextPosition(db), db)
-          recovered.append(
-            RecoveredMeeting(standupID: standup.id, standupTitle: standup.title, meeting: meeting))
-        }
-        try record.delete(db)
+  /// when it was last written — bringing its standup back if it was deleted meanwhile.
+  func recoverInterruptedMeetings(_ db: Database) throws -> [RecoveredMeeting] {
+    var recovered: [RecoveredMeeting] = []
+    for interrupted in try InterruptedMeeting.fetchAll(db, makeID: options.makeMeetingID)
+    where !interrupted.isBeingRecorded {
+      let title: String
+      if let stored = try StandupRows.fetchOne(db, id: interrupted.standup.id) {
+        var recorded = stored
+        recorded.record(interrupted.meeting)
+        try StandupRows.write(from: stored, to: recorded, db)
+        title = stored.displayTitle
+      } else {
+        var standup = interrupted.standup
+        standup.record(interrupted.meeting)
+        try StandupRows.insert(standup, at: StandupRows.nextPosition(db), db)
+        title = standup.displayTitle
       }
-      return recovered
+      recovered.append(
+        RecoveredMeeting(
+          standupID: interrupted.standup.id, standupTitle: title, meeting: interrupted.meeting))
+      try interrupted.record.delete(db)
     }
+    return recovered
   }
 
   // MARK: - Importing
 
   /// Brings `standups` in, in one transaction, losing nothing: a standup the database lacks is
   /// added; one it has takes the file's title, length and theme, and the file's attendees and
-  /// meetings are added to its own (an import never removes anything).
+  /// meetings are added to its own (an import never removes anything). A standup the database
+  /// holds in a form this release cannot read is replaced by the file's copy, and the report
+  /// says so.
   ///
   /// - Parameter path: The file the standups came from, for the report.
   public func importStandups(
@@ -108,6 +145,7 @@ extension StandupsDatabase {
     from path: String
   ) throws(StorageError) -> ImportReport {
     let queue = try writableQueue()
+    if !isOpeningFinished { _ = try finishOpening() }
     return try commit(queue) { db in try Self.importStandups(standups, from: path, db) }
   }
 
@@ -119,10 +157,23 @@ extension StandupsDatabase {
     var report = ImportReport(path: path)
     var position = try StandupRows.nextPosition(db)
     for standup in standups {
-      guard let stored = try StandupRows.fetchOne(db, id: standup.id) else {
+      try checkRules(standup)
+      let stored: Standup?
+      do {
+        stored = try StandupRows.fetchOne(db, id: standup.id)
+      } catch let unreadable as UnreadableStandup {
+        let at = try StandupRows.position(of: standup.id, db)
+        try StandupRecord.deleteOne(db, key: standup.id.rawValue.uuidString)
+        try StandupRows.insert(standup, at: at ?? position, db)
+        report.replacedUnreadable.append(unreadable.title)
+        report.standupIDs.append(standup.id)
+        continue
+      }
+      guard let stored else {
         try StandupRows.insert(standup, at: position, db)
         position += 1
         report.added.append(standup.displayTitle)
+        report.standupIDs.append(standup.id)
         continue
       }
       let imported = StandupEdit(from: stored, to: standup).withoutRemovals.applied(to: stored)
@@ -134,13 +185,14 @@ extension StandupsDatabase {
       try StandupRows.write(from: stored, to: imported, db)
       report.changed.append(
         ImportReport.ChangedStandup(title: imported.displayTitle, parts: edit.changedParts))
+      report.standupIDs.append(standup.id)
     }
     return report
   }
 
-  /// Imports the data file of an earlier release into the new database; a file that is not
-  /// there imports nothing, and one that cannot be read is left for the user to mend.
-  func importOnFirstLaunch(from file: String, into queue: DatabaseQueue) -> FirstLaunchImport? {
+  /// Imports the data file of an earlier release; `nil` when there is no such file, and a
+  /// failure that says why when it cannot be read.
+  func importOnFirstLaunch(from file: String, _ db: Database) throws -> FirstLaunchImport? {
     let data: Data
     switch FileSystem.live.read(file) {
     case .success(let bytes): data = bytes
@@ -154,42 +206,20 @@ extension StandupsDatabase {
     } catch {
       return .failed(path: file, reason: error.description)
     }
-    do throws(StorageError) {
-      return .imported(
-        try commit(queue) { db in try Self.importStandups(standups, from: file, db) })
-    } catch {
+    do {
+      return .imported(try Self.importStandups(standups, from: file, db))
+    } catch let error as StorageError where error.concernsOnlyItsChange {
       return .failed(path: file, reason: error.description)
     }
   }
 }
 
-/// A row of `meetingInProgress`.
-struct MeetingInProgressRecord: Codable, FetchableRecord, PersistableRecord {
-  static let databaseTableName = "meetingInProgress"
-
-  var standupId: String
-  var owner: String
-  /// Seconds since 2001-01-01 UTC.
-  var startedAt: Double
-  /// Seconds since 2001-01-01 UTC.
-  var updatedAt: Double
-  var transcript: String
-  /// The standup in the JSON file format.
-  var standup: String
-
-  init(_ meeting: MeetingInProgress, owner: String, at date: Date) throws(StorageError) {
-    standupId = meeting.standup.id.rawValue.uuidString
-    self.owner = owner
-    startedAt = meeting.startedAt.timeIntervalSinceReferenceDate
-    updatedAt = date.timeIntervalSinceReferenceDate
-    transcript = meeting.transcript
-    do {
-      standup = String(decoding: try JSONEncoder().encode(meeting.standup), as: UTF8.self)
-    } catch {
-      throw .writeFailed(
-        FileProblem(
-          path: "", reason: .other("the standup could not be encoded"),
-          technicalDetail: "encode: \(error)"))
+extension FirstLaunchImport {
+  /// What the database keeps of it (``Metadata/earlierReleaseFile``).
+  var record: String {
+    switch self {
+    case .imported(let report): "brought in from \(report.path)"
+    case .failed(let path, let reason): "not brought in from \(path): \(reason)"
     }
   }
 }

@@ -37,6 +37,8 @@ extension StandupsDatabase {
         isMovableAside: isMovableAside)
     case let error as StorageError:
       return error
+    case let unreadable as UnreadableStandup:
+      return .unreadableStandup(unreadable)
     case let error as DatabaseError:
       let detail = "SQLite error \(error.extendedResultCode.rawValue): \(error.message ?? "")"
       switch error.resultCode {

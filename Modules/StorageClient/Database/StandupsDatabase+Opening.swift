@@ -42,6 +42,10 @@ extension StandupsDatabase {
         let opened = try openReadOnly(file, reason: reason, isImmutable: true)
         return (opened.queue, .readOnly(opened.reason))
       }
+      if let opened = FileIdentity(ofFileAt: file), opened.links > 1 {
+        let opened = try openReadOnly(file, reason: .anotherName(path: file), isImmutable: false)
+        return (opened.queue, .readOnly(opened.reason))
+      }
       return try openForWriting(file)
     }
   }
@@ -63,8 +67,9 @@ extension StandupsDatabase {
     return configuration
   }
 
-  /// Opens `file` to read and write, migrating its schema; a database of a newer release is
-  /// opened read-only instead.
+  /// Opens `file` to read and write; a database of a newer release is opened read-only instead.
+  /// Only reads: the schema is migrated when opening finishes, once the write lock is free
+  /// (``finishOpening()``).
   func openForWriting(
     _ file: String
   ) throws(StorageError) -> (queue: DatabaseQueue?, access: StorageAccess) {
@@ -80,13 +85,13 @@ extension StandupsDatabase {
         guard problems == ["ok"] else { throw DamagedDatabase(problems: problems) }
         guard try !Schema.migrator.hasBeenSuperseded(db) else { return true }
         // NB: Both before the first transaction: the journal mode sticks to the file, the
-        // synchronisation to this connection.
-        _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+        // synchronisation to this connection. Setting the mode takes the write lock, so it is
+        // set only when it is not WAL already, as a database this app made always is.
+        if try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() != "wal" {
+          _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+        }
         try db.execute(sql: "PRAGMA synchronous = FULL")
         return false
-      }
-      if !isSuperseded {
-        try Schema.migrator.migrate(queue)
       }
     } catch {
       throw storageError(error, at: file, while: .opening)

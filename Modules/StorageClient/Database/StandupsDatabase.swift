@@ -36,17 +36,20 @@ public import Models
 public actor StandupsDatabase {
   /// How a database is opened beyond its path.
   public struct Options: Sendable {
-    /// The data file of an earlier release (`standups.json`), imported when the database does
-    /// not exist yet.
+    /// The data file of an earlier release (`standups.json`), brought in once: at the first
+    /// opening that finds it there, whatever made the database (``Metadata``).
     public var importingOnFirstLaunch: String?
-    /// The clock a meeting in progress is dated by.
+    /// The clock a meeting in progress and a replaced value are dated by.
     package var now: @Sendable () -> Date = { Date() }
-    /// The IDs given to meetings a crash interrupted.
+    /// The IDs given to meetings a crash interrupted and to replaced values.
     package var makeMeetingID: @Sendable () -> UUID = { UUID() }
-    /// The process that records meetings in progress (``ProcessIdentity``).
+    /// The process that records meetings in progress and saves replacements
+    /// (``ProcessIdentity``).
     package var owner = ProcessIdentity.current
-    /// How long a write waits for another process's write to finish.
-    package var busyTimeout: TimeInterval = 5
+    /// How long a write waits for another process's write to finish before it fails and is
+    /// tried again later: transactions last milliseconds, and a program that holds the lock
+    /// longer is waited for in the background, not here.
+    package var busyTimeout: TimeInterval = 1
     /// The most pages the database may grow to: a test's full disk (`SQLITE_FULL`).
     package var maximumPageCount: Int?
     /// Called with each SQL statement run, its values included: what a test reads to see that a
@@ -64,18 +67,32 @@ public actor StandupsDatabase {
   let options: Options
   /// What a database in memory starts with.
   var seed: IdentifiedArrayOf<Standup> = []
+  /// The one connection to the database.
+  ///
+  /// NB: One connection, never a pool, though GRDB recommends a `DatabasePool` for WAL
+  /// databases: `PRAGMA data_version` counts the commits of *other* connections, per
+  /// connection, so a look on a pool's reader would miss this process's own writes or report
+  /// them as another's. `OneConnectionTests` fails if the database is opened any other way.
   var queue: DatabaseQueue?
-  private var access: StorageAccess?
+  private(set) var access: StorageAccess?
   /// Whether what is at the path could not be read and may be moved aside at the user's request.
   var isUnreadableDataInTheWay = false
-  /// Where a look for other instances' commits left off.
-  private var look = Look()
+  /// Whether the work of opening that writes is done: the schema migrated, interrupted meetings
+  /// recovered, an earlier release's file brought in (``finishOpening()``).
+  private(set) var isOpeningFinished = true
+  /// What the last look for other instances' commits had seen.
+  var commitsSeen = CommitsSeen()
+  /// The file opened, to tell when another is put at the path (``FileIdentity``).
+  var openedFile: FileIdentity?
 
-  private struct Look {
+  /// What a look for other instances' commits has seen, to look only past it next time.
+  struct CommitsSeen {
     /// `PRAGMA data_version` at the last look: it changes when another connection commits.
     var dataVersion = 0
     /// The highest `standupChange.sequence` seen.
     var sequence = 0
+    /// The values replaced by other processes' saves last reported.
+    var replacedValues: [ReplacedValue] = []
   }
 
   /// A database at `path`, opened by ``load()``.
@@ -96,99 +113,229 @@ public actor StandupsDatabase {
 
   // MARK: - Loading
 
-  /// Opens the database (making it when there is none), imports the data file of an earlier
-  /// release when the database is new, reads every standup, and keeps any meeting a crash
-  /// interrupted as a past meeting.
+  /// Opens the database (making it when there is none) and reads every standup; then, unless
+  /// another program holds the write lock, finishes opening (``finishOpening()``): a meeting a
+  /// crash interrupted becomes a past meeting, and an earlier release's file is brought in.
+  ///
+  /// Reading needs no lock: another program writing, or holding the database with
+  /// `BEGIN EXCLUSIVE`, never keeps the standups from showing. What opening still has to write
+  /// then waits (``StoredStandups/opening``).
   public func load() throws(StorageError) -> StoredStandups {
     try load(importingEarlierRelease: true)
   }
 
   /// ``load()``, without the import when `importingEarlierRelease` is off: a database started
-  /// again after unreadable data was moved aside starts empty, as the user asked.
+  /// again after unreadable data was moved aside starts empty, as the user asked, and never
+  /// brings the earlier release's file in later.
   func load(importingEarlierRelease: Bool) throws(StorageError) -> StoredStandups {
     if path != nil { queue = nil }
     access = nil
     isUnreadableDataInTheWay = false
-    let isNew: Bool
+    isOpeningFinished = true
+    skipEarlierReleaseImport = !importingEarlierRelease
+    openedFile = nil
     let opened: (queue: DatabaseQueue?, access: StorageAccess)
     if let path {
-      let location = DataFileLocation.inspect(path)
-      if case .missing = location { isNew = true } else { isNew = false }
-      opened = try open(location)
+      opened = try open(DataFileLocation.inspect(path))
     } else {
-      isNew = false
       opened = (try inMemoryQueue(), .readWrite)
     }
     guard let queue = opened.queue else {
       access = opened.access
       return StoredStandups(standups: [], access: opened.access)
     }
-    var imported: FirstLaunchImport?
-    if isNew, importingEarlierRelease, let old = options.importingOnFirstLaunch {
-      imported = importOnFirstLaunch(from: old, into: queue)
-    }
-    // NB: Everything is read before anything is written to a database that existed: a damaged
-    // row fails the load here, and the database then refuses every change.
-    let (loaded, look) = try reading(queue) { db in
-      let look = Look(
-        dataVersion: try Self.dataVersion(db), sequence: try Self.lastChangeSequence(db))
-      return (try StandupRows.fetchAll(db), look)
-    }
-    self.look = look
-    var standups = loaded
-    var recovered: [RecoveredMeeting] = []
-    if opened.access == .readWrite {
-      recovered = try recoverInterruptedMeetings(queue)
-      let changed = try reading(queue) { db in
-        try StandupRows.fetch(db, ids: recovered.map(\.standupID))
-      }
-      for standup in changed {
-        standups[id: standup.id] = standup
-      }
+    // NB: Everything is read before anything is written: a row that cannot be read is set
+    // aside here, and never written over.
+    let (read, seen) = try reading(queue) { db in
+      (
+        try StandupRows.fetchAll(db),
+        CommitsSeen(dataVersion: try Self.dataVersion(db), sequence: try Self.lastSequence(db))
+      )
     }
     self.queue = queue
     access = opened.access
-    return StoredStandups(
-      standups: standups,
-      access: opened.access,
-      recoveredMeetings: recovered,
-      firstLaunchImport: imported
-    )
+    commitsSeen = seen
+    if let path { openedFile = FileIdentity(ofFileAt: path) }
+    var stored = StoredStandups(
+      standups: read.standups, access: opened.access, unreadable: read.unreadable)
+    guard opened.access == .readWrite else { return stored }
+    isOpeningFinished = false
+    do {
+      let report = try finishOpening(waitingForTheLock: false)
+      for standup in report.standups {
+        stored.standups[id: standup.id] = standup
+      }
+      stored.opening = .finished(report)
+    } catch {
+      guard error.isWorthRetrying else { throw error }
+      stored.opening = .waiting(error)
+    }
+    return stored
   }
 
-  /// Every standup, from a database opened only to read (`standups export`): nothing is
-  /// written, not even a meeting a crash interrupted.
-  public func readStandups() throws(StorageError) -> IdentifiedArrayOf<Standup> {
-    guard let path else { return try reading(try inMemoryQueue()) { try StandupRows.fetchAll($0) } }
-    let location = DataFileLocation.inspect(path)
-    switch location {
-    case .missing(let file):
-      throw .unreadable(
-        FileProblem(path: file, reason: .doesNotExist, technicalDetail: "lstat: no database"))
-    case .file(let file):
-      let reason = DataFileLocation.readOnlyReason(ofFileAt: file)
-      let opened = try openReadOnly(
-        file, reason: reason ?? .readOnlyFile(path: file), isImmutable: reason != nil)
-      return try reading(opened.queue) { try StandupRows.fetchAll($0) }
-    default:
-      let opened = try open(location)
-      guard let queue = opened.queue else { return [] }
-      return try reading(queue) { try StandupRows.fetchAll($0) }
+  /// Whether this opening must not bring in the earlier release's file (the user started again
+  /// empty).
+  private var skipEarlierReleaseImport = false
+
+  /// Finishes what opening writes, once the write lock is free: migrates the schema, keeps every
+  /// meeting whose recording app stopped as a past meeting, and brings an earlier release's file
+  /// in once. Does nothing when it is done already. Throws a ``StorageError`` that
+  /// ``StorageError/isWorthRetrying`` when another program holds the lock.
+  public func finishOpening() throws(StorageError) -> OpeningReport {
+    try finishOpening(waitingForTheLock: true)
+  }
+
+  private func finishOpening(waitingForTheLock: Bool) throws(StorageError) -> OpeningReport {
+    guard !isOpeningFinished, let queue, access == .readWrite else { return OpeningReport() }
+    let report = try withBusyTimeout(waitingForTheLock ? options.busyTimeout : 0, queue) {
+      () throws(StorageError) -> OpeningReport in
+      try migrate(queue)
+      // NB: Opening takes the write lock only when it has something to write: another program
+      // holding the database never keeps the app from opening it.
+      guard try reading(queue, hasWorkToWrite) else { return OpeningReport() }
+      return try commit(queue) { db in
+        var report = OpeningReport()
+        report.recoveredMeetings = try recoverInterruptedMeetings(db)
+        report.earlierRelease = try importEarlierRelease(db)
+        let changed = report.recoveredMeetings.map(\.standupID) + report.importedIDs
+        report.standups = try StandupRows.fetch(db, ids: changed).standups
+        return report
+      }
     }
+    isOpeningFinished = true
+    return report
+  }
+
+  /// Whether finishing opening writes anything: a meeting whose recording app stopped, or an
+  /// earlier release's file not yet brought in.
+  private func hasWorkToWrite(_ db: Database) throws -> Bool {
+    if try InterruptedMeeting.fetchAll(db, makeID: options.makeMeetingID)
+      .contains(where: { !$0.isBeingRecorded })
+    {
+      return true
+    }
+    guard let file = options.importingOnFirstLaunch else { return false }
+    return try Metadata.earlierReleaseFile.value(in: db) == nil
+      && (skipEarlierReleaseImport || FileManager.default.fileExists(atPath: file))
+  }
+
+  /// Brings the schema up to this release's, when it is behind.
+  private func migrate(_ queue: DatabaseQueue) throws(StorageError) {
+    do {
+      guard try !queue.read(Schema.migrator.hasCompletedMigrations) else { return }
+      try Schema.migrator.migrate(queue)
+    } catch {
+      throw storageError(error, at: path ?? ":memory:", while: .writing)
+    }
+  }
+
+  /// The earlier release's file brought in, when the database has not recorded bringing it in
+  /// (or deciding not to) and it is there; records that it was.
+  private func importEarlierRelease(_ db: Database) throws -> FirstLaunchImport? {
+    guard let file = options.importingOnFirstLaunch,
+      try Metadata.earlierReleaseFile.value(in: db) == nil
+    else { return nil }
+    if skipEarlierReleaseImport {
+      try Metadata.earlierReleaseFile.set("not brought in: started again empty", in: db)
+      return nil
+    }
+    guard let outcome = try importOnFirstLaunch(from: file, db) else { return nil }
+    try Metadata.earlierReleaseFile.set(outcome.record, in: db)
+    return outcome
+  }
+
+  /// Runs `work` with the connection waiting at most `seconds` for another's write lock.
+  private func withBusyTimeout<T>(
+    _ seconds: TimeInterval,
+    _ queue: DatabaseQueue,
+    _ work: () throws(StorageError) -> T
+  ) throws(StorageError) -> T {
+    let milliseconds = Int(seconds * 1000)
+    let usual = Int(options.busyTimeout * 1000)
+    guard milliseconds != usual else { return try work() }
+    try? queue.writeWithoutTransaction {
+      try $0.execute(sql: "PRAGMA busy_timeout = \(milliseconds)")
+    }
+    defer {
+      try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA busy_timeout = \(usual)") }
+    }
+    return try work()
+  }
+
+  // MARK: - Reading for export
+
+  /// Every standup, from a database opened only to read (`standups export`): nothing is
+  /// written. A meeting whose recording app stopped (a crash) is in it as the past meeting the
+  /// next launch will keep, under the same ID; one another instance is recording now is not, and
+  /// is named.
+  public func contents() throws(StorageError) -> DatabaseContents {
+    let queue: DatabaseQueue
+    if let path {
+      let location = DataFileLocation.inspect(path)
+      switch location {
+      case .missing(let file):
+        throw .unreadable(
+          FileProblem(path: file, reason: .doesNotExist, technicalDetail: "lstat: no database"))
+      case .file(let file):
+        let reason = DataFileLocation.readOnlyReason(ofFileAt: file)
+        queue =
+          try openReadOnly(
+            file, reason: reason ?? .readOnlyFile(path: file), isImmutable: reason != nil
+          ).queue
+      default:
+        guard let opened = try open(location).queue else { return DatabaseContents() }
+        queue = opened
+      }
+    } else {
+      queue = try inMemoryQueue()
+    }
+    return try reading(queue) { db in
+      let read = try StandupRows.fetchAll(db)
+      var contents = DatabaseContents(standups: read.standups, unreadable: read.unreadable)
+      for interrupted in try InterruptedMeeting.fetchAll(db, makeID: options.makeMeetingID) {
+        guard !interrupted.isBeingRecorded else {
+          contents.meetingsBeingRecorded.append(interrupted.standup.displayTitle)
+          continue
+        }
+        var standup = contents.standups[id: interrupted.standup.id] ?? interrupted.standup
+        standup.record(interrupted.meeting)
+        contents.standups[id: standup.id] = standup
+        contents.interruptedMeetings.append(standup.displayTitle)
+      }
+      return contents
+    }
+  }
+
+  /// The standups ``contents()`` holds.
+  public func readStandups() throws(StorageError) -> IdentifiedArrayOf<Standup> {
+    try contents().standups
   }
 
   // MARK: - Access
 
-  /// The open database, when changes may be written to it.
+  /// The open database, when changes may be written to it: it was read, it may be written, and
+  /// it is still the file at its path.
   func writableQueue() throws(StorageError) -> DatabaseQueue {
     switch access {
     case .readWrite?:
       guard let queue else { throw .refused(.unreadDataInTheWay) }
+      try checkItIsStillTheFileAtItsPath()
       return queue
     case .readOnly(let reason)?:
       throw .refused(.readOnly(reason))
     case nil:
       throw .refused(.unreadDataInTheWay)
+    }
+  }
+
+  /// Throws ``StorageError/replaced(_:)`` when the file opened is no longer the one at the path:
+  /// it was removed, moved or replaced, or it was given another name (a hard link), under which
+  /// SQLite would keep a second log of its own. Every write then goes nowhere the user would
+  /// find it, so none is made.
+  func checkItIsStillTheFileAtItsPath() throws(StorageError) {
+    guard let path, let openedFile else { return }
+    if let problem = openedFile.problem(ofFileNowAt: path) {
+      throw .replaced(problem)
     }
   }
 
@@ -226,49 +373,39 @@ public actor StandupsDatabase {
     try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
   }
 
-  static func lastChangeSequence(_ db: Database) throws -> Int {
+  static func lastSequence(_ db: Database) throws -> Int {
     try Int.fetchOne(db, sql: "SELECT IFNULL(MAX(sequence), 0) FROM standupChange") ?? 0
-  }
-
-  /// What other connections committed since the last look: the standups whose rows changed, as
-  /// they are now, and those that are gone. The look itself reads one pragma; only when it
-  /// changed are the changed standups read, by the sequence numbers the triggers keep.
-  public func changesElsewhere() throws(StorageError) -> ChangesElsewhere? {
-    guard let queue else { return nil }
-    let seen = look
-    let (look, changes) = try reading(queue) { db -> (Look, ChangesElsewhere?) in
-      let version = try Self.dataVersion(db)
-      guard version != seen.dataVersion else { return (seen, nil) }
-      let rows = try Row.fetchAll(
-        db,
-        sql: "SELECT standupId, sequence FROM standupChange WHERE sequence > ? ORDER BY sequence",
-        arguments: [seen.sequence])
-      guard let last = rows.last else {
-        return (Look(dataVersion: version, sequence: seen.sequence), nil)
-      }
-      let ids = rows.compactMap { UUID(uuidString: $0["standupId"]) }.map { Standup.ID($0) }
-      let standups = try StandupRows.fetch(db, ids: ids)
-      return (
-        Look(dataVersion: version, sequence: last["sequence"]),
-        ChangesElsewhere(standups: standups, deleted: ids.filter { standups[id: $0] == nil })
-      )
-    }
-    self.look = look
-    return changes
   }
 
   /// Commits `work` in one transaction, and keeps the look for other instances' commits where it
   /// was: when no other connection committed since the last look, the rows this transaction
   /// changes need not be read back by the next one.
   func commit<T>(_ queue: DatabaseQueue, _ work: (Database) throws -> T) throws(StorageError) -> T {
-    let seen = look
+    let seen = commitsSeen
     let (result, sequence) = try transaction(queue) { db in
       let isUpToDate = try Self.dataVersion(db) == seen.dataVersion
       let result = try work(db)
-      return (result, isUpToDate ? try Self.lastChangeSequence(db) : seen.sequence)
+      return (result, isUpToDate ? try Self.lastSequence(db) : seen.sequence)
     }
-    look.sequence = sequence
+    commitsSeen.sequence = sequence
     return result
+  }
+
+  /// Copies every commit in the write-ahead log into the database file itself and empties the
+  /// log, so that the file alone holds the standups (a backup of `standups.sqlite` without its
+  /// `-wal` is whole): what a clean exit does. Does nothing to a database only read; while
+  /// another connection reads from the log, the log is copied but not emptied, and the last
+  /// connection to close empties it.
+  public func checkpoint() throws(StorageError) {
+    guard let queue, access == .readWrite, path != nil else { return }
+    try checkItIsStillTheFileAtItsPath()
+    do {
+      try queue.writeWithoutTransaction { db in
+        _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+      }
+    } catch {
+      throw storageError(error, at: path ?? ":memory:", while: .writing)
+    }
   }
 }
 

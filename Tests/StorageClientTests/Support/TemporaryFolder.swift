@@ -117,3 +117,11 @@ extension Standup {
     )
   }
 }
+
+extension StoredStandups {
+  /// What opening wrote, when it finished.
+  var openingReport: OpeningReport? {
+    guard case .finished(let report) = opening else { return nil }
+    return report
+  }
+}

@@ -10,7 +10,7 @@ package import Foundation
 
 /// The file-system calls the storage makes itself, beside SQLite's: looking at what is at the
 /// database's path, moving unreadable data aside, and writing new files (recovery files,
-/// exports). ``live`` makes the real calls; this is the only file that does.
+/// exports). ``live`` makes the real calls.
 package struct FileSystem: Sendable {
   /// What is at a path, without following a final symbolic link.
   package var entry: @Sendable (_ path: String) -> Result<Entry, SystemError>
@@ -34,6 +34,8 @@ package struct FileSystem: Sendable {
   package var link: @Sendable (_ source: String, _ destination: String) -> SystemError?
   /// Removes a name.
   package var remove: @Sendable (_ path: String) -> SystemError?
+  /// Gives `source` the name `destination`, replacing what had it (`rename(2)`).
+  package var rename: @Sendable (_ source: String, _ destination: String) -> SystemError?
 
   /// What a path names.
   package enum Entry: Equatable, Sendable {
@@ -57,6 +59,7 @@ package struct FileSystem: Sendable {
     close: @escaping @Sendable (Int32) -> SystemError?,
     link: @escaping @Sendable (String, String) -> SystemError?,
     remove: @escaping @Sendable (String) -> SystemError?,
+    rename: @escaping @Sendable (String, String) -> SystemError?,
   ) {
     self.entry = entry
     self.linkTarget = linkTarget
@@ -68,6 +71,7 @@ package struct FileSystem: Sendable {
     self.close = close
     self.link = link
     self.remove = remove
+    self.rename = rename
   }
 }
 
@@ -182,6 +186,9 @@ extension FileSystem {
     },
     remove: { path in
       unlink(path) == 0 ? nil : .last("unlink")
+    },
+    rename: { source, destination in
+      renameFile(source, destination) == 0 ? nil : .last("rename")
     }
   )
 }
@@ -205,6 +212,11 @@ private func closeFile(_ descriptor: Int32) -> Int32 {
 /// `read(2)`.
 private func readFile(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
   read(descriptor, buffer, count)
+}
+
+/// `rename(2)`.
+private func renameFile(_ source: String, _ destination: String) -> Int32 {
+  rename(source, destination)
 }
 
 /// `write(2)`.

@@ -1,0 +1,55 @@
+public import Foundation
+public import Tagged
+
+/// A value a user saved that another save of the same field replaced: two forms open on one
+/// standup, in two instances of the app, each saving the title. The last save wins; the value it
+/// replaced is kept here, named, so that whoever saved it is told and can put it back.
+///
+/// ```swift
+/// let replaced = ReplacedValue(
+///   id: ReplacedValue.ID(UUID()), standupID: standup.id, standupTitle: "Design",
+///   value: .title("Design review"), replacement: .title("Design sync"), replacedAt: now)
+/// try await storage.apply(.edited(replaced.standupID, replaced.value.restoringEdit))
+/// ```
+public struct ReplacedValue: Equatable, Identifiable, Sendable {
+  /// The identity of this record, so that any instance can put it away.
+  public let id: Tagged<Self, UUID>
+  /// The standup whose field it was.
+  public var standupID: Standup.ID
+  /// The standup's title (``Standup/displayTitle``) when the value was replaced.
+  public var standupTitle: String
+  /// The value that was replaced.
+  public var value: StandupValue
+  /// The value that replaced it.
+  public var replacement: StandupValue
+  /// When it was replaced.
+  public var replacedAt: Date
+
+  /// Records a replaced value.
+  public init(
+    id: Tagged<Self, UUID>,
+    standupID: Standup.ID,
+    standupTitle: String,
+    value: StandupValue,
+    replacement: StandupValue,
+    replacedAt: Date
+  ) {
+    self.id = id
+    self.standupID = standupID
+    self.standupTitle = standupTitle
+    self.value = value
+    self.replacement = replacement
+    self.replacedAt = replacedAt
+  }
+
+  /// What happened, in a sentence for people.
+  public var sentence: String {
+    let what =
+      if case .attendeeName = value {
+        "The name \(value.description) in “\(standupTitle)”"
+      } else {
+        "The \(value.field) \(value.description) of “\(standupTitle)”"
+      }
+    return "\(what) was replaced by \(replacement.description), saved at the same time elsewhere."
+  }
+}

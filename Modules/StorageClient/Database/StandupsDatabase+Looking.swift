@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+import IdentifiedCollections
+import Models
+
+// Looking: what other connections — another instance of the app, `standups import`, the `sqlite3`
+// shell — committed since the last look. An idle look reads one pragma; a look after a commit
+// reads only the standups whose rows it changed.
+
+extension StandupsDatabase {
+  /// What other connections committed since the last look: the standups whose rows changed, as
+  /// they are now, those that are gone, those that cannot be read, and the values other
+  /// processes' saves replaced; `nil` when nothing was committed.
+  ///
+  /// A change log that went back (another program emptied `standupChange`) cannot say what
+  /// changed: the look then reads every standup (``ChangesElsewhere/isComplete``), rather than
+  /// go quiet.
+  ///
+  /// - Throws: ``StorageError/replaced(_:)`` when the file at the path is no longer the one open.
+  public func changesElsewhere() throws(StorageError) -> ChangesElsewhere? {
+    guard let queue else { return nil }
+    try checkItIsStillTheFileAtItsPath()
+    let seen = commitsSeen
+    let owner = options.owner
+    let readsReplacedValues = isOpeningFinished && access == .readWrite
+    let (now, changes) = try reading(queue) { db -> (CommitsSeen, ChangesElsewhere?) in
+      let version = try Self.dataVersion(db)
+      guard version != seen.dataVersion else { return (seen, nil) }
+      var now = seen
+      now.dataVersion = version
+      var changes = ChangesElsewhere()
+      let last = try Self.lastSequence(db)
+      if last < seen.sequence {
+        let read = try StandupRows.fetchAll(db)
+        changes = ChangesElsewhere(
+          standups: read.standups, unreadable: read.unreadable, isComplete: true)
+      } else if last > seen.sequence {
+        let ids = try String.fetchAll(
+          db,
+          sql: "SELECT standupId FROM standupChange WHERE sequence > ? ORDER BY sequence",
+          arguments: [seen.sequence])
+        let read = try StandupRows.fetch(db, ids: ids.map(Standup.ID.init(uuidString:)))
+        let unreadable = Set(read.unreadable.map(\.id))
+        changes.standups = read.standups
+        changes.unreadable = read.unreadable
+        changes.deleted = ids.filter { !unreadable.contains($0) }
+          .map(Standup.ID.init(uuidString:)).filter { read.standups[id: $0] == nil }
+      }
+      now.sequence = last
+      if readsReplacedValues {
+        let replaced = try ReplacedValueRecord.fetchAll(db, notReplacedBy: owner)
+        if replaced != seen.replacedValues {
+          changes.replacedValues = replaced
+          now.replacedValues = replaced
+        }
+      }
+      return (now, changes.isEmpty ? nil : changes)
+    }
+    commitsSeen = now
+    return changes
+  }
+}

@@ -1,0 +1,34 @@
+import Composable
+import Models
+import Testing
+
+/// `TerminalApp`'s own work beyond keys: what it does when the app must stop at once.
+@MainActor
+struct TerminalAppTests {
+  /// What the terminal does on SIGTERM, SIGHUP or SIGQUIT (`LiveTerminal`): it keeps the meeting
+  /// and flushes. Both finish on a clock that never moves, so stopping waits for the database
+  /// alone; the pseudo-terminal test `beingStoppedDuringAMeetingKeepsEverythingTyped` runs the
+  /// same through the real executable.
+  @Test(.timeLimit(.minutes(1)))
+  func stoppingDuringAMeetingKeepsItWithoutWaitingOnTheClock() async {
+    await withSerialEffects {
+      let driver = await Driver(standups: [.engineeringMock])
+      await driver.start()
+      driver.press(.enter)
+      driver.press(.character("s"))
+      await driver.settle(until: { driver.app.transcript.isListening }, "the meeting to listen")
+      driver.type("Blob: the build is green")
+      driver.press(.enter)
+      driver.type("Blob Jr: almost")
+
+      await driver.app.saveMeetingInProgress()
+      await driver.app.flush()
+
+      let stored = try? await driver.database.readStandups()
+      #expect(
+        stored?[id: Standup.engineeringMock.id]?.meetings.map(\.transcript)
+          == ["Blob: the build is green\nBlob Jr: almost"])
+      #expect(driver.clock.now == .init(), "no time passed")
+    }
+  }
+}
