@@ -82,7 +82,8 @@ extension PersistedApp {
   /// is tried again after a while; one that never can as it is (its standup cannot be read) is
   /// set aside, its change kept in memory for the recovery file; a file that is no longer the
   /// one at the path stops all writing. The user is told, once any question they are answering
-  /// is closed and any meeting they record is over; the status line says it meanwhile.
+  /// is closed and any meeting they record is over; the status line says it meanwhile, and is
+  /// all that tells of another program holding the database.
   func writeFailed(_ error: StorageError, _ state: inout State) -> Effect<Action> {
     state.storage.isWriting = false
     if error.concernsOnlyItsChange, !state.storage.pendingWrites.isEmpty {
@@ -101,7 +102,9 @@ extension PersistedApp {
     let isNew = state.storage.lastWriteError != error
     state.storage.lastWriteError = error
     state.storage.failedAttempts += 1
-    if isNew {
+    // NB: Another program holding the database is said on the status line only: the write
+    // lands on its own once it lets go, and an alert would only interrupt.
+    if isNew, !error.isWaitingForAnotherProgram {
       state.notify(.saveFailed(error))
     }
     // NB: A flush is the app leaving: waiting out a retry would hold it up, and what is not

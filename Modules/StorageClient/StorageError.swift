@@ -54,6 +54,15 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// Whether another program holds the database: trouble that passes on its own once it lets go,
+  /// with nothing for the user to do but know it.
+  public var isWaitingForAnotherProgram: Bool {
+    switch self {
+    case .writeFailed(let problem), .unreadable(let problem): problem.reason == .busy
+    default: false
+    }
+  }
+
   /// Whether a failed write concerns only the change that was being written (its standup cannot
   /// be read, or the change breaks a rule), so that the changes after it may still be written.
   public var concernsOnlyItsChange: Bool {

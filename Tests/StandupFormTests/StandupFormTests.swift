@@ -26,6 +26,23 @@ struct StandupFormTests {
     #expect(state.focus == .title)
   }
 
+  /// Point-Free's own `edit` test of SyncUps: a name typed into the blank attendee of a standup
+  /// that had none is saved; the blank attendee left blank is not.
+  @Test func aNameTypedIntoTheBlankAttendeeOfAStandupWithoutAttendeesIsSaved() {
+    var standup = Standup.mock
+    standup.attendees = []
+    var form = withDependencies {
+      $0.uuid = .incrementing
+    } operation: {
+      StandupForm.State(standup: standup)
+    }
+    #expect(form.edit.isEmpty, "the blank attendee alone is no change")
+
+    form.standup.attendees[0].name = "Blob"
+
+    #expect(form.edit.applied(to: standup).attendees.map(\.name) == ["Blob"])
+  }
+
   @Test func addingAnAttendeeFocusesIt() async {
     let store = makeStore(.engineeringMock)
 
