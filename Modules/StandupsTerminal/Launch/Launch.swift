@@ -252,9 +252,12 @@ enum LaunchNotice {
       sentences.append(
         "Brought in the standups of \(report.path), which is left as it was. \(report)")
     case .failed(let path, let reason)?:
+      // NB: The file is named once, in the command that brings it in, so that the notice is
+      // short enough to show it whole.
+      let ending = reason.hasSuffix(".") ? "" : "."
       sentences.append(
-        "The standups of \(path) could not be brought in: \(reason) It is left as it was; "
-          + "once mended: standups import \(path)")
+        "The standups of an earlier release could not be brought in: \(reason)\(ending) It is "
+          + "left as it was; once mended: standups import \(path)")
     case nil:
       break
     }
