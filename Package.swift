@@ -216,6 +216,11 @@ let package = Package(
       path: "Benchmarks/Support/InstructionCounts"
     ),
     .executableTarget(
+      name: "LongTextWork",
+      dependencies: ["Models", "StandupsTerminal", .identifiedCollections],
+      path: "Benchmarks/Support/LongTextWork"
+    ),
+    .executableTarget(
       name: "TypingWork",
       dependencies: ["StandupsTerminal"],
       path: "Benchmarks/Support/TypingWork"

@@ -1,5 +1,6 @@
-# Sourced by `instruction-counts` and `typing-ratio`: builds PRODUCT in release and defines
-# `instructions ARGUMENT...`, which prints the instructions one run of it takes under callgrind.
+# Sourced by `instruction-counts`, `typing-ratio` and `long-text-ratio`: builds PRODUCT in release
+# and defines `instructions ARGUMENT...`, which prints the instructions one run of it takes under
+# callgrind.
 #
 #   source Benchmarks/callgrind.bash InstructionCounts
 #

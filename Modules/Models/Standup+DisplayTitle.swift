@@ -12,8 +12,31 @@ extension Standup {
   /// standup.title = "  "
   /// standup.displayTitle  // "Untitled"
   /// ```
+  ///
+  /// > Important: This reads the whole title, which can be megabytes long. To show or quote one,
+  /// > use ``displayTitle(maxLength:)``.
   public var displayTitle: String {
     let oneLine = String(title.map { $0.isNewline || $0 == "\t" ? " " : $0 })
     return oneLine.allSatisfy(\.isWhitespace) ? "Untitled" : oneLine
+  }
+
+  /// ``displayTitle`` in at most `maxLength` characters: when it is longer, its start and "…".
+  ///
+  /// For anything that shows or quotes a title, which costs the same however long the title:
+  /// this reads the title only as far as `maxLength` characters, and through any blank run at its
+  /// start (to tell a blank title from one that only starts blank).
+  ///
+  /// ```swift
+  /// standup.title = "Weekly\tsync"
+  /// standup.displayTitle(maxLength: 8)  // "Weekly …"
+  /// ```
+  ///
+  /// - Parameter maxLength: The most characters wanted, at least 1.
+  public func displayTitle(maxLength: Int) -> String {
+    let oneLine = title.lazy.map { $0.isNewline || $0 == "\t" ? " " : $0 }
+    guard oneLine.contains(where: { !$0.isWhitespace }) else { return "Untitled" }
+    let start = Array(oneLine.prefix(maxLength + 1))
+    guard start.count > maxLength else { return String(start) }
+    return String(start.prefix(max(maxLength - 1, 0))) + "…"
   }
 }

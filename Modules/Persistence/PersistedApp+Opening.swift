@@ -85,7 +85,7 @@ extension PersistedApp.State {
 extension OpeningReport {
   /// What the status line says about what opening did: meetings that an app stopped recording
   /// without ending them, now past meetings, and the data file of an earlier release brought in.
-  var notices: [String] {
+  public var notices: [String] {
     var sentences: [String] = []
     switch recoveredMeetings.count {
     case 0:
@@ -107,23 +107,16 @@ extension OpeningReport {
       sentences.append(
         "Brought in the standups of \(report.path), which is left as it was. \(report)")
     case .failed(let path, let reason)?:
+      // NB: The file is named once, in the command that brings it in, so that the notice is
+      // short enough to show it whole.
+      let ending = reason.hasSuffix(".") ? "" : "."
       sentences.append(
-        "The standups of \(path) could not be brought in: \(reason) It is left as it was; "
-          + "once mended: standups import \(path)")
+        "The standups of an earlier release could not be brought in: \(reason)\(ending) It is "
+          + "left as it was; once mended: standups import \(path)")
     case nil:
       break
     }
     return sentences
-  }
-}
-
-extension StorageError {
-  /// Whether this is another program holding the database: waited for, never a reason to stop.
-  var isWaitingForAnotherProgram: Bool {
-    switch self {
-    case .unreadable(let problem), .writeFailed(let problem): problem.reason == .busy
-    default: false
-    }
   }
 }
 

@@ -73,7 +73,9 @@ public struct StandupForm: Reducer {
 
     /// Whether the standup can be saved: it needs a title.
     public var isSaveable: Bool {
-      !standup.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+      // NB: Stops at the title's first visible character: a front end asks with every key, and
+      // a title from a file can be megabytes long.
+      standup.title.unicodeScalars.contains { !CharacterSet.whitespacesAndNewlines.contains($0) }
     }
 
     /// The standup as it should be saved: title and names trimmed, attendees without a name
@@ -165,9 +167,11 @@ public struct StandupForm: Reducer {
 
       case .titleChanged(let title):
         // NB: A title already past the limit (from a file) may still be shortened; no edit
-        // makes one longer than the limit.
-        let length = title.count
-        guard length <= State.titleLimit || length <= state.standup.title.count else {
+        // makes one longer than the limit. Characters are counted only as far as the limit, and
+        // a title past it is compared in bytes, so that a key costs the same however long the
+        // title: one from a file can be megabytes long.
+        let isWithinLimit = title.dropFirst(State.titleLimit).isEmpty
+        guard isWithinLimit || title.utf8.count <= state.standup.title.utf8.count else {
           return .none
         }
         state.standup.title = title

@@ -101,7 +101,8 @@ extension AlertState where Action == StandupsList.Action.Alert {
   /// Asks before deleting a standup.
   public static func deleteStandup(_ standup: Standup) -> Self {
     AlertState {
-      TextState("Delete \"\(standup.displayTitle)\"?")
+      // NB: A title from a file can be of any length: the question quotes a line's worth.
+      TextState("Delete \"\(standup.displayTitle(maxLength: 100))\"?")
     } actions: {
       ButtonState(role: .destructive, action: .confirmDeletion(id: standup.id)) {
         TextState("Delete")

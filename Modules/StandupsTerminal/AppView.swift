@@ -74,8 +74,7 @@ public enum AppView {
     }
     if let status = layout.status {
       let area = status.inset(left: 1, right: 1)
-      let lines = statusLines(state, view, width: area.size.width)
-      for (row, (text, style)) in lines.prefix(area.size.height).enumerated() {
+      for (row, (text, style)) in layout.statusLines.enumerated() {
         let line = area.row(row)
         canvas.text(text, at: line.origin, style: style, clip: line)
       }
@@ -254,12 +253,17 @@ public enum AppView {
     return .element(id, element)
   }
 
-  /// The crumbs of the breadcrumb: the list, then a name for each screen on the stack.
-  static func breadcrumb(_ state: PersistedApp.State, format: TerminalFormat) -> [String] {
+  /// The crumbs of the breadcrumb: the list, then a name for each screen on the stack, each cut
+  /// to the `width` of the row.
+  static func breadcrumb(
+    _ state: PersistedApp.State,
+    format: TerminalFormat,
+    width: Int
+  ) -> [String] {
     ["Standups"]
       + state.app.path.map { element in
         switch element {
-        case .detail(let detail): detail.standup.displayTitle
+        case .detail(let detail): detail.standup.displayTitle(toWidth: width)
         case .meeting(let meeting): format.date(meeting.meeting.date)
         case .record: "Recording"
         }
@@ -311,36 +315,51 @@ public enum AppView {
     destination.is(\.add) ? "New standup" : "Edit standup"
   }
 
-  /// The most rows the status area takes from the screen above it.
-  static let mostStatusRows = 4
+  /// The most rows the status area takes from the screen above it on a terminal `height` rows
+  /// tall: half of them, so that a notice shows whole the files it names and the commands it
+  /// gives; one on a terminal under 12 rows tall; and never so many that the screen has fewer
+  /// than two.
+  static func mostStatusRows(height: Int) -> Int {
+    max(min(height >= 12 ? height / 2 : 1, height - 4), 0)
+  }
 
   /// Whether a notice is up, for `^X` to put away.
   static func hasNotice(_ state: PersistedApp.State, _ view: AppViewState) -> Bool {
     view.notice != nil || state.storage.notice != nil
   }
 
-  /// The status area, wrapped to `width`: feedback about the last keys, then the notices until
-  /// the user puts them away with `^X`, then why the data is not being saved, on every screen.
-  /// A notice wraps whole, so that a path it names can be read; the area shows its first
-  /// ``mostStatusRows`` rows (one on a terminal under 12 rows).
+  /// The status area, wrapped to `width` in at most `rows` rows: feedback about the last keys,
+  /// then the notices until the user puts them away with `^X`, then why the data is not being
+  /// saved (two rows at most), on every screen. The notices wrap over the rows the others leave,
+  /// so that a path they name can be read; when they need more, the last ends in "…".
   static func statusLines(
     _ state: PersistedApp.State,
     _ view: AppViewState,
-    width: Int
+    width: Int,
+    rows: Int
   ) -> [(String, Style)] {
-    var lines: [(String, Style)] = []
-    if let feedback = view.feedback {
-      lines.append((feedback.truncated(toWidth: width), Palette.label))
-    }
+    let feedback: [(String, Style)] =
+      view.feedback.map { [($0.truncated(toWidth: width), Palette.label)] } ?? []
+    let problem: [(String, Style)] =
+      state.storage.problem.map { problem in
+        let text: JoinedSequence = ["⚠", problem].joined(separator: " ")
+        return text.wrapped(toWidth: width, maxLines: 2).map { ($0, Palette.problem) }
+      } ?? []
+    var notice: [(String, Style)] = []
     let notices = [view.notice, state.storage.notice].compactMap { $0 }
-    if !notices.isEmpty {
-      lines += (notices.joined(separator: " ") + " (^X puts this away)").wrapped(toWidth: width)
-        .map { ($0, Palette.title) }
+    let noticeRows = rows - feedback.count - problem.count
+    if !notices.isEmpty, noticeRows > 0 {
+      // NB: Joined as it is read, and read only as far as the rows shown and one more, to know
+      // whether it goes on: a notice can quote a title of any length.
+      let text: JoinedSequence = (notices + ["(^X puts this away)"]).joined(separator: " ")
+      var lines = text.wrapped(toWidth: width, maxLines: noticeRows + 1)
+      if lines.count > noticeRows {
+        lines.removeLast()
+        lines[lines.count - 1] = (lines[lines.count - 1] + " …").truncated(toWidth: width)
+      }
+      notice = lines.map { ($0, Palette.title) }
     }
-    if let problem = state.storage.problem {
-      lines += ("⚠ " + problem).wrapped(toWidth: width).prefix(2).map { ($0, Palette.problem) }
-    }
-    return lines
+    return Array((feedback + notice + problem).prefix(max(rows, 0)))
   }
 
   private static func drawBreadcrumb(
@@ -349,7 +368,7 @@ public enum AppView {
     in row: Rect,
     on canvas: inout Canvas
   ) {
-    var crumbs = breadcrumb(state, format: format)
+    var crumbs = breadcrumb(state, format: format, width: row.size.width)
     let separator = " › "
     func width(_ crumbs: [String]) -> Int {
       crumbs.reduce(0) { $0 + $1.displayWidth } + separator.displayWidth * (crumbs.count - 1) + 1
@@ -440,6 +459,8 @@ public enum AppView {
     var breadcrumb: Rect
     var content: Rect
     var status: Rect?
+    /// What the status area shows, a row each.
+    var statusLines: [(String, Style)]
     var footer: Rect
     var sheet: Rect
 
@@ -448,9 +469,9 @@ public enum AppView {
       let height = size.height
       breadcrumb = screen.row(0)
       footer = screen.row(max(height - 1, 0))
-      let statusRows = min(
-        statusLines(state, view, width: max(size.width - 2, 1)).count,
-        max(min(height >= 12 ? AppView.mostStatusRows : 1, height - 4), 0))
+      statusLines = AppView.statusLines(
+        state, view, width: max(size.width - 2, 1), rows: AppView.mostStatusRows(height: height))
+      let statusRows = statusLines.count
       // NB: Alerts leave the status area alone: a notice that names a file stays readable
       // under any alert.
       overlay = Rect(

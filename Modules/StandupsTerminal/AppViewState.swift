@@ -133,6 +133,21 @@ public struct AppViewState: Sendable {
     return difference
   }
 
+  /// Prepares what the screen on top keeps from frame to frame for a terminal of `size`: a past
+  /// meeting's transcript wrapped to its width (``MeetingScreen/WrappedTranscript``). Call it
+  /// before drawing, so that a frame costs what it shows.
+  ///
+  /// - Parameters:
+  ///   - state: The app's state, as it will be drawn.
+  ///   - size: The size of the terminal.
+  public mutating func prepare(for state: PersistedApp.State, size: Size) {
+    guard case .element(let id, .meeting(let meeting)) = AppView.topScreen(state) else { return }
+    let region = AppView.Layout(state, self, size: size).content
+    let wrapped = MeetingScreen.wrappedTranscript(
+      meeting, in: region, wrapped: screens[id]?.wrappedTranscript)
+    screens[id]?.wrappedTranscript = wrapped
+  }
+
   /// After a pop, selects on the screen now on top the row of what was closed.
   private mutating func selectWhatWasClosed(in state: AppFeature.State) {
     guard let top = state.path.ids.last else {
@@ -166,6 +181,8 @@ public struct ScreenViewState: Equatable, Sendable {
   public var draft = ""
   /// The cursor in ``draft``.
   public var editor = LineEditor()
+  /// On a past meeting's screen, its transcript as wrapped for the last frame.
+  var wrappedTranscript: MeetingScreen.WrappedTranscript?
 
   /// Creates fresh view state.
   public init() {}

@@ -215,7 +215,8 @@ public final class TerminalApp {
 
   /// Draws the app at `size`.
   public func render(size: Size) -> Canvas {
-    AppView.render(store.state, view, size: size, format: format)
+    view.prepare(for: store.state, size: size)
+    return AppView.render(store.state, view, size: size, format: format)
   }
 
   /// Shows what another instance of the app saved since this one last read or wrote the data,

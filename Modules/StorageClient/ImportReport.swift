@@ -43,16 +43,26 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// What was done, in a sentence or two.
+  /// The most standups the report names; it counts the others.
+  public static let mostTitlesNamed = 20
+
+  /// The most characters of a title the report quotes, so that each takes at most a line of a
+  /// terminal; a longer one is cut with "…".
+  public static let longestTitleQuoted = 60
+
+  /// What was done, in a sentence or two. The first ``mostTitlesNamed`` standups added or changed
+  /// are named, each title cut to ``longestTitleQuoted`` characters, and the rest counted: a file
+  /// can hold any number of standups, with titles of any length.
   public var description: String {
     var sentences: [String] = []
+    var named = 0
     if !added.isEmpty {
-      sentences.append(
-        "Added \(Self.count(added.count)): \(added.map(Self.quoted).joined(separator: ", ")).")
+      let titles = added.lazy.map(Self.quoted)
+      sentences.append("Added \(Self.count(added.count))\(Self.listing(titles, named: &named)).")
     }
     if !changed.isEmpty {
-      let list = changed.map { "\(Self.quoted($0.title)) (\($0.parts.joined(separator: ", ")))" }
-      sentences.append("Changed \(Self.count(changed.count)): \(list.joined(separator: ", ")).")
+      let titles = changed.lazy.map { "\(Self.quoted($0.title)) (\($0.parts.joined(separator: ", ")))" }
+      sentences.append("Changed \(Self.count(changed.count))\(Self.listing(titles, named: &named)).")
     }
     if unchanged > 0 {
       sentences.append("\(Self.count(unchanged).capitalizingFirst) already there, unchanged.")
@@ -69,8 +79,22 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
     number == 1 ? "1 standup" : "\(number) standups"
   }
 
+  /// `": "` and the entries, as many as are left to name of ``mostTitlesNamed``, and how many
+  /// more there are; nothing when none is left to name.
+  private static func listing(
+    _ entries: some Collection<String>,
+    named: inout Int
+  ) -> String {
+    let shown = Array(entries.prefix(max(mostTitlesNamed - named, 0)))
+    named += shown.count
+    guard !shown.isEmpty else { return "" }
+    let rest = entries.count - shown.count
+    return ": " + shown.joined(separator: ", ") + (rest > 0 ? ", and \(rest) more" : "")
+  }
+
   private static func quoted(_ title: String) -> String {
-    "\"\(title)\""
+    let isLong = !title.dropFirst(longestTitleQuoted).isEmpty
+    return "\"" + (isLong ? String(title.prefix(longestTitleQuoted - 1)) + "…" : title) + "\""
   }
 }
 

@@ -48,10 +48,10 @@ public struct Canvas: Hashable, Sendable {
   ///
   /// Nothing is written outside `clip`: a row outside it draws nothing, characters left of it
   /// are skipped, and text wider than the columns from `point` to the clip's right edge is cut
-  /// with ``Swift/StringProtocol/truncated(toWidth:)``, so the "…" shows that something is
+  /// with ``Swift/Sequence/truncated(toWidth:)``, so the "…" shows that something is
   /// missing. A wide character that would straddle the clip's left edge is not drawn.
   /// Characters of width 0 (control characters such as newlines, and lone combining marks) are
-  /// not drawn: draw one line per call, using ``Swift/StringProtocol/wrapped(toWidth:)`` for
+  /// not drawn: draw one line per call, using ``Swift/Sequence/wrapped(toWidth:)`` for
   /// longer text.
   ///
   /// > Important: A wide character drawn *before* and straddling the clip's edge loses its

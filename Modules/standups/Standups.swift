@@ -4,7 +4,11 @@ import StandupsTerminal
 import StorageClient
 import TerminalUI
 
-/// The `standups` command: parses the command line and hands over to the front end.
+/// The `standups` command: the app, with `export` and `import` beside it. It parses the command
+/// line and hands over to the front end.
+///
+/// NB: The app is the root command itself, not a default subcommand: the help of a root command
+/// lists only its own options, and `standups --help` must show the app's.
 @main
 struct Standups: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -13,12 +17,33 @@ struct Standups: AsyncParsableCommand {
     discussion: """
       Data: --data-file, or $XDG_DATA_HOME/standups/standups.sqlite \
       (~/.local/share/standups/standups.sqlite), an SQLite database. Without HOME, the \
-      account's home folder in the password database.
+      account's home folder in the password database. The screens open when you quit reopen \
+      next time: $XDG_STATE_HOME/standups/session.json (~/.local/state/standups/session.json).
       """,
     version: "standups 1.0.0",
-    subcommands: [Run.self, Export.self, Import.self],
-    defaultSubcommand: Run.self
+    subcommands: [Export.self, Import.self, Run.self]
   )
+
+  @OptionGroup var app: AppOptions
+
+  func run() async throws {
+    try await app.run()
+  }
+}
+
+/// `standups run`, which earlier releases listed as the default subcommand: the app, as
+/// `standups` alone runs it.
+struct Run: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Run the app (what `standups` alone does).",
+    shouldDisplay: false
+  )
+
+  @OptionGroup var app: AppOptions
+
+  func run() async throws {
+    try await app.run()
+  }
 }
 
 /// The database to use: `--data-file`, or the default one.
@@ -48,16 +73,8 @@ struct DataFileOption: ParsableArguments {
   }
 }
 
-/// `standups` (or `standups run`): the app.
-struct Run: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(
-    abstract: "Run the app (what `standups` alone does).",
-    discussion: """
-      The screens open when you quit reopen next time: $XDG_STATE_HOME/standups/session.json \
-      (~/.local/state/standups/session.json).
-      """
-  )
-
+/// The app's options, and running it.
+struct AppOptions: ParsableArguments {
   @OptionGroup var data: DataFileOption
 
   @Option(

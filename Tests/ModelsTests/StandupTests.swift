@@ -50,4 +50,25 @@ struct StandupTests {
     standup.title = " Design "
     #expect(standup.displayTitle == " Design ")
   }
+
+  /// A title quoted in at most some characters is the display title, or its start and "…"; a
+  /// title that is only blank at its start is not "Untitled".
+  @Test func theDisplayTitleInAtMostSomeCharacters() {
+    let cases: [(title: String, maxLength: Int, shown: String)] = [
+      ("Weekly\tsync", 8, "Weekly …"),
+      ("Weekly\tsync", 11, "Weekly sync"),
+      ("Weekly\tsync", 10, "Weekly sy…"),
+      ("中文字", 2, "中…"),
+      ("e\u{301}e\u{301}e\u{301}", 3, "e\u{301}e\u{301}e\u{301}"),
+      (" \t\n ", 3, "Untitled"),
+      ("      x", 3, "  …"),
+      ("Design", 1, "…"),
+    ]
+    for (title, maxLength, shown) in cases {
+      let standup = Standup(id: Standup.ID(UUID(0)), title: title)
+      #expect(standup.displayTitle(maxLength: maxLength) == shown, "\(title.debugDescription)")
+    }
+    let long = Standup(id: Standup.ID(UUID(0)), title: String(repeating: "Retro ", count: 100_000))
+    #expect(long.displayTitle(maxLength: 12) == "Retro Retro…")
+  }
 }

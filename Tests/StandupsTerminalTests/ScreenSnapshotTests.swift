@@ -11,10 +11,11 @@ import SnapshotTesting
 import StandupDetail
 import StandupForm
 import StandupsList
-import StandupsTerminal
 import StorageClient
 import TerminalUI
 import Testing
+
+@testable import StandupsTerminal
 
 /// Every screen, sheet and alert of the app at 80×24, at 40×12 and at 20×6. Snapshots are in
 /// `__Snapshots__/ScreenSnapshotTests`; a missing one is recorded and fails the test, so a new
@@ -264,6 +265,19 @@ struct ScreenSnapshotTests {
     state.storage.notice =
       "Not saved last time: /home/blob/.local/state/standups/unsaved-standups-20261122T093000Z.json."
     state.alert = .saveFailed(Fixtures.diskFull)
+    assertFrames(state)
+  }
+
+  /// The first launch could not bring in an earlier release's data file: the notice wraps over
+  /// the rows it needs, so that the file it names, and the command that brings it in once
+  /// mended, show whole at 40 columns too.
+  @Test func aFirstLaunchNoticeShowsWholeTheFileItCouldNotBringIn() {
+    let report = OpeningReport(
+      earlierRelease: .failed(
+        path: "/home/blob/.local/share/standups/standups.json",
+        reason: "it is a folder, not a file"))
+    var state = Fixtures.app(standups: [])
+    state.storage.notice = report.notices.joined(separator: " ")
     assertFrames(state)
   }
 

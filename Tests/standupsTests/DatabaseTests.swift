@@ -231,4 +231,50 @@ struct DatabaseTests {
     #expect(try storedStandups(at: folder.dataFile, environment: folder.environment) == [.mock])
     #expect(try Data(contentsOf: folder.earlierReleaseDataFile) == bytes)
   }
+
+  /// A file of many standups with long titles: the report names twenty, each title cut to fit a
+  /// line, and counts the rest.
+  @Test func importNamesAtMostTwentyStandupsEachOnALine() async throws {
+    let folder = try TemporaryFolder()
+    let standups = IdentifiedArray(
+      uniqueElements: (0..<25).map { number in
+        Standup(
+          id: Standup.ID(UUID()),
+          title: "Standup \(number) " + String(repeating: "and its long title ", count: 5_000))
+      })
+    let file = folder.path("many.json")
+    try StandupsFile(standups: standups).encoded().write(to: file)
+
+    let run = try runStandupsAndWait(
+      ["import", file.path, "--data-file", folder.path("standups.sqlite").path],
+      environment: folder.environment)
+
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(run.output.contains("Added 25 standups: \"Standup 0 and its long title "))
+    #expect(run.output.contains(", and 5 more."))
+    let quoted = run.output.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }
+    #expect(quoted.count == 20)
+    #expect(quoted.allSatisfy { $0.element.count <= 60 && $0.element.hasSuffix("…") })
+  }
+
+  /// What stands where an earlier release's data file should be, and cannot be read, is left as
+  /// it was; the status line names it whole, in the command that brings it in once mended.
+  @Test func anEarlierReleasesFileThatCannotBeReadIsNamedWhole() async throws {
+    let folder = try TemporaryFolder()
+    try FileManager.default.createDirectory(
+      at: folder.earlierReleaseDataFile, withIntermediateDirectories: true)
+
+    let run = try await runStandups(
+      ["--script", "-"], input: "screen\n", environment: folder.environment)
+
+    #expect(run.status == 0, "\(run.errors)")
+    let status = run.output.split(separator: "\n").drop { !$0.contains("The standups of") }
+      .prefix { !$0.contains("^X put the notice away") }
+      .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    #expect(status.contains("once mended: standups import "))
+    // NB: A path is broken between characters where it does not fit a row.
+    #expect(
+      status.replacingOccurrences(of: " ", with: "")
+        .contains("standupsimport" + folder.earlierReleaseDataFile.path + "(^Xputsthisaway)"))
+  }
 }

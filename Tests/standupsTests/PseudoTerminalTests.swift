@@ -50,6 +50,36 @@ struct PseudoTerminalTests {
     #expect(logged.contains("A diagnostic for developers"))
   }
 
+  /// A state folder that is a file can hold no log: the screen says that the details could not
+  /// be kept, and why, and names no log that cannot exist.
+  @Test func aStateFolderThatIsAFileIsNeverNamedAsHoldingTheLog() throws {
+    let folder = try TemporaryFolder()
+    let state = folder.url.appendingPathComponent("state/standups")
+    try FileManager.default.createDirectory(
+      at: state.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data().write(to: state)
+    let terminal = try PseudoTerminal(
+      ["--report-issue", "A diagnostic for developers"], environment: folder.environment)
+    #expect(terminal.read(untilItShows: "No standups yet."))
+    // NB: Wide enough that the notice is one row, and its text one run of the output.
+    let mark = terminal.mark
+    terminal.resize(columns: 400, rows: 24)
+    var notice = ""
+    #expect(
+      terminal.read(from: mark) {
+        notice = $0
+        return $0.contains("(^X puts this away)")
+      })
+    #expect(
+      notice.contains(
+        "Something went wrong inside Standups, and nothing was lost; its details could not be "
+          + "kept: a folder on its path is a file (\(state.path))."))
+    #expect(!notice.contains("standups.log"))
+    terminal.type("q")
+    #expect(terminal.waitForExit() == 0)
+    #expect(!terminal.output.contains("A diagnostic for developers"))
+  }
+
   @Test func aPasteGoesIntoTheFieldAndPressesNoKey() throws {
     let folder = try TemporaryFolder()
     let terminal = try PseudoTerminal(environment: folder.environment)

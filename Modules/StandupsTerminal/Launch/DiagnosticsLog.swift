@@ -1,5 +1,6 @@
 public import Foundation
 public import IssueReporting
+import StorageClient
 import Synchronization
 
 #if canImport(Glibc)
@@ -37,7 +38,9 @@ public final class DiagnosticsLog: IssueReporter {
   private struct State {
     var descriptor: Int32 = -1
     var reported = 0
-    var onReport: (@Sendable () -> Void)?
+    /// Why the log could not be opened, the last time it could not.
+    var failure: SystemError?
+    var onReport: (@Sendable (_ failure: String?) -> Void)?
   }
 
   private let state = Mutex(State())
@@ -53,8 +56,10 @@ public final class DiagnosticsLog: IssueReporter {
     state.withLock { $0.reported }
   }
 
-  /// Calls `action` after each issue is written, so that the app can say where to look.
-  public func onReport(_ action: @escaping @Sendable () -> Void) {
+  /// Calls `action` after each issue is reported, so that the app can say where to look: with
+  /// `nil` when the issue is in the log, or else why the log could not be written, in words for
+  /// people ("a folder on its path is a file (/home/blob/.local/state/standups)").
+  public func onReport(_ action: @escaping @Sendable (_ failure: String?) -> Void) {
     state.withLock { $0.onReport = action }
   }
 
@@ -63,7 +68,7 @@ public final class DiagnosticsLog: IssueReporter {
   /// meanwhile: never to the screen being drawn.
   public func takeStandardError() -> @Sendable () -> Void {
     let descriptor = state.withLock { state in
-      state.descriptor = openLog()
+      state.descriptor = openLog(&state)
       return state.descriptor
     }
     let restore = Self.redirectStandardError(to: descriptor)
@@ -108,10 +113,11 @@ public final class DiagnosticsLog: IssueReporter {
   ) {
     let entry =
       "\(Date().formatted(.iso8601)) \(fileID):\(line): \(message() ?? "An issue was reported.")\n"
-    let onReport = state.withLock { state -> (@Sendable () -> Void)? in
-      if state.descriptor < 0 { state.descriptor = openLog() }
+    let (onReport, failure) = state.withLock {
+      state -> ((@Sendable (String?) -> Void)?, String?) in
+      if state.descriptor < 0 { state.descriptor = openLog(&state) }
       if state.descriptor >= 0, fileSize(state.descriptor) > limit {
-        state.descriptor = startNewLog(replacing: state.descriptor)
+        state.descriptor = startNewLog(replacing: state.descriptor, &state)
       }
       if state.descriptor >= 0 {
         _ = entry.utf8CString.withUnsafeBufferPointer {
@@ -119,28 +125,33 @@ public final class DiagnosticsLog: IssueReporter {
         }
       }
       state.reported += 1
-      return state.onReport
+      let folder = file.deletingLastPathComponent().path
+      let failure = state.descriptor >= 0 ? nil : state.failure?.problem(at: folder).description
+      return (state.onReport, failure)
     }
-    onReport?()
+    onReport?(failure)
   }
 
-  /// Opens the log to append to it, making its folder when needed; -1 when it cannot be.
-  private func openLog() -> Int32 {
+  /// Opens the log to append to it, making its folder when needed; -1 when it cannot be, with
+  /// why in `state`.
+  private func openLog(_ state: inout State) -> Int32 {
     var folder = ""
     for component in file.deletingLastPathComponent().path.split(separator: "/") {
       folder += "/\(component)"
       mkdir(folder, 0o700)
     }
-    return open(file.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+    let descriptor = open(file.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+    state.failure = descriptor >= 0 ? nil : SystemError(code: errno, operation: "open")
+    return descriptor
   }
 
   /// Moves the full log to `standups.log.1` and opens a new one, which becomes standard error if
   /// the old one was.
-  private func startNewLog(replacing descriptor: Int32) -> Int32 {
+  private func startNewLog(replacing descriptor: Int32, _ state: inout State) -> Int32 {
     let wasStandardError = isSameFile(descriptor, STDERR_FILENO)
     rename(file.path, file.path + ".1")
     close(descriptor)
-    let new = openLog()
+    let new = openLog(&state)
     if wasStandardError, new >= 0 {
       dup2(new, STDERR_FILENO)
     }

@@ -10,6 +10,14 @@ import SoundClient
 import StorageClient
 import TerminalUI
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Starts the app: live on a terminal, or running a script. This is everything the `standups`
 /// executable does after parsing its arguments.
 @MainActor
@@ -123,11 +131,12 @@ public enum Launcher {
     let log = DiagnosticsLog(in: folder)
     IssueReporters.current = [log]
     let file = log.file.path
-    log.onReport {
+    log.onReport { failure in
+      // NB: The log is named only once it holds the details: a state folder that is a file,
+      // or that cannot be written, holds none.
+      let details = failure.map { "its details could not be kept: \($0)." } ?? "the details are in \(file)."
       Task { @MainActor in
-        app.notice =
-          "Something went wrong inside Standups, and nothing was lost; the details are in "
-          + "\(file)."
+        app.notice = "Something went wrong inside Standups, and nothing was lost; " + details
       }
     }
     return log.takeStandardError()
@@ -147,14 +156,33 @@ public enum Launcher {
   ///   ``LaunchError/scriptIsNotText(path:)`` when it is not UTF-8.
   public nonisolated static func scriptText(at path: String) throws(LaunchError) -> String {
     let data: Data
-    switch FileSystem.live.read(path == "-" ? "/dev/stdin" : path) {
+    switch path == "-" ? readStandardInput() : FileSystem.live.read(path) {
     case .success(let bytes): data = bytes
-    case .failure(let error): throw .unreadableScript(error.problem(at: path))
+    case .failure(let error):
+      throw .unreadableScript(error.problem(at: path == "-" ? "standard input" : path))
     }
     guard let text = String(data: data, encoding: .utf8) else {
       throw .scriptIsNotText(path: path == "-" ? "on standard input" : path)
     }
     return text
+  }
+
+  /// All of standard input, read from the process's own descriptor.
+  ///
+  /// NB: Never by opening `/dev/stdin`: that opens the pipe, socket or file again, which fails
+  /// where this process may read it but not open it (a socket; a pipe another user made).
+  private nonisolated static func readStandardInput() -> Result<Data, SystemError> {
+    var data = Data()
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = read(STDIN_FILENO, &chunk, chunk.count)
+      if count < 0 {
+        if errno == EINTR { continue }
+        return .failure(SystemError(code: errno, operation: "read"))
+      }
+      if count == 0 { return .success(data) }
+      data.append(contentsOf: chunk[..<count])
+    }
   }
 
   /// After the app stopped: when changes could not be saved to the database, says on standard

@@ -81,8 +81,11 @@ enum AlertOverlay {
   ) {
     let width = AppView.overlayBox(Size(width: 60, height: 0), over: screen).size.width
     let inner = max(width - 4, 1)
-    let titleLines = alert.title.wrapped(toWidth: inner)
-    var messageLines = alert.message.map { $0.wrapped(toWidth: inner) } ?? []
+    // NB: An alert can quote a title of any length: its text is read only as far as the screen
+    // shows, and a message one line further, to know whether to show that it goes on.
+    let titleLines = alert.title.wrapped(toWidth: inner, maxLines: screen.size.height)
+    var messageLines =
+      alert.message.map { $0.wrapped(toWidth: inner, maxLines: screen.size.height + 1) } ?? []
     let buttonLines = layoutButtons(alert.buttons, width: inner)
     // NB: Borders, then a blank line after the title and one before the buttons, when room.
     var fixed = titleLines.count + buttonLines.count + 2 + (messageLines.isEmpty ? 0 : 1)

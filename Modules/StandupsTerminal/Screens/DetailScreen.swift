@@ -1,4 +1,5 @@
 import Foundation
+import IdentifiedCollections
 import Models
 import StandupDetail
 import TerminalUI
@@ -121,7 +122,9 @@ enum DetailScreen {
     var preview = ""
     var length = 0
     var isAfterSpace = false
-    for character in transcript where length <= width {
+    // NB: Stops once the row is full, so that a transcript costs the row, however long it is.
+    for character in transcript {
+      guard length <= width else { break }
       guard !character.isWhitespace else {
         isAfterSpace = length > 0
         continue
@@ -148,16 +151,11 @@ enum DetailScreen {
     var meetings: Rect
 
     init(_ state: StandupDetail.State, in region: Rect) {
-      let names = state.standup.attendees.map { $0.name.isEmpty ? "Unnamed" : $0.name }
       let width = max(region.size.width - 2 - Self.labelWidth, 1)
-      var lines = names.joined(separator: ", ").wrapped(toWidth: width)
       let maximumLines = region.size.height >= 16 ? 3 : 2
-      if lines.count > maximumLines {
-        let kept = lines[maximumLines - 1] + " " + lines[maximumLines...].joined(separator: " ")
-        lines = Array(lines.prefix(maximumLines - 1)) + [kept.truncated(toWidth: width)]
-      }
-      attendeeLines = lines
-      let (top, rest) = region.divided(atRow: 1 + lines.count)
+      attendeeLines = Self.attendeeLines(
+        state.standup.attendees, width: width, maximumLines: maximumLines)
+      let (top, rest) = region.divided(atRow: 1 + attendeeLines.count)
       summary = top
       let list = rest.inset(top: 1)
       guard list.size.height > 0 else {
@@ -168,6 +166,27 @@ enum DetailScreen {
       let (headingRow, rows) = list.divided(atRow: 1)
       heading = headingRow
       meetings = rows
+    }
+
+    /// The attendees' names, "Unnamed" for a blank one, wrapped to `width` on at most
+    /// `maximumLines` lines, the last ending in "…" when more did not fit.
+    ///
+    /// NB: The names are joined as they are read, and read only as far as the lines reach:
+    /// there can be any number of them, each of any length.
+    static func attendeeLines(
+      _ attendees: IdentifiedArrayOf<Attendee>,
+      width: Int,
+      maximumLines: Int
+    ) -> [String] {
+      let names: JoinedSequence = attendees.lazy
+        .map { $0.name.isEmpty ? "Unnamed" : $0.name }
+        .joined(separator: ", ")
+      var lines = names.wrapped(toWidth: width, maxLines: maximumLines + 1)
+      if lines.count > maximumLines {
+        let kept = lines[maximumLines - 1] + " " + lines[maximumLines]
+        lines = Array(lines.prefix(maximumLines - 1)) + [kept.truncated(toWidth: width)]
+      }
+      return lines
     }
   }
 }

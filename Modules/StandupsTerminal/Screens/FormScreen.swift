@@ -64,7 +64,7 @@ enum FormScreen {
       label("Title", row: row, isFocused: isFocused)
       var titleField = field(of: row)
       // NB: The limit is stated while the title is typed, where a key past it does nothing.
-      let limit = " \(state.standup.title.count)/\(StandupForm.State.titleLimit)"
+      let limit = " \(titleLength(state.standup.title))/\(StandupForm.State.titleLimit)"
       if isFocused, titleField.size.width >= limit.count + 10 {
         titleField = Rect(
           column: titleField.minColumn, row: titleField.minRow,
@@ -165,6 +165,18 @@ enum FormScreen {
         ).lowerBound
     }
     return outcome
+  }
+
+  /// The most characters of a title the form counts: more than any shortening needs to know
+  /// about, and few enough that the count costs the same with every key, however long a title
+  /// from a file is.
+  static let mostCountedTitleLength = 999
+
+  /// The title's length as the form states it beside the title: its number of characters, or
+  /// "999+" past ``mostCountedTitleLength``.
+  static func titleLength(_ title: String) -> String {
+    let counted = title.prefix(mostCountedTitleLength + 1).count
+    return counted > mostCountedTitleLength ? "\(mostCountedTitleLength)+" : "\(counted)"
   }
 
   /// The rows in order: title, length, theme, then each attendee.

@@ -52,7 +52,7 @@ enum ListScreen {
       let detailsWidth = min(details.displayWidth, max(row.size.width - 14, 0))
       let titleRoom = max(row.size.width - 3 - detailsWidth - 1, 0)
       canvas.text(
-        standup.displayTitle.truncated(toWidth: titleRoom),
+        standup.displayTitle(toWidth: titleRoom),
         at: Point(column: row.minColumn + 3, row: row.minRow),
         style: isSelected ? Palette.selected.bold() : Palette.title,
         clip: row

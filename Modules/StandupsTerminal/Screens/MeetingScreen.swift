@@ -16,7 +16,7 @@ enum MeetingScreen {
     format: TerminalFormat,
     on canvas: inout Canvas
   ) {
-    let layout = Layout(state, in: region)
+    let layout = Layout(state, in: region, wrapped: view.wrappedTranscript)
     let header = layout.header
     guard header.size.height > 0 else { return }
     let date = format.date(state.meeting.date)
@@ -32,19 +32,20 @@ enum MeetingScreen {
     }
 
     let text = layout.text
+    let rows = layout.transcript.rows
     guard text.size.height > 0 else { return }
-    if layout.lines.isEmpty {
+    if rows.isEmpty {
       canvas.text("Nothing was transcribed.", at: text.origin, style: Palette.label, clip: text)
       return
     }
-    let first = min(view.scroll, max(layout.lines.count - text.size.height, 0))
-    for (offset, line) in layout.lines.dropFirst(first).prefix(text.size.height).enumerated() {
+    let first = min(view.scroll, max(rows.count - text.size.height, 0))
+    for (offset, line) in rows.dropFirst(first).prefix(text.size.height).enumerated() {
       canvas.text(line, at: text.row(offset).origin, style: .plain, clip: text)
     }
-    let last = min(first + text.size.height, layout.lines.count)
-    let position = "\(first + 1)–\(last) of \(layout.lines.count)"
+    let last = min(first + text.size.height, rows.count)
+    let position = "\(first + 1)–\(last) of \(rows.count)"
     // NB: Shown only beside the date, never over it.
-    if layout.lines.count > text.size.height,
+    if rows.count > text.size.height,
       date.displayWidth + 1 + position.displayWidth <= header.size.width
     {
       canvas.text(
@@ -60,8 +61,10 @@ enum MeetingScreen {
     _ view: inout ScreenViewState,
     in region: Rect
   ) -> MeetingFeature.Action? {
-    let layout = Layout(state, in: region)
-    if view.scrollText(for: key, lineCount: layout.lines.count, height: layout.text.size.height) {
+    let layout = Layout(state, in: region, wrapped: view.wrappedTranscript)
+    view.wrappedTranscript = layout.transcript
+    let lineCount = layout.transcript.rows.count
+    if view.scrollText(for: key, lineCount: lineCount, height: layout.text.size.height) {
       return nil
     }
     switch key {
@@ -72,30 +75,66 @@ enum MeetingScreen {
     }
   }
 
+  /// The transcript wrapped to fit `region` as the screen shows it, reusing `wrapped` when it
+  /// is that.
+  static func wrappedTranscript(
+    _ state: MeetingFeature.State,
+    in region: Rect,
+    wrapped: WrappedTranscript?
+  ) -> WrappedTranscript {
+    Layout(state, in: region, wrapped: wrapped).transcript
+  }
+
   /// Where the parts of the screen go, and the transcript wrapped to the screen's width.
   struct Layout {
     var header: Rect
     var attendeeLines: [String]
     var text: Rect
-    var lines: [String]
+    var transcript: WrappedTranscript
 
-    init(_ state: MeetingFeature.State, in region: Rect) {
+    /// - Parameter wrapped: The transcript as wrapped for an earlier frame, used again when it
+    ///   is the same transcript at the same width.
+    init(_ state: MeetingFeature.State, in region: Rect, wrapped: WrappedTranscript?) {
       let body = region.inset(left: 1, right: 1)
-      let names = state.standup.attendees.map { $0.name.isEmpty ? "Unnamed" : $0.name }
       let width = max(body.size.width - DetailScreen.Layout.labelWidth, 1)
-      var attendeeLines = names.joined(separator: ", ").wrapped(toWidth: width)
-      if attendeeLines.count > 2 {
-        let rest = attendeeLines[1...].joined(separator: " ")
-        attendeeLines = [attendeeLines[0], rest.truncated(toWidth: width)]
-      }
-      self.attendeeLines = attendeeLines
+      attendeeLines = DetailScreen.Layout.attendeeLines(
+        state.standup.attendees, width: width, maximumLines: 2)
       let (top, rest) = body.divided(atRow: 1 + attendeeLines.count)
       header = top
       text = rest.inset(top: 1)
-      lines = state.meeting.transcript
-        .split(separator: "\n", omittingEmptySubsequences: false)
-        .flatMap { $0.isEmpty ? [""] : $0.wrapped(toWidth: max(body.size.width, 1)) }
-      while lines.last?.isEmpty == true { lines.removeLast() }
+      transcript = WrappedTranscript(
+        state.meeting.transcript, width: max(body.size.width, 1), reusing: wrapped)
+    }
+  }
+
+  /// A past meeting's transcript wrapped to a width: the rows its screen scrolls through.
+  ///
+  /// NB: Wrapping reads the whole transcript, which can be megabytes long. The screen's view state
+  /// keeps the rows (``AppViewState/prepare(for:size:)`` before each frame, and each key), so that
+  /// a transcript is wrapped once for each width it is shown at, and a frame or a key then costs
+  /// the rows shown. `LongTextTests` check that the rows kept are those of the transcript and width
+  /// shown.
+  struct WrappedTranscript: Equatable, Sendable {
+    /// The transcript wrapped.
+    let transcript: String
+    /// The width it was wrapped to.
+    let width: Int
+    /// Its rows, without the blank ones at its end.
+    let rows: [String]
+
+    /// Wraps `transcript` to `width`, or reuses `earlier` when it is that transcript at that
+    /// width.
+    init(_ transcript: String, width: Int, reusing earlier: Self?) {
+      // NB: The same transcript is the same string, which compares in constant time.
+      if let earlier, earlier.width == width, earlier.transcript == transcript {
+        self = earlier
+        return
+      }
+      var rows = transcript.wrapped(toWidth: width)
+      while rows.last?.isEmpty == true { rows.removeLast() }
+      self.transcript = transcript
+      self.width = width
+      self.rows = rows
     }
   }
 }

@@ -50,10 +50,10 @@ enum RecordScreen {
         empty: Palette.track)
     }
 
-    let speakerLines = speakers(state, width: body.size.width)
-    let speakerRows = min(speakerLines.count, max(body.size.height - 5, 1))
-    for (offset, chips) in speakerLines.prefix(speakerRows).enumerated()
-    where 2 + offset < body.size.height {
+    let speakerLines = speakers(
+      state, width: body.size.width, maxLines: max(body.size.height - 5, 1))
+    let speakerRows = speakerLines.count
+    for (offset, chips) in speakerLines.enumerated() where 2 + offset < body.size.height {
       let row = body.row(2 + offset)
       var column = row.minColumn
       for chip in chips {
@@ -91,11 +91,13 @@ enum RecordScreen {
 
   /// The last `count` rows of `transcript` wrapped to `width` columns.
   ///
-  /// NB: Lines are taken from the end until the rows are filled, so that a frame costs the same
-  /// however long the transcript has grown.
+  /// NB: Lines are taken from the end until the rows are filled, and only from the end of the
+  /// transcript that `count` rows can hold, so that a frame costs the same however long the
+  /// transcript, or its last line, has grown. A line longer than that is wrapped from a point
+  /// near its end rather than from its start, which is out of sight.
   static func lastRows(of transcript: Substring, width: Int, count: Int) -> [String] {
     var rows: [String] = []
-    var rest = transcript
+    var rest = transcript.suffix((count + 1) * (width + 1))
     while rows.count < count {
       let newline = rest.utf8.lastIndex(of: UInt8(ascii: "\n"))
       let line = newline.map { rest[rest.utf8.index(after: $0)...] } ?? rest
@@ -138,29 +140,37 @@ enum RecordScreen {
     return transcript[..<newline]
   }
 
-  /// The speakers as chips, laid out in lines of `width` columns.
-  static func speakers(_ state: RecordMeeting.State, width: Int) -> [[Chip]] {
+  /// The speakers as chips, laid out in at most `maxLines` lines of `width` columns.
+  ///
+  /// NB: Each name is read only as far as a line reaches, and the speakers only as far as the
+  /// lines do: a standup can have any number of attendees, each name of any length.
+  static func speakers(_ state: RecordMeeting.State, width: Int, maxLines: Int) -> [[Chip]] {
     let attendees = state.standup.attendees
     let names =
-      attendees.isEmpty ? ["Everyone"] : attendees.map { $0.name.isEmpty ? "Unnamed" : $0.name }
+      attendees.isEmpty
+      ? AnySequence(["Everyone"])
+      : AnySequence(attendees.lazy.map { $0.name.isEmpty ? "Unnamed" : $0.name })
     var lines: [[Chip]] = [[]]
     var used = 0
     for (index, name) in names.enumerated() {
-      let chip: Chip
+      let mark: String
+      let style: Style
       if index < state.speakerIndex {
-        chip = Chip(text: "✓ " + name, style: Palette.done)
+        (mark, style) = ("✓ ", Palette.done)
       } else if index == state.speakerIndex {
-        chip = Chip(text: "▶ " + name, style: Palette.now)
+        (mark, style) = ("▶ ", Palette.now)
       } else {
-        chip = Chip(text: "· " + name, style: .plain)
+        (mark, style) = ("· ", .plain)
       }
-      let chipWidth = min(chip.text.displayWidth, width)
+      let chip: FlattenSequence = [mark, name].joined()
+      let text = chip.truncated(toWidth: width)
+      let chipWidth = text.displayWidth
       if used > 0, used + 1 + chipWidth > width {
+        guard lines.count < maxLines else { break }
         lines.append([])
         used = 0
       }
-      lines[lines.count - 1].append(
-        Chip(text: chip.text.truncated(toWidth: width), style: chip.style))
+      lines[lines.count - 1].append(Chip(text: text, style: style))
       used += (used > 0 ? 1 : 0) + chipWidth
     }
     return lines

@@ -198,7 +198,8 @@ extension StandupsDatabase {
     case .success(let bytes): data = bytes
     case .failure(let error) where error.code == ENOENT: return nil
     case .failure(let error):
-      return .failed(path: file, reason: error.problem(at: file).description)
+      // NB: The reason alone: the notice that tells it names the file, once.
+      return .failed(path: file, reason: error.problem(at: "").description)
     }
     let standups: IdentifiedArrayOf<Standup>
     do throws(StandupsFileError) {

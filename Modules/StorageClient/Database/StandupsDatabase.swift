@@ -148,7 +148,10 @@ public actor StandupsDatabase {
     // aside here, and never written over.
     let (read, seen) = try reading(queue) { db in
       (
-        try StandupRows.fetchAll(db),
+        // NB: An empty file at the path (`touch standups.sqlite`) holds no standups until
+        // opening finishes and makes its tables.
+        try Schema.migrator.appliedIdentifiers(db).isEmpty
+          ? StandupRows.Read() : StandupRows.fetchAll(db),
         CommitsSeen(dataVersion: try Self.dataVersion(db), sequence: try Self.lastSequence(db))
       )
     }
@@ -374,7 +377,9 @@ public actor StandupsDatabase {
   }
 
   static func lastSequence(_ db: Database) throws -> Int {
-    try Int.fetchOne(db, sql: "SELECT IFNULL(MAX(sequence), 0) FROM standupChange") ?? 0
+    // NB: An empty file at the path has no tables until opening finishes.
+    guard try db.tableExists("standupChange") else { return 0 }
+    return try Int.fetchOne(db, sql: "SELECT IFNULL(MAX(sequence), 0) FROM standupChange") ?? 0
   }
 
   /// Commits `work` in one transaction, and keeps the look for other instances' commits where it

@@ -1,3 +1,4 @@
+import PropertyBased
 import TerminalUI
 import Testing
 
@@ -119,6 +120,119 @@ struct WrappingTests {
         )
       }
     }
+  }
+}
+
+struct BoundedLayoutTests {
+  /// A text as long as a book, read through a sequence that counts the characters taken from it.
+  private static let book = String(repeating: "Minutes of the meeting ", count: 50_000)
+
+  @Test func truncatingReadsOnlyWhatFitsAndOneCharacterMore() {
+    let text = CountingCharacters(Self.book)
+    #expect(text.truncated(toWidth: 30) == "Minutes of the meeting Minute…")
+    #expect(text.count.value == 31)
+  }
+
+  @Test func wrappingToSomeLinesReadsOnlyTheirCharacters() {
+    let text = CountingCharacters(Self.book)
+    #expect(
+      text.wrapped(toWidth: 20, maxLines: 3)
+        == ["Minutes of the", "meeting Minutes of", "the meeting Minutes"])
+    #expect(text.count.value <= 4 * 21)
+
+    let word = CountingCharacters(String(repeating: "a", count: 1_000_000))
+    #expect(word.wrapped(toWidth: 10, maxLines: 2) == ["aaaaaaaaaa", "aaaaaaaaaa"])
+    #expect(word.count.value <= 3 * 11)
+  }
+
+  @Test func askingForNoLinesGivesNone() {
+    #expect("Design".wrapped(toWidth: 10, maxLines: 0) == [])
+    #expect("Design".wrapped(toWidth: 0, maxLines: 2) == [""])
+  }
+
+  /// Wrapping reads the text a character at a time and stops at the lines asked for; the plain
+  /// breaker below splits the whole text into words first, as wrapping was first written. On
+  /// random text, spaces, newlines, wide characters, joiners and accents included, at random
+  /// widths, the lines asked for are the plain breaker's first lines.
+  @Test(arguments: 0..<300)
+  func agreesWithThePlainBreaker(seed: UInt64) {
+    var random = Xoshiro(seed: (seed, ~seed, seed &* 31, seed ^ 0x5DEE_CE66))
+    let pieces = [
+      "a", "bc", "defghij", " ", "  ", "\n", "\r\n", "中", "😀", "👨\u{200D}👩", "e\u{301}",
+      "🇫🇷", "\u{200B}", "klmnopqrstuvwxyz",
+    ]
+    let text = (0..<Int.random(in: 0..<30, using: &random)).map { _ in
+      pieces.randomElement(using: &random)!
+    }.joined()
+    let width = Int.random(in: 0..<12, using: &random)
+    let whole = plainWrapped(text, toWidth: width)
+    #expect(text.wrapped(toWidth: width) == whole, "\(text.debugDescription) at \(width)")
+    for maxLines in 1...whole.count + 1 {
+      #expect(
+        text.wrapped(toWidth: width, maxLines: maxLines) == Array(whole.prefix(maxLines)),
+        "\(text.debugDescription) at \(width), \(maxLines) lines")
+    }
+  }
+}
+
+/// Characters of a text, counting how many were read.
+private struct CountingCharacters: Sequence {
+  let text: String
+  let count = Counter()
+
+  init(_ text: String) {
+    self.text = text
+  }
+
+  final class Counter {
+    var value = 0
+  }
+
+  func makeIterator() -> AnyIterator<Character> {
+    var iterator = text.makeIterator()
+    return AnyIterator { [count] in
+      guard let character = iterator.next() else { return nil }
+      count.value += 1
+      return character
+    }
+  }
+}
+
+/// Greedy wrapping as plainly as it can be written: paragraphs split at newlines, words split at
+/// spaces, each word measured whole. It reads the whole text, whatever is asked of it.
+private func plainWrapped(_ text: String, toWidth width: Int) -> [String] {
+  guard width > 0 else { return [""] }
+  return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).flatMap {
+    paragraph in
+    var lines: [String] = []
+    var line = ""
+    var lineWidth = 0
+    var spaces = 0
+    for (index, word) in paragraph.split(separator: " ", omittingEmptySubsequences: false)
+      .enumerated()
+    {
+      if index > 0 { spaces += 1 }
+      guard !word.isEmpty else { continue }
+      if lineWidth + spaces + word.displayWidth <= width {
+        line += String(repeating: " ", count: spaces) + word
+        lineWidth += spaces + word.displayWidth
+      } else {
+        if !line.isEmpty {
+          lines.append(line)
+          (line, lineWidth) = ("", 0)
+        }
+        for character in word {
+          if lineWidth + character.displayWidth > width, !line.isEmpty {
+            lines.append(line)
+            (line, lineWidth) = ("", 0)
+          }
+          line.append(character)
+          lineWidth += character.displayWidth
+        }
+      }
+      spaces = 0
+    }
+    return lines + [line]
   }
 }
 
