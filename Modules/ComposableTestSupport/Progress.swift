@@ -1,13 +1,29 @@
 /// Lets a ``TestStore`` sleep until something it waits for may have happened: an effect sent an
 /// action or finished.
 ///
-/// Waiting is driven by those events only, never by the wall clock, so a slow machine cannot
-/// fail a test that passes. A wait that can never end (an effect waiting on a clock the test
-/// never advances) lasts until the waiting task is cancelled, for example by a test's
-/// `.timeLimit`, and then the test store reports what it was waiting for.
+/// Waiting is driven by those events, so a wait that ends does so as soon as it can. A wait
+/// that cannot end (an effect waiting on a clock the test never advances) would hang the test
+/// run; a bound on each wait (``TestStore/timeout``) guards against that, and is the only time a
+/// test store looks at the wall clock. The bound is far longer than any wait that ends, so it
+/// decides nothing in a test that passes.
 @MainActor
 final class Progress {
+  /// How a wait ended.
+  enum Outcome {
+    /// What the test store waited for happened.
+    case happened
+    /// The wait's bound passed first.
+    case timedOut
+    /// The waiting task was cancelled first, as by a test's `.timeLimit`.
+    case cancelled
+  }
+
+  /// The clock the bound of each wait is measured on: the wall clock, or, in the test store's
+  /// own tests, a clock they advance.
+  var clock: any Clock<Duration> = ContinuousClock()
   private var waiters: [CheckedContinuation<Void, Never>] = []
+  private var expiredWaits: Set<Int> = []
+  private var nextWait = 0
 
   /// Wakes every waiter so that it checks its condition again.
   func signal() {
@@ -16,18 +32,40 @@ final class Progress {
     for waiter in waiters { waiter.resume() }
   }
 
-  /// Waits until `condition` holds, checking it again after every signal.
-  ///
-  /// - Returns: Whether `condition` holds; `false` when the waiting task was cancelled first.
-  func wait(until condition: () -> Bool) async -> Bool {
+  /// Marks `wait` as past its bound, and wakes it.
+  private func expire(_ wait: Int) {
+    expiredWaits.insert(wait)
+    signal()
+  }
+
+  /// Waits until `condition` holds, checking it again after every signal, for at most `bound`.
+  func wait(until condition: () -> Bool, atMost bound: Duration) async -> Outcome {
+    guard !condition() else { return .happened }
+    let wait = nextWait
+    nextWait += 1
+    // NB: The alarm queues behind the work it waits for. A test run's other tests may hold the
+    // cooperative pool's few threads for a while (a sync test waiting on a process blocks one):
+    // an alarm on the main actor would then go off while the effects had no thread to run on,
+    // and fail a test that is merely starved. At background priority, after a hop through the
+    // pool, it is run only once the effects queued before it have had their turn.
+    let alarm = Task.detached(priority: .background) { [clock] in
+      guard (try? await clock.sleep(for: bound)) != nil else { return }
+      await Task.yield()
+      await self.expire(wait)
+    }
+    defer {
+      alarm.cancel()
+      expiredWaits.remove(wait)
+    }
     while !condition() {
-      guard !Task.isCancelled else { return false }
+      guard !Task.isCancelled else { return .cancelled }
+      guard !expiredWaits.contains(wait) else { return .timedOut }
       await withTaskCancellationHandler {
         await withCheckedContinuation { waiters.append($0) }
       } onCancel: {
         Task { @MainActor in self.signal() }
       }
     }
-    return true
+    return .happened
   }
 }

@@ -1,5 +1,4 @@
 import Composable
-import ConcurrencyExtras
 import IssueReporting
 
 extension TestStore {
@@ -9,9 +8,10 @@ extension TestStore {
   /// Waits until every tracked effect has finished, then reports received actions the test has
   /// not asserted (in a non-exhaustive test, they are shown as skipped when asked for, and
   /// their state is adopted either way). Call it at the end of a test whose effects finish on
-  /// their own but asynchronously. A non-exhaustive test waits only for the effects that can
-  /// finish without the test's help: those that finish once every effect ready to run has had
-  /// its turn.
+  /// their own but asynchronously. A non-exhaustive test waits as an exhaustive one does, so
+  /// that what it checks next (a database, a file) is what the effects left. An effect that
+  /// has not finished when ``timeout`` has passed fails the test, with the Composable
+  /// Architecture's message, and is cancelled.
   ///
   /// ```swift
   /// await store.send(.saveButtonTapped)
@@ -31,30 +31,25 @@ extension TestStore {
     column: UInt = #column
   ) async {
     let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    let finished: Bool
-    if exhaustivity == .on {
-      finished = await progress.wait(until: { root.runtime.trackedRunningCount == 0 })
-    } else {
-      await settle()
-      finished = root.runtime.trackedRunningCount == 0
-    }
+    let outcome = await waitForTrackedEffects()
     await settle()
     settleReceivedActions(
       exhaustiveIssue: Self.unassertedActionsMessage(receivedActions.map(\.action)),
       location: location
     )
-    guard !finished, exhaustivity == .on else { return }
-    location.reportIssue(
-      """
-      Expected effects to finish, but the test was cancelled with \
-      \(root.runtime.trackedRunningCount) still running. Effects started by:
+    reportUnfinishedEffects(after: outcome, at: location)
+  }
 
-      \(runningOrigins().map { "  • \(debugCaseOutput($0))" }.joined(separator: "\n"))
-      """
-    )
+  /// Waits until no effect the test tracks is running, for at most ``timeout``.
+  func waitForTrackedEffects() async -> Progress.Outcome {
+    await progress.wait(until: { root.runtime.trackedRunningCount == 0 }, atMost: timeout)
   }
 
   /// Discards the actions received from effects that the test has not asserted.
+  ///
+  /// A non-exhaustive test first waits, as ``finish(fileID:filePath:line:column:)`` does, for
+  /// the effects in flight: an integration test that skips what it received goes on to check
+  /// what those effects did.
   ///
   /// ```swift
   /// await store.send(.onAppear)
@@ -74,11 +69,14 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async {
+    let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    if exhaustivity != .on {
+      reportUnfinishedEffects(after: await waitForTrackedEffects(), at: location)
+    }
     await settle()
     guard let last = receivedActions.last else {
       if strict {
-        CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-          .reportIssue("There were no received actions to skip.")
+        location.reportIssue("There were no received actions to skip.")
       }
       return
     }

@@ -202,17 +202,22 @@ extension TestStore {
     at location: CodeLocation
   ) async {
     let exhaustivity = self.exhaustivity
-    let settled = await progress.wait(until: {
-      let arrived =
-        exhaustivity == .on
-        ? !receivedActions.isEmpty
-        : receivedActions.contains { isMatching($0.action) }
-      return arrived || root.runtime.runningCount == 0
-    })
+    let outcome = await progress.wait(
+      until: {
+        let arrived =
+          exhaustivity == .on
+          ? !receivedActions.isEmpty
+          : receivedActions.contains { isMatching($0.action) }
+        return arrived || root.runtime.runningCount == 0
+      },
+      atMost: timeout
+    )
     let reason =
-      settled
-      ? "no effect that could send it is still running"
-      : "the test was cancelled while effects were still running"
+      switch outcome {
+      case .happened: "no effect that could send it is still running"
+      case .timedOut: "effects were still running after \(timeout)"
+      case .cancelled: "the test was cancelled while effects were still running"
+      }
 
     switch exhaustivity {
     case .on:

@@ -51,7 +51,7 @@ extension TestStore {
         action, and its effects were cancelled.
         """
       )
-      return TestStoreTask(rawValue: StoreTask(group: nil), progress: progress)
+      return TestStoreTask(rawValue: StoreTask(group: nil), progress: progress, timeout: timeout)
     }
     settleReceivedActions(before: "sending \(debugCaseOutput(action))", location: location)
     sentReduction = nil
@@ -66,7 +66,7 @@ extension TestStore {
       )
     expectState(reduction, toMatch: updateStateToExpectedResult, at: location)
     await settle()
-    return TestStoreTask(rawValue: task, progress: progress)
+    return TestStoreTask(rawValue: task, progress: progress, timeout: timeout)
   }
 
   /// Sends the action at a case key path whose case has no associated value, and asserts how it

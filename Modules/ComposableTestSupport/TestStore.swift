@@ -32,9 +32,10 @@ import Synchronization
 /// While any test store is alive, tasks run on the main serial executor, so that effects
 /// interleave with the test deterministically. Test stores share that executor by count with
 /// `withSerialEffects(_:)`, so one test ending never switches it off under another. Waiting for
-/// an action or for effects to finish ends on events (an action arrives, an effect finishes),
-/// never on the wall clock, so a busy machine cannot fail a passing test; a wait that can never
-/// end lasts until the test's task is cancelled, as by a `.timeLimit`.
+/// an action or for effects to finish ends on events (an action arrives, an effect finishes); a
+/// wait that cannot end (an effect that never finishes) fails the test once ``timeout`` has
+/// passed, a bound far longer than any wait that ends, so a busy machine cannot fail a passing
+/// test.
 ///
 /// > Important: Failures reach Swift Testing on Linux only when the test binary links
 /// > `IssueReportingTestSupport`; this module depends on it for that reason.
@@ -51,6 +52,19 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     get { root.dependencies }
     set { root.dependencies = newValue }
   }
+
+  /// How long a wait for an action or for effects to finish may last before it fails the test:
+  /// ten seconds unless set.
+  ///
+  /// Only a wait that cannot end reaches it, such as ``finish(fileID:filePath:line:column:)``
+  /// on an effect that never finishes, which then fails with the message the Composable
+  /// Architecture gives. It guards against a test run that hangs, and decides nothing in a
+  /// test that passes: a wait that ends does so on the event it waits for.
+  ///
+  /// ```swift
+  /// store.timeout = .seconds(30)
+  /// ```
+  public var timeout: Duration = .seconds(10)
 
   /// How strictly the test is checked. Exhaustive by default.
   public var exhaustivity: Exhaustivity = .on {
@@ -247,6 +261,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     """
   }
 
+  /// The Composable Architecture's message for effects still running at the end of a test.
   nonisolated static func stillRunningMessage(_ origins: [Action]) -> String {
     """
     An effect returned for this action is still running. It must complete before the end of \
@@ -260,8 +275,56 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     """
   }
 
+  /// The Composable Architecture's message when `finish()` has waited ``timeout`` for effects
+  /// that are still running.
+  nonisolated static func stillInFlightMessage(_ origins: [Action], after timeout: Duration)
+    -> String
+  {
+    """
+    Expected effects to finish, but there are still effects in-flight after \(timeout).
+
+    There are effects in-flight. If the effect that delivers this action uses a clock, make sure \
+    that you wait enough time for it to perform the effect. If you are using a test clock, \
+    advance it so that the effects may complete, or consider using an immediate clock to \
+    immediately perform the effect instead. \(origins.count == 1 ? "It was" : "They were") \
+    started by:
+
+    \(origins.map { "  • \(debugCaseOutput($0))" }.joined(separator: "\n"))
+    """
+  }
+
+  /// Reports what a wait for effects to finish left running, when it ended without them: after
+  /// ``timeout``, with the Composable Architecture's message and the actions that started them,
+  /// after which they are cancelled, so that the end of the test does not report them again; or,
+  /// when the test was cancelled, that it was.
+  func reportUnfinishedEffects(after outcome: Progress.Outcome, at location: CodeLocation) {
+    switch outcome {
+    case .happened:
+      return
+    case .timedOut:
+      location.reportIssue(Self.stillInFlightMessage(runningOrigins(), after: timeout))
+      root.runtime.cancelAll()
+    case .cancelled:
+      location.reportIssue(
+        """
+        Expected effects to finish, but the test was cancelled with \
+        \(root.runtime.trackedRunningCount) still running. Effects started by:
+
+        \(runningOrigins().map { "  • \(debugCaseOutput($0))" }.joined(separator: "\n"))
+        """
+      )
+    }
+  }
+
   nonisolated static func describe(_ actions: [Action]) -> String {
     actions.map { String(customDumping: $0).indented(by: 2) }.joined(separator: "\n")
+  }
+
+  /// The clock ``timeout`` is measured on: the wall clock, unless the test store's own tests set
+  /// one they advance.
+  package var timeoutClock: any Clock<Duration> {
+    get { progress.clock }
+    set { progress.clock = newValue }
   }
 
   /// The effect runtime of the store, for tests that check that nothing is left behind.

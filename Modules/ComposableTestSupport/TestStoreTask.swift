@@ -11,6 +11,7 @@ public struct TestStoreTask: Hashable, Sendable {
   /// The underlying store task.
   public let rawValue: StoreTask
   let progress: Progress
+  let timeout: Duration
 
   /// Cancels the effects and waits for them to wind down.
   public func cancel() async {
@@ -18,7 +19,9 @@ public struct TestStoreTask: Hashable, Sendable {
     await rawValue.finish()
   }
 
-  /// Waits for the effects to finish, and reports them if the waiting task is cancelled first.
+  /// Waits for the effects to finish; reports them, and cancels them, when they have not
+  /// finished once the test store's `timeout` has passed, or when the waiting task is cancelled
+  /// first.
   ///
   /// - Parameters:
   ///   - fileID: The file of the call, which a reported failure points at.
@@ -38,14 +41,22 @@ public struct TestStoreTask: Hashable, Sendable {
       completion.isComplete = true
       progress.signal()
     }
-    let finished = await progress.wait(until: { completion.isComplete })
-    if !finished {
-      watcher.cancel()
-      CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        .reportIssue(
-          "Expected the effects of this action to finish, but the test was cancelled first."
-        )
-    }
+    let outcome = await progress.wait(until: { completion.isComplete }, atMost: timeout)
+    guard outcome != .happened else { return }
+    watcher.cancel()
+    rawValue.cancel()
+    CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column).reportIssue(
+      outcome == .timedOut
+        ? """
+        Expected task to finish, but it is still in-flight after \(timeout).
+
+        If this task delivers its action using a clock, make sure that you wait enough time for \
+        it to perform its work. If you are using a test clock, advance it so that the effects \
+        may complete, or consider using an immediate clock to immediately perform the effect \
+        instead.
+        """
+        : "Expected the effects of this action to finish, but the test was cancelled first."
+    )
   }
 
   /// Whether every effect has been cancelled.

@@ -61,8 +61,11 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
       sentences.append("Added \(Self.count(added.count))\(Self.listing(titles, named: &named)).")
     }
     if !changed.isEmpty {
-      let titles = changed.lazy.map { "\(Self.quoted($0.title)) (\($0.parts.joined(separator: ", ")))" }
-      sentences.append("Changed \(Self.count(changed.count))\(Self.listing(titles, named: &named)).")
+      let titles = changed.lazy.map {
+        "\(Self.quoted($0.title)) (\($0.parts.joined(separator: ", ")))"
+      }
+      sentences.append(
+        "Changed \(Self.count(changed.count))\(Self.listing(titles, named: &named)).")
     }
     if unchanged > 0 {
       sentences.append("\(Self.count(unchanged).capitalizingFirst) already there, unchanged.")

@@ -215,7 +215,8 @@ extension TestStoreTests {
   }
 }
 
-// Waiting ends on events, never on the wall clock.
+// Waiting ends on events; a wait that cannot end fails once the timeout has passed, measured
+// here on a clock the tests advance, never on the wall clock.
 extension TestStoreTests {
   @Test func aReceiveThatCanNeverBeAnsweredEndsWhenTheTestIsCancelled() async {
     let store = makeStore(clock: TestClock())
@@ -231,12 +232,93 @@ extension TestStoreTests {
     await store.skipInFlightEffects()
   }
 
-  @Test func aNonExhaustiveFinishDoesNotWaitForALongLivingEffect() async {
+  @Test func aFinishOnAnEffectThatNeverEndsFailsOnceTheTimeoutHasPassed() async {
+    let timeoutClock = TestClock()
     let store = makeStore(clock: TestClock())
+    store.timeoutClock = timeoutClock
+    await store.send(.startTimerButtonTapped)
+
+    await withKnownIssue {
+      let finishing = Task { await store.finish() }
+      await Task.megaYield()
+      await timeoutClock.advance(by: store.timeout)
+      await finishing.value
+    } matching: { issue in
+      issue.says(
+        "Expected effects to finish, but there are still effects in-flight after 10.0 seconds.",
+        "TestStoreTests.Feature.Action.startTimerButtonTapped"
+      )
+    }
+    await store.effectRuntime.waitForRunningTasks()
+    #expect(store.effectRuntime.runningCount == 0)
+  }
+
+  @Test func aNonExhaustiveFinishWaitsAsAnExhaustiveOneDoes() async {
+    let timeoutClock = TestClock()
+    let store = makeStore(clock: TestClock())
+    store.timeoutClock = timeoutClock
     store.exhaustivity = .off
     await store.send(.startTimerButtonTapped)
+
+    await withKnownIssue {
+      let finishing = Task { await store.finish() }
+      await Task.megaYield()
+      await timeoutClock.advance(by: store.timeout)
+      await finishing.value
+    } matching: { issue in
+      issue.says("Expected effects to finish, but there are still effects in-flight")
+    }
+  }
+
+  @Test func aNonExhaustiveFinishWaitsForWorkDoneOffTheMainActor() async {
+    let store = makeStore()
+    store.exhaustivity = .off
+    await store.send(.loadElsewhereButtonTapped)
     await store.finish()
-    #expect(store.effectRuntime.runningCount == 1)
+    #expect(store.state.name == "Blob")
+    #expect(store.effectRuntime.runningCount == 0)
+  }
+
+  @Test func aNonExhaustiveSkipWaitsForWorkDoneOffTheMainActor() async {
+    let store = makeStore()
+    store.exhaustivity = .off
+    await store.send(.loadElsewhereButtonTapped)
+    await store.skipReceivedActions()
+    #expect(store.state.name == "Blob")
+    #expect(store.effectRuntime.runningCount == 0)
+  }
+
+  @Test func aReceiveThatCanNeverBeAnsweredFailsOnceTheTimeoutHasPassed() async {
+    let timeoutClock = TestClock()
+    let store = makeStore(clock: TestClock())
+    store.timeoutClock = timeoutClock
+    await store.send(.startTimerButtonTapped)
+
+    await withKnownIssue {
+      let receiving = Task { await store.receive(\.timerTick) { $0.count = 1 } }
+      await Task.megaYield()
+      await timeoutClock.advance(by: store.timeout)
+      await receiving.value
+    } matching: { issue in
+      issue.says("received none: effects were still running after 10.0 seconds")
+    }
     await store.skipInFlightEffects()
+  }
+
+  @Test func aTasksFinishOnAnEffectThatNeverEndsFailsOnceTheTimeoutHasPassed() async {
+    let timeoutClock = TestClock()
+    let store = makeStore(clock: TestClock())
+    store.timeoutClock = timeoutClock
+    let task = await store.send(.startTimerButtonTapped)
+
+    await withKnownIssue {
+      let finishing = Task { await task.finish() }
+      await Task.megaYield()
+      await timeoutClock.advance(by: store.timeout)
+      await finishing.value
+    } matching: { issue in
+      issue.says("Expected task to finish, but it is still in-flight after 10.0 seconds.")
+    }
+    #expect(task.isCancelled)
   }
 }

@@ -20,6 +20,7 @@ struct TestStoreTests {
       case finishQuietlyButtonTapped
       case incrementButtonTapped
       case loadButtonTapped
+      case loadElsewhereButtonTapped
       case loaded(String)
       case renameButtonTapped
       case startTimerButtonTapped
@@ -37,6 +38,15 @@ struct TestStoreTests {
         return .none
       case .loadButtonTapped:
         return .run { send in await send(.loaded("Blob")) }
+      case .loadElsewhereButtonTapped:
+        return .run { send in
+          // Work done off the main actor, as a database's is: settling does not wait for it.
+          let name = await Task.detached {
+            for _ in 0..<100 { await Task.yield() }
+            return "Blob"
+          }.value
+          await send(.loaded(name))
+        }
       case .loaded(let name):
         state.name = name
         return .none

@@ -105,7 +105,7 @@ struct PresentationModelTests {
             )
           )
           let working = sheets.values.count(where: \.isWorking)
-          let expectedKeys = 3 * working + (working > 0 ? 1 : 0)
+          let expectedKeys = 2 * working + (working > 0 ? 1 : 0)
           if reported != (expectsIssue ? 1 : 0) {
             failures.append("\(step): \(reported) issues, expected \(expectsIssue ? 1 : 0)")
           } else if store.state.left?.id != sheets[false]?.label

@@ -79,12 +79,10 @@ struct Model {
   }
 
   /// The cancellation keys that should be registered: a running worker's own identifier at its
-  /// path and the slot's, the stack's and the sheet's shared ones, and the root's.
+  /// path and its key as a child of its slot, and the identifier at the root, which they share.
   var keyCount: Int {
-    let elements = stack.count(where: \.isWorking)
-    let sheet = self.sheet?.isWorking == true ? 1 : 0
-    return 2 * elements + (elements > 0 ? 1 : 0) + 3 * sheet
-      + (elements + sheet > 0 ? 1 : 0)
+    let working = stack.count(where: \.isWorking) + (sheet?.isWorking == true ? 1 : 0)
+    return 2 * working + (working > 0 ? 1 : 0)
   }
 
   func position(_ target: Step.Target) -> Int? {

@@ -71,7 +71,8 @@ struct LongTextTests {
       driver.size = narrow
       var fresh = AppViewState()
       fresh.update(from: driver.persisted)
-      #expect(driver.screen == AppView.render(driver.persisted, fresh, size: narrow, format: utc).plainText)
+      let redrawn = AppView.render(driver.persisted, fresh, size: narrow, format: utc)
+      #expect(driver.screen == redrawn.plainText)
       #expect(driver.app.view[screen: id].wrappedTranscript?.width == 38)
     }
   }

@@ -16,9 +16,16 @@ public final class WriteLock: Sendable {
   private let events: AsyncStream<Bool>
 
   /// Takes the write lock of the database at `path` (`BEGIN EXCLUSIVE` by default, or
-  /// `BEGIN IMMEDIATE`); `nil` when it could not be taken.
+  /// `BEGIN IMMEDIATE`), once a transaction under way there ends; `nil` when it could not be
+  /// taken.
   public convenience init?(onDatabaseAt path: String, exclusive: Bool = true) async {
-    guard let queue = try? DatabaseQueue(path: path) else { return nil }
+    // NB: The app may be committing at that moment: wait for its transaction, as `sqlite3`
+    // with `.timeout` does, rather than fail at once.
+    var configuration = Configuration()
+    configuration.busyMode = .timeout(30)
+    guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else {
+      return nil
+    }
     await self.init(queue, exclusive: exclusive)
   }
 

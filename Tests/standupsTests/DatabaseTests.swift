@@ -16,36 +16,36 @@ import Testing
 /// executable on a real database.
 @Suite(.serialized)
 struct DatabaseTests {
-  @Test func killedMidMeetingTheNextLaunchKeepsEveryLineAndSaysSo() throws {
+  @Test func killedMidMeetingTheNextLaunchKeepsEveryLineAndSaysSo() async throws {
     let folder = try TemporaryFolder()
     let terminal = try PseudoTerminal(["--fresh"], environment: folder.environment)
-    #expect(terminal.read(untilItShows: "No standups yet."))
+    #expect(await terminal.read(untilItShows: "No standups yet."))
     terminal.type("s")
-    #expect(terminal.read(untilItShows: "Engineering"))
+    #expect(await terminal.read(untilItShows: "Engineering"))
     terminal.type("\u{1B}[B\r")
-    #expect(terminal.read(untilItShows: "No meetings yet"))
+    #expect(await terminal.read(untilItShows: "No meetings yet"))
     terminal.type("s")
-    #expect(terminal.read(untilItShows: "Transcript"))
+    #expect(await terminal.read(untilItShows: "Transcript"))
     for line in ["Blob: the build is green", "Blob Jr: the parser is done"] {
       let before = terminal.mark
       terminal.type(line + "\r")
-      #expect(terminal.read(from: before, untilItShows: String(line.suffix(12))))
+      #expect(await terminal.read(from: before, untilItShows: String(line.suffix(12))))
     }
     // NB: Killed once both lines are in the database: that a line is written as soon as it is
     // typed, with no timer, is `WritingTests`' to show; this shows that what is written survives.
     #expect(
-      terminal.read { _ in
+      await terminal.read { _ in
         (try? meetingsInProgress(at: folder.dataFile))
           == ["Blob: the build is green\nBlob Jr: the parser is done"]
       })
 
     terminal.send(SIGKILL)
-    _ = terminal.waitForExit()
+    _ = await terminal.waitForExit()
 
     let next = try PseudoTerminal(["--fresh"], environment: folder.environment)
-    #expect(next.read(untilItShows: "stopped before it ended"))
+    #expect(await next.read(untilItShows: "stopped before it ended"))
     next.type("q")
-    #expect(next.waitForExit() == 0)
+    #expect(await next.waitForExit() == 0)
     let engineering = try storedStandups(at: folder.dataFile, environment: folder.environment)[
       id: Standup.engineeringMock.id]
     #expect(
@@ -53,39 +53,39 @@ struct DatabaseTests {
         == ["Blob: the build is green\nBlob Jr: the parser is done"])
 
     let third = try PseudoTerminal(["--fresh"], environment: folder.environment)
-    #expect(third.read(untilItShows: "Engineering"))
-    third.pause(for: .milliseconds(300))
+    #expect(await third.read(untilItShows: "Engineering"))
+    await third.pause(for: .milliseconds(300))
     #expect(!third.output.contains("stopped before it ended"), "said once")
     third.type("q")
-    #expect(third.waitForExit() == 0)
+    #expect(await third.waitForExit() == 0)
   }
 
-  @Test func killedMomentsAfterASecondChangeKeepsBoth() throws {
+  @Test func killedMomentsAfterASecondChangeKeepsBoth() async throws {
     let folder = try TemporaryFolder()
     let terminal = try PseudoTerminal(["--fresh"], environment: folder.environment)
-    #expect(terminal.read(untilItShows: "No standups yet."))
+    #expect(await terminal.read(untilItShows: "No standups yet."))
     for title in ["First", "Second"] {
       terminal.type("a")
-      #expect(terminal.read(untilItShows: "New standup"))
+      #expect(await terminal.read(untilItShows: "New standup"))
       let before = terminal.mark
       terminal.type(title + "\r")
-      #expect(terminal.read(from: before, untilItShows: title))
+      #expect(await terminal.read(from: before, untilItShows: title))
     }
     #expect(
-      terminal.read { _ in
+      await terminal.read { _ in
         (try? storedStandups(at: folder.dataFile, environment: folder.environment))?
           .map(\.title) == ["First", "Second"]
       })
 
     terminal.send(SIGKILL)
-    _ = terminal.waitForExit()
+    _ = await terminal.waitForExit()
 
     #expect(
       try storedStandups(at: folder.dataFile, environment: folder.environment).map(\.title)
         == ["First", "Second"])
   }
 
-  @Test func killsDuringWritesLeaveNoTemporaryFileAndAWholeDatabase() throws {
+  @Test func killsDuringWritesLeaveNoTemporaryFileAndAWholeDatabase() async throws {
     let folder = try TemporaryFolder()
     let many = IdentifiedArray(
       uniqueElements: (0..<2000).map { index in
@@ -98,11 +98,11 @@ struct DatabaseTests {
     try makeDatabase(at: folder.dataFile, holding: many, environment: folder.environment)
     for delay in [0, 1, 3, 10, 30] {
       let terminal = try PseudoTerminal(["--fresh"], environment: folder.environment)
-      #expect(terminal.read(untilItShows: "Standup 0"))
+      #expect(await terminal.read(untilItShows: "Standup 0"))
       terminal.type("s")
-      terminal.pause(for: .milliseconds(delay))
+      await terminal.pause(for: .milliseconds(delay))
       terminal.send(SIGKILL)
-      _ = terminal.waitForExit()
+      _ = await terminal.waitForExit()
     }
 
     let names = try FileManager.default.contentsOfDirectory(
@@ -115,15 +115,15 @@ struct DatabaseTests {
 
   /// The repro of issue 38: an instance opens a standup's form; another adds Carol to it; the
   /// first then changes only the title. Carol stays.
-  @Test func aFormChangesOnlyWhatItsUserChangedWhateverAnotherInstanceDidMeanwhile() throws {
+  @Test func aFormChangesOnlyWhatItsUserChangedWhateverAnotherInstanceDidMeanwhile() async throws {
     let folder = try TemporaryFolder()
     try makeDatabase(at: folder.dataFile, holding: [.mock], environment: folder.environment)
     let editing = try PseudoTerminal(["--fresh"], environment: folder.environment)
-    #expect(editing.read(untilItShows: "Design"))
+    #expect(await editing.read(untilItShows: "Design"))
     editing.type("\r")
-    #expect(editing.read(untilItShows: "Past meetings"))
+    #expect(await editing.read(untilItShows: "Past meetings"))
     editing.type("e")
-    #expect(editing.read(untilItShows: "Edit standup"))
+    #expect(await editing.read(untilItShows: "Edit standup"))
 
     var withCarol = Standup.mock
     withCarol.attendees.append(Attendee(id: Attendee.ID(UUID()), name: "Carol"))
@@ -132,13 +132,13 @@ struct DatabaseTests {
     let added = try runStandupsAndWait(
       ["import", carol.path, "--data-file", folder.dataFile.path], environment: folder.environment)
     #expect(added.status == 0, "\(added.errors)")
-    editing.pause(for: .seconds(3))
+    await editing.pause(for: .seconds(3))
 
     let beforeEnter = editing.mark
     editing.type(" review\r")
-    #expect(editing.read(from: beforeEnter, untilItShows: "review"))
+    #expect(await editing.read(from: beforeEnter, untilItShows: "review"))
     editing.type("q")
-    #expect(editing.waitForExit() == 0)
+    #expect(await editing.waitForExit() == 0)
 
     let design = try storedStandups(at: folder.dataFile, environment: folder.environment)[
       id: Standup.mock.id]
@@ -177,7 +177,7 @@ struct DatabaseTests {
         == ["Engineering", "Retro"])
   }
 
-  @Test func exportWritesTheFileFormatAndImportBringsItBackLosingNothing() throws {
+  @Test func exportWritesTheFileFormatAndImportBringsItBackLosingNothing() async throws {
     let folder = try TemporaryFolder()
     try makeDatabase(
       at: folder.dataFile, holding: [.mock, .engineeringMock], environment: folder.environment)

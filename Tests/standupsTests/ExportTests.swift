@@ -15,7 +15,8 @@ import Testing
 /// failure that says why.
 struct ExportTests {
   @Test(arguments: ["", "-wal", "-shm", "-journal", "link"])
-  func anExportOntoTheDatabaseOrOneOfItsFilesIsRefusedAndTouchesNothing(suffix: String) throws {
+  func anExportOntoTheDatabaseOrOneOfItsFilesIsRefusedAndTouchesNothing(suffix: String) async throws
+  {
     let folder = try TemporaryFolder()
     try makeDatabase(at: folder.dataFile, holding: [.mock], environment: folder.environment)
     let target: URL
@@ -41,7 +42,7 @@ struct ExportTests {
     #expect(try storedStandups(at: folder.dataFile, environment: folder.environment) == [.mock])
   }
 
-  @Test func anExportIsReadableOnlyByItsOwner() throws {
+  @Test func anExportIsReadableOnlyByItsOwner() async throws {
     let folder = try TemporaryFolder()
     try makeDatabase(at: folder.dataFile, holding: [.mock], environment: folder.environment)
     let file = folder.path("export.json")
@@ -54,7 +55,7 @@ struct ExportTests {
     #expect((attributes[.posixPermissions] as? Int) == 0o600)
   }
 
-  @Test func anExportThatCannotBeWrittenSaysWhy() throws {
+  @Test func anExportThatCannotBeWrittenSaysWhy() async throws {
     let folder = try TemporaryFolder()
     try makeDatabase(at: folder.dataFile, holding: [.mock], environment: folder.environment)
 
@@ -68,7 +69,7 @@ struct ExportTests {
 
   /// The rules a standup must keep are one set: what the database holds, export writes and
   /// import takes back.
-  @Test func aStandupAsLongAsTheRulesAllowComesBackThroughExportAndImport() throws {
+  @Test func aStandupAsLongAsTheRulesAllowComesBackThroughExportAndImport() async throws {
     let folder = try TemporaryFolder()
     var long = Standup.mock
     long.duration = StandupRules.longestDuration

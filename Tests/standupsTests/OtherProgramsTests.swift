@@ -24,22 +24,23 @@ struct OtherProgramsTests {
     let lock = try #require(await WriteLock(onDatabaseAt: folder.dataFile.path))
 
     let terminal = try PseudoTerminal(["--fresh"], environment: folder.environment)
-    #expect(terminal.read(untilItShows: "Engineering"), "read without the write lock")
+    #expect(await terminal.read(untilItShows: "Engineering"), "read without the write lock")
     terminal.type("a")
-    #expect(terminal.read(untilItShows: "New standup"))
+    #expect(await terminal.read(untilItShows: "New standup"))
     terminal.type("Retro\r")
-    #expect(terminal.read(untilItShows: "Waiting for another program that holds the database"))
+    #expect(
+      await terminal.read(untilItShows: "Waiting for another program that holds the database"))
     #expect(try storedStandups(at: folder.dataFile, environment: folder.environment).count == 1)
 
     await lock.release()
     // NB: No key is typed from here: the write is tried again on its own.
     #expect(
-      terminal.read { _ in
+      await terminal.read { _ in
         (try? storedStandups(at: folder.dataFile, environment: folder.environment))?
           .map(\.title) == ["Engineering", "Retro"]
       })
     terminal.type("q")
-    #expect(terminal.waitForExit() == 0)
+    #expect(await terminal.waitForExit() == 0)
   }
 
   @Test func everyKeyTypedOnTheRecorderWhileTheDatabaseIsHeldReachesTheTranscript() async throws {
@@ -48,27 +49,28 @@ struct OtherProgramsTests {
       at: folder.dataFile, holding: [.engineeringMock], environment: folder.environment)
     let terminal = try PseudoTerminal(
       ["--open", "engineering", "--fresh"], environment: folder.environment)
-    #expect(terminal.read(untilItShows: "No meetings yet"))
+    #expect(await terminal.read(untilItShows: "No meetings yet"))
     terminal.type("s")
-    #expect(terminal.read(untilItShows: "Transcript"))
+    #expect(await terminal.read(untilItShows: "Transcript"))
     let lock = try #require(await WriteLock(onDatabaseAt: folder.dataFile.path))
 
     let lines = (1...6).map { "Blob: point \($0) of the plan" }
     terminal.type(lines[0] + "\r")
-    #expect(terminal.read(untilItShows: "Waiting for another program that holds the database"))
+    #expect(
+      await terminal.read(untilItShows: "Waiting for another program that holds the database"))
     for line in lines.dropFirst() {
       terminal.type(line + "\r")
     }
-    #expect(terminal.read(untilItShows: String(lines.last!.suffix(12))))
+    #expect(await terminal.read(untilItShows: String(lines.last!.suffix(12))))
     #expect(!terminal.output.contains("Ignored"), "no alert took the keys")
 
     await lock.release()
     terminal.type("\u{05}")
-    #expect(terminal.read(untilItShows: "End meeting?"))
+    #expect(await terminal.read(untilItShows: "End meeting?"))
     terminal.type("s")
-    #expect(terminal.read(untilItShows: "Past meetings"))
+    #expect(await terminal.read(untilItShows: "Past meetings"))
     terminal.type("q")
-    #expect(terminal.waitForExit() == 0)
+    #expect(await terminal.waitForExit() == 0)
     let engineering = try storedStandups(at: folder.dataFile, environment: folder.environment)[
       id: Standup.engineeringMock.id]
     #expect(engineering?.meetings.map(\.transcript) == [lines.joined(separator: "\n")])
@@ -84,45 +86,46 @@ struct OtherProgramsTests {
     defer { Task { await lock.release() } }
 
     let terminal = try PseudoTerminal(["--fresh"], environment: folder.environment)
-    #expect(terminal.read(untilItShows: "Engineering"))
+    #expect(await terminal.read(untilItShows: "Engineering"))
     terminal.type("a")
-    #expect(terminal.read(untilItShows: "New standup"))
+    #expect(await terminal.read(untilItShows: "New standup"))
     terminal.type("Retro\r")
-    #expect(terminal.read(untilItShows: "Waiting for another program that holds the database"))
+    #expect(
+      await terminal.read(untilItShows: "Waiting for another program that holds the database"))
     terminal.type("q")
-    #expect(terminal.read(untilItShows: "Quit with unsaved changes?"))
-    terminal.pauseToReadTheScreen()
+    #expect(await terminal.read(untilItShows: "Quit with unsaved changes?"))
+    await terminal.pauseToReadTheScreen()
     terminal.type("q")
 
     // NB: The lock is still held: the app writes the recovery file rather than wait for it.
-    #expect(terminal.waitForExit() == 74)
+    #expect(await terminal.waitForExit() == 74)
     let recovered = try #require(try recoveryFiles(in: folder).first)
     #expect(
       try StandupsFile.decode(Data(contentsOf: recovered)).standups.map(\.title)
         == ["Engineering", "Retro"])
   }
 
-  @Test func aDatabaseMovedAwayWhileTheAppRunsStopsSavingAndKeepsWhatFollows() throws {
+  @Test func aDatabaseMovedAwayWhileTheAppRunsStopsSavingAndKeepsWhatFollows() async throws {
     let folder = try TemporaryFolder()
     try makeDatabase(
       at: folder.dataFile, holding: [.engineeringMock], environment: folder.environment)
     let terminal = try PseudoTerminal(["--fresh"], environment: folder.environment)
-    #expect(terminal.read(untilItShows: "Engineering"))
+    #expect(await terminal.read(untilItShows: "Engineering"))
     let moved = folder.path("moved.sqlite")
     #expect(rename(folder.dataFile.path, moved.path) == 0)
 
     terminal.type("a")
-    #expect(terminal.read(untilItShows: "New standup"))
+    #expect(await terminal.read(untilItShows: "New standup"))
     terminal.type("Retro\r")
-    #expect(terminal.read(untilItShows: "no longer the file"))
-    terminal.pauseToReadTheScreen()
+    #expect(await terminal.read(untilItShows: "no longer the file"))
+    await terminal.pauseToReadTheScreen()
     terminal.type("\r")
     terminal.type("q")
-    #expect(terminal.read(untilItShows: "Quit with unsaved changes?"))
-    terminal.pauseToReadTheScreen()
+    #expect(await terminal.read(untilItShows: "Quit with unsaved changes?"))
+    await terminal.pauseToReadTheScreen()
     terminal.type("q")
 
-    #expect(terminal.waitForExit() == 74)
+    #expect(await terminal.waitForExit() == 74)
     let recovered = try #require(try recoveryFiles(in: folder).first)
     #expect(
       try StandupsFile.decode(Data(contentsOf: recovered)).standups.map(\.title)
@@ -134,14 +137,14 @@ struct OtherProgramsTests {
       !FileManager.default.fileExists(atPath: folder.dataFile.path), "nothing made in its place")
   }
 
-  @Test func aCleanQuitLeavesEveryCommitInTheDatabaseFileAlone() throws {
+  @Test func aCleanQuitLeavesEveryCommitInTheDatabaseFileAlone() async throws {
     let folder = try TemporaryFolder()
     let terminal = try PseudoTerminal(["--fresh"], environment: folder.environment)
-    #expect(terminal.read(untilItShows: "No standups yet."))
+    #expect(await terminal.read(untilItShows: "No standups yet."))
     terminal.type("s")
-    #expect(terminal.read(untilItShows: "Engineering"))
+    #expect(await terminal.read(untilItShows: "Engineering"))
     terminal.type("q")
-    #expect(terminal.waitForExit() == 0)
+    #expect(await terminal.waitForExit() == 0)
 
     // NB: A backup of the database file alone, as a user who copies `standups.sqlite` makes it.
     let copy = folder.path("copy.sqlite")

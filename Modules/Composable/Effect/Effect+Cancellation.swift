@@ -56,6 +56,7 @@ extension Effect {
   /// - Returns: An effect that cancels.
   @inlinable
   public static func cancel(id: some Hashable & Sendable) -> Self {
-    Self(box: CancelBox(.inCurrentScope(id: id)))
+    // A cancellation is nothing, cancellable under the identifier, that cancels in flight.
+    Self(box: CancellableBox(.inCurrentScope(id: id), cancelInFlight: true, .none))
   }
 }

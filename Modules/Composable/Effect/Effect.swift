@@ -1,3 +1,5 @@
+public import Dependencies
+
 /// Work a reducer asks the store to do after it has updated state: send more actions, run
 /// asynchronous code, or cancel earlier work.
 ///
@@ -87,10 +89,12 @@ extension Effect {
     } else {
       body = operation
     }
+    let (dependencies, context) = ReducerContext.forEffect()
     return Self(
       box: RunBox(
         priority: priority,
-        environment: .current(),
+        dependencies: dependencies,
+        context: context,
         body: body,
         location: CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
       )
@@ -126,8 +130,6 @@ package enum EffectKind: Sendable {
   case merge
   case concatenate
   case cancellable
-  case cancel
-  case reconcile
 }
 
 extension Effect {
@@ -140,8 +142,6 @@ extension Effect {
     case merge(PartsBox)
     case concatenate(PartsBox)
     case cancellable(CancellableBox)
-    case cancel(CancelBox)
-    case reconcile(ReconcileBox)
   }
 
   /// What the effect does, or `nil` for ``none``: the one place a box is cast to its class.
@@ -157,8 +157,6 @@ extension Effect {
     case .merge: return .merge(unsafeDowncast(box, to: PartsBox.self))
     case .concatenate: return .concatenate(unsafeDowncast(box, to: PartsBox.self))
     case .cancellable: return .cancellable(unsafeDowncast(box, to: CancellableBox.self))
-    case .cancel: return .cancel(unsafeDowncast(box, to: CancelBox.self))
-    case .reconcile: return .reconcile(unsafeDowncast(box, to: ReconcileBox.self))
     }
   }
 
@@ -181,9 +179,12 @@ extension Effect {
     /// The priority the work's task starts at; `nil` inherits the starting context's.
     @usableFromInline
     package let priority: TaskPriority?
-    /// The dependencies and the reducer context where the effect was created, kept inside it.
+    /// The dependencies in effect where the effect was created, kept inside it.
     @usableFromInline
-    package let environment: EffectEnvironment
+    package let dependencies: DependencyValues
+    /// The reducer context where the effect was created, kept inside it.
+    @usableFromInline
+    package let context: ReducerContext
     @usableFromInline
     package let body: @Sendable (Send<Action>) async throws -> Void
     @usableFromInline
@@ -192,12 +193,14 @@ extension Effect {
     @inlinable
     init(
       priority: TaskPriority?,
-      environment: EffectEnvironment,
+      dependencies: DependencyValues,
+      context: ReducerContext,
       body: @escaping @Sendable (Send<Action>) async throws -> Void,
       location: CodeLocation
     ) {
       self.priority = priority
-      self.environment = environment
+      self.dependencies = dependencies
+      self.context = context
       self.body = body
       self.location = location
       super.init(kind: .run)
@@ -224,7 +227,8 @@ extension Effect {
     }
   }
 
-  /// ``cancellable(id:cancelInFlight:)``, and a navigated child's work under its key.
+  /// ``cancellable(id:cancelInFlight:)``, a navigated child's work under its key, and, with
+  /// nothing inside that cancels in flight, ``cancel(id:)``.
   @usableFromInline
   package final class CancellableBox: EffectBox, @unchecked Sendable {
     @usableFromInline
@@ -240,32 +244,6 @@ extension Effect {
       self.cancelInFlight = cancelInFlight
       self.effect = effect
       super.init(kind: .cancellable)
-    }
-  }
-
-  /// ``cancel(id:)``, and the cancellation of a navigated child's work.
-  @usableFromInline
-  package final class CancelBox: EffectBox, @unchecked Sendable {
-    @usableFromInline
-    package let key: CancellationKey
-
-    @inlinable
-    init(_ key: CancellationKey) {
-      self.key = key
-      super.init(kind: .cancel)
-    }
-  }
-
-  /// The reconciliation of a navigation slot's children with the state (see `Reconciliation`).
-  @usableFromInline
-  package final class ReconcileBox: EffectBox, @unchecked Sendable {
-    @usableFromInline
-    let reconciliation: Reconciliation
-
-    @inlinable
-    init(_ reconciliation: Reconciliation) {
-      self.reconciliation = reconciliation
-      super.init(kind: .reconcile)
     }
   }
 }

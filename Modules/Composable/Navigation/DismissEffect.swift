@@ -39,8 +39,21 @@ public struct DismissEffect: Sendable {
   let dismissHere: @MainActor @Sendable (CodeLocation) -> Void
   let origin: Origin
 
-  /// Creates a dismiss effect from the closure that performs the dismissal.
-  package init(_ dismiss: @escaping @MainActor @Sendable () -> Void) {
+  /// Creates a dismiss effect that calls `dismiss` instead of dismissing anything.
+  ///
+  /// For a test of a feature on its own, where nothing presents it to dismiss it: set it where
+  /// the feature's dependencies are prepared, and the feature's `dismiss()` calls it.
+  ///
+  /// ```swift
+  /// let store = TestStore(initialState: Feature.State()) {
+  ///   Feature()
+  /// } withDependencies: {
+  ///   $0.dismiss = DismissEffect { dismissed.setValue(true) }
+  /// }
+  /// ```
+  ///
+  /// - Parameter dismiss: What `dismiss()` does where the value is set.
+  public init(_ dismiss: @escaping @MainActor @Sendable () -> Void) {
     self.init(dismissHere: { _ in dismiss() }, origin: .default)
   }
 
@@ -121,35 +134,4 @@ private func reportNothingToDismiss(at location: CodeLocation) {
     itself; its parent has to remove it.
     """
   )
-}
-
-/// The dismissals available to the running effect, innermost first: a navigation operator
-/// installs one around each run of its child's effects (`Effect.liftedIntoParent`), which sends
-/// the operator's pop or dismiss action through the run's ``Send``.
-///
-/// A list rather than a dictionary: every run of a navigated child pushes one node, one
-/// allocation, and a lookup happens only when a feature dismisses itself.
-final class DismissHandlers: Sendable {
-  @TaskLocal static var current: DismissHandlers?
-
-  /// The path of the feature this dismisses.
-  let path: NavigationIDPath
-  let dismiss: @Sendable () async -> Void
-  let outer: DismissHandlers?
-
-  init(path: NavigationIDPath, dismiss: @escaping @Sendable () async -> Void) {
-    self.path = path
-    self.dismiss = dismiss
-    self.outer = Self.current
-  }
-
-  /// The dismissal of the feature at `path`, if the running effect belongs to it.
-  static func handler(for path: NavigationIDPath) -> (@Sendable () async -> Void)? {
-    var node = current
-    while let handlers = node {
-      if handlers.path == path { return handlers.dismiss }
-      node = handlers.outer
-    }
-    return nil
-  }
 }

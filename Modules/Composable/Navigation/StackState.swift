@@ -1,7 +1,5 @@
-public import CasePaths
-import Dependencies
-import IssueReporting
 public import OrderedCollections
+import Synchronization
 
 /// The state of a navigation stack: an ordered collection of elements, each tagged with a
 /// ``StackElementID``.
@@ -32,22 +30,26 @@ public struct StackState<Element> {
   @usableFromInline
   final class Storage {
     @usableFromInline var elements: OrderedDictionary<StackElementID, Element>
-    /// Identifies the sequence of IDs (``StackChanges/nextVersion()``).
+    /// Identifies the sequence of IDs (``StackState/nextVersion()``).
     var version: UInt64
-    /// The IDs removed since `forEach` last reconciled the elements' effects (see
-    /// `Reconciliation`).
-    var removals: StackChanges.Removals
+    /// The IDs removed since version `removedSince`, oldest first, for `forEach` (see
+    /// ``StackState/takeRemovals()``); `nil` once there were too many to list.
+    var removedIDs: [StackElementID]? = []
+    var removedSince: UInt64
 
-    init(
-      _ elements: OrderedDictionary<StackElementID, Element>,
-      version: UInt64 = StackChanges.nextVersion(),
-      removals: StackChanges.Removals? = nil
-    ) {
+    init(_ elements: OrderedDictionary<StackElementID, Element>) {
       self.elements = elements
-      self.version = version
-      self.removals = removals ?? StackChanges.Removals(since: version)
+      self.version = StackState.nextVersion()
+      self.removedSince = version
     }
 
+    /// A copy for a stack that is about to write: the same IDs, version and removals.
+    init(copying other: Storage) {
+      self.elements = other.elements
+      self.version = other.version
+      self.removedIDs = other.removedIDs
+      self.removedSince = other.removedSince
+    }
   }
 
   @usableFromInline var storage: Storage
@@ -57,178 +59,14 @@ public struct StackState<Element> {
     self.storage = Storage([:])
   }
 
-  /// Creates a stack from a sequence of elements, bottom first, with new IDs.
-  ///
-  /// - Parameter elements: The elements.
-  public init(_ elements: some Sequence<Element>) {
-    @Dependency(\.stackElementID) var nextID
-    var dictionary = OrderedDictionary<StackElementID, Element>()
-    for element in elements {
-      dictionary[nextID()] = element
-    }
-    self.storage = Storage(dictionary)
-  }
-
   /// The IDs of the elements, bottom first.
   public var ids: OrderedSet<StackElementID> {
     storage.elements.keys
   }
 
-  /// The element with the given ID, or `nil`.
-  ///
-  /// Setting a value replaces the element in place; setting `nil` removes it (and only it).
-  ///
-  /// ```swift
-  /// state.path[id: id] = nil
-  /// ```
-  public subscript(id id: StackElementID) -> Element? {
-    get { storage.elements[id] }
-    set {
-      makeUnique()
-      let count = storage.elements.count
-      storage.elements[id] = newValue
-      didWrite(id: id, countBefore: count)
-    }
-    _modify {
-      makeUnique()
-      let count = storage.elements.count
-      yield &storage.elements[id]
-      didWrite(id: id, countBefore: count)
-    }
-  }
-
-  /// The associated value of the element with the given ID, if it is in the given case.
-  ///
-  /// Writing through it changes the element in place. Writing to an element that is missing or
-  /// in another case is reported as an issue and changes nothing.
-  ///
-  /// ```swift
-  /// state.path[id: id, case: \.detail]?.standup.title = "Engineering"
-  /// ```
-  public subscript<Case>(
-    id id: StackElementID,
-    case path: CaseKeyPath<Element, Case>,
-    fileID fileID: StaticString = #fileID,
-    filePath filePath: StaticString = #filePath,
-    line line: UInt = #line,
-    column column: UInt = #column
-  ) -> Case? where Element: CasePathable {
-    get { self[id: id].flatMap { $0[case: path] } }
-    set {
-      let location = CodeLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-      guard let element = self[id: id] else {
-        location.reportIssue(
-          "Can't modify element \(id) of the stack: there is no element with that ID."
-        )
-        return
-      }
-      guard element[case: path] != nil else {
-        location.reportIssue(
-          """
-          Can't modify element \(id) of the stack through \(path): the element is in another \
-          case.
-
-            Element:
-              \(debugCaseOutput(element))
-          """
-        )
-        return
-      }
-      guard let newValue else {
-        self[id: id] = nil
-        return
-      }
-      modify(id: id) { $0 = path(newValue) }
-    }
-  }
-
-  /// Adds an element on top of the stack with a new ID.
-  ///
-  /// - Parameter element: The element to push.
-  public mutating func append(_ element: Element) {
-    insert(element, id: newID())
-  }
-
-  /// Removes the top element.
-  ///
-  /// > Important: The stack must not be empty.
-  ///
-  /// - Returns: The removed element.
-  @discardableResult
-  public mutating func removeLast() -> Element {
-    makeUnique()
-    let (id, element) = storage.elements.removeLast()
-    storage.version = StackChanges.nextVersion()
-    storage.removals.record(CollectionOfOne(id))
-    return element
-  }
-
-  /// Removes the element with the given ID and every element above it.
-  ///
-  /// Does nothing when there is no such element.
-  ///
-  /// - Parameter id: The ID of the lowest element to remove.
-  public mutating func pop(from id: StackElementID) {
-    guard let index = index(id: id) else { return }
-    // `removeSubrange` goes through `replaceSubrange(_:with:)`, which records the removal.
-    removeSubrange(index...)
-  }
-
-  /// Removes every element above the one with the given ID.
-  ///
-  /// Does nothing when there is no such element.
-  ///
-  /// - Parameter id: The ID of the element to keep on top.
-  public mutating func pop(to id: StackElementID) {
-    guard let index = index(id: id) else { return }
-    removeSubrange((index + 1)...)
-  }
-
-  /// The number that identifies the sequence of IDs (``StackChanges/version``).
-  package var version: UInt64 {
-    storage.version
-  }
-
-  /// The changes to the IDs since a navigation operator last took them, and a new list of
-  /// removals started at the current version: the operator hands what it takes to the runtime
-  /// (see `Reconciliation`).
-  ///
-  /// Mutating, so that an operator calls it through an in-place access to the stack, where a
-  /// read through its key path would copy the stack out on every action. The list is not
-  /// restarted when the storage is shared: a copy costs more than the list saves, and a list
-  /// that does not match only makes the next reconciliation check every element.
-  package mutating func takeChanges() -> StackChanges {
-    let changes = StackChanges(version: storage.version, removals: storage.removals)
-    if !changes.removals.isEmpty(since: changes.version), isKnownUniquelyReferenced(&storage) {
-      storage.removals = StackChanges.Removals(since: changes.version)
-    }
-    return changes
-  }
-
-  /// Adds an element with an ID that was generated elsewhere.
-  package mutating func insert(_ element: Element, id: StackElementID) {
-    makeUnique()
-    storage.elements[id] = element
-    storage.version = StackChanges.nextVersion()
-  }
-
-  /// A new ID for an element added on top: newer than the top element's and unused here.
-  ///
-  /// A stack built outside a store (with IDs from another generator) can hold IDs the store's
-  /// generator has not reached yet; skipping past them keeps IDs unique and growing. A replaying
-  /// generator (a test store applying an assertion) is taken at its word: the ID it gives is the
-  /// one the reducer used, and writing to it describes that element.
-  private func newID() -> StackElementID {
-    @Dependency(\.stackElementID) var nextID
-    if nextID.replaysIDs { return nextID() }
-    if let top = storage.elements.keys.last, nextID.peek() <= top {
-      nextID.skip(past: top)
-    }
-    var id = nextID()
-    while storage.elements.index(forKey: id) != nil {
-      id = nextID()
-    }
-    return id
+  /// Whether an element with the given ID is on the stack.
+  package func contains(id: StackElementID) -> Bool {
+    storage.elements.index(forKey: id) != nil
   }
 
   /// Runs `body` on the element with the given ID, in place.
@@ -256,18 +94,16 @@ public struct StackState<Element> {
     return storage.elements.index(forKey: id)
   }
 
-  /// Records a write through `subscript(id:)`: a removal or an insertion changes the IDs, and an
-  /// inserted ID must never be generated again.
-  private mutating func didWrite(id: StackElementID, countBefore: Int) {
-    let count = storage.elements.count
-    guard count != countBefore else { return }
-    storage.version = StackChanges.nextVersion()
-    if count > countBefore {
-      @Dependency(\.stackElementID) var stackElementID
-      stackElementID.skip(past: id)
-    } else {
-      storage.removals.record(CollectionOfOne(id))
-    }
+  /// Removes the element with the given ID and every element above it.
+  ///
+  /// Does nothing when there is no such element.
+  ///
+  /// - Parameter id: The ID of the lowest element to remove.
+  public mutating func pop(from id: StackElementID) {
+    guard let index = index(id: id) else { return }
+    makeUnique()
+    didChangeIDs(removing: storage.elements.keys[index...])
+    storage.elements.removeSubrange(index...)
   }
 
   /// Gives this stack storage of its own, when another copy shares it, before a write.
@@ -282,64 +118,64 @@ public struct StackState<Element> {
   /// Apart from ``makeUnique()``, so that the inlined check does not bring the copy with it.
   @usableFromInline
   mutating func copyStorage() {
-    storage = Storage(storage.elements, version: storage.version, removals: storage.removals)
+    storage = Storage(copying: storage)
   }
 }
 
-// The removals `RangeReplaceableCollection` routes through; each records the IDs it removes.
+// MARK: - Which IDs went: what `forEach` reads
+
 extension StackState {
-  /// Removes every element.
-  ///
-  /// A stack that shares its storage with a copy starts over with empty storage instead of
-  /// copying elements only to remove them.
-  ///
-  /// - Parameter keepCapacity: Whether to keep the storage's capacity.
-  public mutating func removeAll(keepingCapacity keepCapacity: Bool = false) {
-    guard !isEmpty else { return }
-    var removals = storage.removals
-    removals.record(storage.elements.keys)
-    if isKnownUniquelyReferenced(&storage) {
-      storage.elements.removeAll(keepingCapacity: keepCapacity)
-      storage.version = StackChanges.nextVersion()
-      storage.removals = removals
-    } else {
-      storage = Storage([:], removals: removals)
-    }
+  /// The number that identifies the sequence of IDs: every change to them gives the stack a new
+  /// one, from one counter for the process, so two stacks with the same version have the same
+  /// IDs. Writes to an element keep it.
+  package var version: UInt64 {
+    storage.version
   }
 
-  /// Removes the elements that match `shouldBeRemoved`; the others keep their IDs.
-  ///
-  /// - Parameter shouldBeRemoved: Whether to remove an element.
-  public mutating func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
-    let ids = try storage.elements.filter { try shouldBeRemoved($0.value) }.map(\.key)
-    guard !ids.isEmpty else { return }
-    makeUnique()
-    for id in ids {
-      storage.elements.removeValue(forKey: id)
-    }
-    storage.version = StackChanges.nextVersion()
-    storage.removals.record(ids)
+  /// A new version, for a change to the IDs.
+  static func nextVersion() -> UInt64 {
+    stackVersions.wrappingAdd(1, ordering: .relaxed).newValue
   }
 
-  /// Replaces the elements in `subrange` with `newElements`, which get new IDs.
-  ///
-  /// - Parameters:
-  ///   - subrange: The positions to replace.
-  ///   - newElements: The elements to insert there.
-  public mutating func replaceSubrange(
-    _ subrange: Range<Int>,
-    with newElements: some Collection<Element>
-  ) {
-    makeUnique()
-    storage.version = StackChanges.nextVersion()
-    storage.removals.record(storage.elements.keys[subrange])
-    storage.elements.removeSubrange(subrange)
-    for (offset, element) in newElements.enumerated() {
-      storage.elements.updateValue(
-        element,
-        forKey: newID(),
-        insertingAt: subrange.lowerBound + offset
-      )
+  /// The most removals listed before the list is given up: a list nobody takes (a stack changed
+  /// outside any store) must not grow without end, and `forEach` falls back to comparing IDs.
+  static var removalLimit: Int { 32 }
+
+  /// Records a change to the IDs that removes `removed`, before the storage changes. The storage
+  /// must be this stack's own.
+  mutating func didChangeIDs(removing removed: some Collection<StackElementID>) {
+    storage.version = Self.nextVersion()
+    guard !removed.isEmpty else { return }
+    guard let count = storage.removedIDs?.count, count + removed.count <= Self.removalLimit else {
+      storage.removedIDs = nil
+      return
     }
+    storage.removedIDs?.append(contentsOf: removed)
+  }
+
+  /// The version now, and the IDs removed since version `since` (`nil` when they were too many
+  /// to list); the list starts again now. `forEach` takes them before every action, so that the
+  /// store looks only at the elements that went (`EffectRuntime.reconcile(_:stack:keeping:)`).
+  ///
+  /// Mutating, so that `forEach` calls it through an in-place access, where a read through its
+  /// key path would copy the stack out. The list does not start again while the storage is
+  /// shared: a copy costs more than the list saves, and a list that does not start where the
+  /// store last looked only makes it check every element with running work.
+  package mutating func takeRemovals() -> (version: UInt64, since: UInt64, ids: [StackElementID]?) {
+    let taken = (storage.version, storage.removedSince, storage.removedIDs)
+    guard storage.removedSince != storage.version || storage.removedIDs?.isEmpty != true,
+      isKnownUniquelyReferenced(&storage)
+    else { return taken }
+    storage.removedSince = storage.version
+    storage.removedIDs = []
+    return taken
+  }
+
+  /// The IDs removed since version `version`, when the list of removals starts there and is
+  /// complete; otherwise `nil`.
+  package func removals(since version: UInt64) -> [StackElementID]? {
+    storage.removedSince == version ? storage.removedIDs : nil
   }
 }
+
+private let stackVersions = Atomic<UInt64>(0)

@@ -28,7 +28,8 @@ package final class RootStore<State, Action: Sendable> {
   /// Whether the batch has queued anything, so that a lone action never touches the buffer.
   var hasBufferedActions = false
   private var isSending = false
-  var observations: [Weak<StoreObservation>] = []
+  /// Tells one observer about a batch; returns whether the observer is still there.
+  var observers: [@MainActor () -> Bool] = []
 
   package init(
     state: State,
@@ -143,14 +144,3 @@ package final class RootStore<State, Action: Sendable> {
     dependencies.stackElementID()
   }
 }
-
-/// A root store without its state and action types: what a ``Store`` and every store scoped
-/// from it share.
-@MainActor
-package protocol AnyRootStore: AnyObject {
-  var runtime: EffectRuntime { get }
-  func makeStackElementID() -> StackElementID
-  func observe(_ onChange: @escaping @MainActor () -> Void) -> StoreObservation
-}
-
-extension RootStore: AnyRootStore {}

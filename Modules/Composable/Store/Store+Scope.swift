@@ -20,9 +20,11 @@ extension Store {
   ) -> Store<ChildState, ChildAction> {
     let embed = AnyCasePath(toChildAction)
     return Store<ChildState, ChildAction>(
-      root: root,
       toState: { [toState] in toState()[keyPath: toChildState] },
-      toSend: { [toSend] in toSend(embed.embed($0)) }
+      toSend: { [toSend] in toSend(embed.embed($0)) },
+      runtime: runtime,
+      observeRoot: observeRoot,
+      makeRootStackElementID: makeRootStackElementID
     )
   }
 
@@ -49,9 +51,11 @@ extension Store {
   ) -> Store<ChildState, ChildAction> where Action: CasePathable {
     let embed = Action.allCasePaths[keyPath: toChildAction]
     return Store<ChildState, ChildAction>(
-      root: root,
       toState: { [toState] in toState()[keyPath: toChildState] },
-      toSend: { [toSend] in toSend(embed.embed($0)) }
+      toSend: { [toSend] in toSend(embed.embed($0)) },
+      runtime: runtime,
+      observeRoot: observeRoot,
+      makeRootStackElementID: makeRootStackElementID
     )
   }
 }

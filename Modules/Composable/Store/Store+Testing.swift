@@ -3,11 +3,11 @@
 extension Store {
   /// The number of effect tasks of the root store that are still running.
   package var runningEffectCount: Int {
-    root.runtime.runningCount
+    runtime.runningCount
   }
 
   /// The effect runtime of the root store.
   package var effectRuntime: EffectRuntime {
-    root.runtime
+    runtime
   }
 }

@@ -21,9 +21,14 @@ public import Dependencies
 @MainActor
 @dynamicMemberLookup
 public final class Store<State, Action: Sendable> {
-  let root: any AnyRootStore
   let toState: @MainActor () -> State
   let toSend: @MainActor (Action) -> StoreTask
+  /// The root store's effects, which every store scoped from it shares.
+  let runtime: EffectRuntime
+  /// The root store's observation and stack element IDs, which every store scoped from it
+  /// shares: these closures keep the root store alive.
+  let observeRoot: @MainActor (@escaping @MainActor () -> Void) -> StoreObservation
+  let makeRootStackElementID: @MainActor () -> StackElementID
 
   /// Creates a store.
   ///
@@ -53,20 +58,26 @@ public final class Store<State, Action: Sendable> {
 
   package convenience init(root: RootStore<State, Action>) {
     self.init(
-      root: root,
       toState: { root.state },
-      toSend: { root.send($0) }
+      toSend: { root.send($0) },
+      runtime: root.runtime,
+      observeRoot: { root.observe($0) },
+      makeRootStackElementID: { root.makeStackElementID() }
     )
   }
 
   init(
-    root: any AnyRootStore,
     toState: @escaping @MainActor () -> State,
-    toSend: @escaping @MainActor (Action) -> StoreTask
+    toSend: @escaping @MainActor (Action) -> StoreTask,
+    runtime: EffectRuntime,
+    observeRoot: @escaping @MainActor (@escaping @MainActor () -> Void) -> StoreObservation,
+    makeRootStackElementID: @escaping @MainActor () -> StackElementID
   ) {
-    self.root = root
     self.toState = toState
     self.toSend = toSend
+    self.runtime = runtime
+    self.observeRoot = observeRoot
+    self.makeRootStackElementID = makeRootStackElementID
   }
 
   /// The current state.
@@ -100,7 +111,7 @@ public final class Store<State, Action: Sendable> {
   /// - Parameter onChange: Called on the main actor after each batch.
   /// - Returns: The subscription; notifications stop when it is cancelled or released.
   public func observe(_ onChange: @escaping @MainActor () -> Void) -> StoreObservation {
-    root.observe(onChange)
+    observeRoot(onChange)
   }
 
   /// A new ID for an element that a view layer pushes onto a stack with
@@ -121,6 +132,6 @@ public final class Store<State, Action: Sendable> {
   ///
   /// - Returns: An ID the store's generator has not handed out before.
   public func makeStackElementID() -> StackElementID {
-    root.makeStackElementID()
+    makeRootStackElementID()
   }
 }

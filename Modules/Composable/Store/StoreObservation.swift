@@ -27,23 +27,19 @@ extension RootStore {
   /// or released.
   package func observe(_ onChange: @escaping @MainActor () -> Void) -> StoreObservation {
     let observation = StoreObservation(onChange: onChange)
-    observations.append(Weak(observation))
+    observers.append { [weak observation] in
+      guard let observation, observation.isActive else { return false }
+      observation.onChange()
+      return true
+    }
     return observation
   }
 
   func notifyObservers() {
-    guard !observations.isEmpty else { return }
-    observations.removeAll { $0.value?.isActive != true }
-    for observation in observations {
-      observation.value?.onChange()
-    }
-  }
-}
-
-struct Weak<Object: AnyObject> {
-  weak var value: Object?
-
-  init(_ value: Object) {
-    self.value = value
+    guard !observers.isEmpty else { return }
+    // Told from a copy: an observer may start another observation while it is told.
+    let told = observers
+    observers = []
+    observers = told.filter { notify in notify() } + observers
   }
 }

@@ -134,7 +134,8 @@ public enum Launcher {
     log.onReport { failure in
       // NB: The log is named only once it holds the details: a state folder that is a file,
       // or that cannot be written, holds none.
-      let details = failure.map { "its details could not be kept: \($0)." } ?? "the details are in \(file)."
+      let details =
+        failure.map { "its details could not be kept: \($0)." } ?? "the details are in \(file)."
       Task { @MainActor in
         app.notice = "Something went wrong inside Standups, and nothing was lost; " + details
       }

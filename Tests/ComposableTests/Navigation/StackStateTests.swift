@@ -1,9 +1,10 @@
 import CasePaths
-import Composable
 import CustomDump
 import Dependencies
 import Foundation
 import Testing
+
+@testable import Composable
 
 struct StackStateTests {
   @Test func idsCountUpFromTheGenerator() {
@@ -162,6 +163,52 @@ struct StackStateTests {
     let stack = makeStack(["a", "b"])
     #expect(Set([stack, makeStack(["a", "b"])]).count == 1)
     #expect(Set([stack, makeStack(["b", "a"])]).count == 2)
+  }
+
+  @Test func takingRemovalsListsTheIDsThatWentSinceTheLastTake() {
+    var stack = makeStack(["a", "b", "c", "d"])
+    let first = stack.takeRemovals()
+    #expect(first.ids == [])
+    stack.pop(from: 2)
+    stack[id: 0] = nil
+    stack.append("e")
+    let taken = stack.takeRemovals()
+    #expect(taken.since == first.version)
+    #expect(taken.version == stack.version)
+    #expect(taken.ids == [2, 3, 0])
+    let again = stack.takeRemovals()
+    #expect(again.since == again.version && again.ids == [])
+  }
+
+  @Test func removalsAreReadOnlyFromTheVersionTheirListStarts() {
+    var stack = makeStack(["a", "b", "c"])
+    let before = stack.takeRemovals()
+    stack.removeLast()
+    #expect(stack.removals(since: before.version) == [2])
+    #expect(stack.removals(since: stack.version) == nil)
+    #expect(makeStack(["a"]).removals(since: before.version) == nil)
+  }
+
+  @Test func aListThatGrowsPastItsLimitIsGivenUp() {
+    var stack = makeStack((0...StackState<String>.removalLimit).map { "\($0)" })
+    let before = stack.takeRemovals()
+    stack.pop(from: 0)
+    #expect(stack.removals(since: before.version) == nil)
+    #expect(stack.takeRemovals().ids == nil)
+    stack.append("again")
+    stack.removeLast()
+    #expect(stack.takeRemovals().ids?.count == 1)
+  }
+
+  @Test func aSharedStacksListStartsAgainOnlyOnceItsStorageIsItsOwn() {
+    var stack = makeStack(["a", "b"])
+    _ = stack.takeRemovals()
+    stack.removeLast()
+    let copy = stack
+    let taken = stack.takeRemovals()
+    #expect(taken.ids == [1])
+    #expect(stack.removals(since: taken.version) == nil)
+    #expect(copy.ids == [0])
   }
 
   private func makeStack(_ elements: [String]) -> StackState<String> {

@@ -4,9 +4,13 @@ import Dependencies
 import IssueReporting
 
 extension Reducer {
-  /// The reference `forEach`: what `forEach` does, written as plainly as it can be, with no
-  /// specialisation, no thread-local context and no version counters. Run by a
+  /// The reference `forEach`: what `forEach` does, written as plainly as it can be. Run by a
   /// ``ReferenceStore``.
+  ///
+  /// It stands on the public API and on two hooks of the core: `NavigationContext`, which runs
+  /// the element's reducer as the element, so that its cancellation identifiers and `dismiss()`
+  /// are its own, and `Effect.parts`, in which ``Effect/lifted(embed:dismiss:)`` and the store
+  /// read effects.
   func referenceForEach<ElementState, ElementAction, Element: Reducer>(
     _ toStack: WritableKeyPath<State, StackState<ElementState>>,
     action toStackAction: CaseKeyPath<Action, StackAction<ElementState, ElementAction>>,
@@ -22,9 +26,10 @@ extension Reducer {
   }
 }
 
-/// The key of all the work of one child of a reference operator: its slot and itself.
+/// The identifier all the work of one child of a reference operator is cancellable under: its
+/// slot and itself.
 struct ReferenceChild<Child: Hashable & Sendable>: Hashable, Sendable {
-  let slot: NavigationSlot
+  let slot: String
   let child: Child
 }
 
@@ -34,24 +39,22 @@ struct ReferenceForEach<Parent: Reducer, Element: Reducer>: Reducer {
   let toStack: WritableKeyPath<Parent.State, StackState<Element.State>>
   let toStackAction: AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>
 
-  var slot: NavigationSlot { NavigationSlot(.stack, toStack) }
+  /// The stack's slot in its parent: the key path to it.
+  var slot: String { "\(toStack)" }
 
   func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let context = ReducerContext.current
-    let path = context.navigationIDPath
-
     // 1. Elements another reducer removed since the last action: cancel their work.
-    let withWork = ReferenceEffects.current?.identifiers(
-      ReferenceChild<StackElementID>.self, at: path)
-    let removedElsewhere = (withWork ?? []).filter {
+    let (effects, path) = (ReferenceEffects.current, NavigationContext.path)
+    let withWork = effects?.children(ReferenceChild<StackElementID>.self, at: path) ?? []
+    let removedElsewhere = withWork.filter {
       $0.slot == slot && !state[keyPath: toStack].ids.contains($0.child)
     }
     for child in removedElsewhere {
-      ReferenceEffects.current?.cancel(CancellationKey(id: child, path: path))
+      effects?.cancel(ReferenceKey(id: child, path: path))
     }
     let idsBefore = state[keyPath: toStack].ids
 
-    // 2–4. Find the element, run it in its context, lift its effects.
+    // 2–4. Find the element, run it as the element, lift its effects.
     var elementEffects = Effect<Parent.Action>.none
     switch toStackAction.extract(from: action) {
     case .element(let id, let elementAction):
@@ -61,16 +64,17 @@ struct ReferenceForEach<Parent: Reducer, Element: Reducer>: Reducer {
         }
         break
       }
-      let child = NavigatedChild(parent: path, slot: HashableIdentity(slot), element: id)
-      let effect = ReducerContext.$inTask.withValue(
-        context.entering(child, isDismissable: true)
-      ) {
-        element.reduce(into: &state[keyPath: toStack][id: id]!, action: elementAction)
+      let effect = NavigationContext.inChild(id, of: slot) {
+        withDependencies {
+          $0.dismiss = .reference
+        } operation: {
+          element.reduce(into: &state[keyPath: toStack][id: id]!, action: elementAction)
+        }
       }
       let toStackAction = toStackAction
-      elementEffects = effect.liftedIntoParent(
+      elementEffects = effect.lifted(
         embed: { toStackAction.embed(.element(id: id, action: $0)) },
-        dismissing: (child.path, { toStackAction.embed(.popFrom(id: id)) })
+        dismiss: { toStackAction.embed(.popFrom(id: id)) }
       )
       .cancellable(id: ReferenceChild(slot: slot, child: id))
 
@@ -83,8 +87,7 @@ struct ReferenceForEach<Parent: Reducer, Element: Reducer>: Reducer {
       if stackElementID.peek() < id {
         reportIssue("forEach: a push of element \(id), which the generator has not made yet")
       }
-      stackElementID.skip(past: id)
-      state[keyPath: toStack].insert(elementState, id: id)
+      state[keyPath: toStack][id: id] = elementState
 
     case .popFrom, nil:
       break
@@ -107,4 +110,54 @@ struct ReferenceForEach<Parent: Reducer, Element: Reducer>: Reducer {
         + removed.map { .cancel(id: ReferenceChild(slot: slot, child: $0)) }
     )
   }
+}
+
+// MARK: - A child's effects, lifted into its parent's
+
+extension Effect {
+  /// The effect of a child as its parent's: every action embedded with `embed`, and `dismiss()`
+  /// in every run sending `dismissAction()` to the parent, through that run's own send, so that
+  /// a cancelled run dismisses nothing.
+  func lifted<ParentAction: Sendable>(
+    embed: @escaping @Sendable (Action) -> ParentAction,
+    dismiss dismissAction: @escaping @Sendable () -> ParentAction
+  ) -> Effect<ParentAction> {
+    switch parts {
+    case nil:
+      return .none
+    case .send(let action):
+      return .send(embed(action))
+    case .run(let work):
+      return Effect<ParentAction>(
+        parts: .run { send in
+          try await DismissEffect.$referenceDismissal.withValue({ send(dismissAction()) }) {
+            try await work(Send { send(embed($0)) })
+          }
+        }
+      )
+    case .merge(let effects):
+      return .merge(effects.map { $0.lifted(embed: embed, dismiss: dismissAction) })
+    case .concatenate(let effects):
+      return .concatenate(effects.map { $0.lifted(embed: embed, dismiss: dismissAction) })
+    case .cancellable(let key, let cancelInFlight, let effect):
+      return Effect<ParentAction>(
+        parts: .cancellable(
+          key,
+          cancelInFlight: cancelInFlight,
+          effect.lifted(embed: embed, dismiss: dismissAction)
+        )
+      )
+    }
+  }
+}
+
+extension DismissEffect {
+  /// The `dismiss` of a child of a reference operator: it calls ``referenceDismissal``.
+  static var reference: Self {
+    DismissEffect { referenceDismissal?() }
+  }
+
+  /// The dismissal of the child whose work runs: set around every run of a child's work by
+  /// ``Effect/lifted(embed:dismiss:)``.
+  @TaskLocal static var referenceDismissal: (@MainActor @Sendable () -> Void)?
 }

@@ -1,4 +1,5 @@
 import Composable
+import ConcurrencyExtras
 import Dependencies
 import IssueReporting
 import Synchronization
@@ -6,10 +7,9 @@ import Synchronization
 /// A plain store that runs the reference operators (`referenceForEach`, `referenceIfLet`): the
 /// model the core's `Store` is checked against.
 ///
-/// Everything the core does fast it does the obvious way: a reducer's context is a task-local
-/// bound around it, as the Composable Architecture binds its dependencies; every effect is
-/// walked by recursion; every run is a task on the main actor, registered under every key
-/// around it; cancelling a key looks at every running task.
+/// Everything the core does fast it does the obvious way: every effect is taken apart
+/// (`Effect.parts`) and walked by recursion; every run is a task on the main actor, registered
+/// under every key around it; cancelling a key looks at every running task.
 @MainActor
 final class ReferenceStore<State, Action: Sendable> {
   private(set) var state: State
@@ -20,16 +20,26 @@ final class ReferenceStore<State, Action: Sendable> {
   private var queue: [Action] = []
   private var isSending = false
 
+  /// Creates a store as the core's does: the dependencies have a stack element ID generator that
+  /// counts from 0, then `prepare`'s overrides, and the state and the reducer are built with
+  /// them.
   init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> State,
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepare: (inout DependencyValues) -> Void = { _ in }
   ) {
-    (state, self.reducer, dependencies) = DependencyValues.forNewStore(
-      initialState: initialState,
-      reducer: reducer,
-      prepare: prepare
-    )
+    let dependencies = withDependencies {
+      $0.stackElementID = .incrementing()
+      prepare(&$0)
+    } operation: {
+      DependencyValues._current
+    }
+    (state, self.reducer) = withDependencies {
+      $0 = dependencies
+    } operation: {
+      (initialState(), reducer())
+    }
+    self.dependencies = dependencies
   }
 
   /// A new ID for an element a view layer pushes.
@@ -46,8 +56,10 @@ final class ReferenceStore<State, Action: Sendable> {
     while !queue.isEmpty {
       let action = queue.removeFirst()
       let effect = ReferenceEffects.$current.withValue(effects) {
-        DependencyValues.$_current.withValue(dependencies) {
-          ReducerContext.$inTask.withValue(ReducerContext(runtime: nil)) {
+        withDependencies {
+          $0 = dependencies
+        } operation: {
+          NavigationContext.atRoot {
             reducer.reduce(into: &state, action: action)
           }
         }
@@ -58,57 +70,42 @@ final class ReferenceStore<State, Action: Sendable> {
 
   /// Starts an effect under `keys`, and returns the tasks it started.
   @discardableResult
-  private func start(_ effect: Effect<Action>, keys: [CancellationKey]) -> [Task<Void, Never>] {
-    switch effect.operation {
+  private func start(_ effect: Effect<Action>, keys: [ReferenceKey]) -> [Task<Void, Never>] {
+    switch effect.parts {
     case nil:
       return []
-    case .send(let box):
-      send(box.action)
+    case .send(let action):
+      send(action)
       return []
-    case .run(let run):
-      return [spawn(under: keys, environment: run.environment) { send in try await run.body(send) }]
-    case .merge(let merge):
-      return merge.parts.flatMap { start(Effect(box: $0), keys: keys) }
-    case .concatenate(let concatenation):
-      let parts = concatenation.parts
+    case .run(let work):
+      return [spawn(under: keys, work)]
+    case .merge(let effects):
+      return effects.flatMap { start($0, keys: keys) }
+    case .concatenate(let effects):
       return [
-        spawn(under: keys, environment: nil) { [weak self] _ in
-          for part in parts where !Task.isCancelled {
-            for task in self?.start(Effect(box: part), keys: keys) ?? [] { await task.value }
+        spawn(under: keys) { @MainActor [weak self] _ in
+          for effect in effects where !Task.isCancelled {
+            for task in self?.start(effect, keys: keys) ?? [] { await task.value }
           }
         }
       ]
-    case .cancellable(let cancellable):
-      if cancellable.cancelInFlight { effects.cancel(cancellable.key) }
-      return start(cancellable.effect, keys: keys + [cancellable.key])
-    case .cancel(let cancel):
-      effects.cancel(cancel.key)
-      return []
-    case .reconcile:
-      preconditionFailure("Only the core's operators reconcile.")
+    case .cancellable(let key, let cancelInFlight, let effect):
+      let key = ReferenceKey(id: key.id, path: key.path)
+      if cancelInFlight { effects.cancel(key) }
+      return start(effect, keys: keys + [key])
     }
   }
 
-  /// Starts `work` in a task on the main actor, with the dependencies and the context of the
-  /// effect's environment when it has one, registered under `keys` until it finishes.
+  /// Starts `work` in a task on the main actor, registered under `keys` until it finishes.
   private func spawn(
-    under keys: [CancellationKey],
-    environment: EffectEnvironment?,
-    _ work: @escaping @MainActor (Send<Action>) async throws -> Void
+    under keys: [ReferenceKey],
+    _ work: @escaping @Sendable (Send<Action>) async throws -> Void
   ) -> Task<Void, Never> {
     let send = Send<Action> { [weak self] in self?.send($0) }
     let token = effects.nextToken
     let task = Task { [effects] in
       do {
-        if let environment {
-          try await DependencyValues.$_current.withValue(environment.dependencies) {
-            try await ReducerContext.$inTask.withValue(environment.context) {
-              try await work(send)
-            }
-          }
-        } else {
-          try await work(send)
-        }
+        try await work(send)
       } catch is CancellationError {
       } catch {
         reportIssue(error)
@@ -120,9 +117,29 @@ final class ReferenceStore<State, Action: Sendable> {
   }
 }
 
-/// The running tasks of a reference store, each under every key around it: a user's
-/// identifier at its path and at every path above it, so that cancelling an identifier in a
-/// feature reaches the same identifier in the features below it.
+/// A cancellation key: an identifier, at the navigation path of the feature that made it.
+struct ReferenceKey: Hashable, Sendable {
+  let id: AnyHashableSendable
+  let path: [AnyHashableSendable]
+
+  init(id: AnyHashableSendable, path: [AnyHashableSendable]) {
+    self.id = id
+    self.path = path
+  }
+
+  init(id: some Hashable & Sendable, path: [AnyHashableSendable]) {
+    self.init(id: AnyHashableSendable(id), path: path)
+  }
+
+  /// This key at its path and at every path above it: a task is registered under all of them,
+  /// so that cancelling an identifier in a feature reaches the same identifier below it.
+  var andEveryKeyAbove: [ReferenceKey] {
+    (0...path.count).map { ReferenceKey(id: id, path: Array(path.prefix($0))) }
+  }
+}
+
+/// The running tasks of a reference store, each under every key around it and every key above
+/// those.
 final class ReferenceEffects: Sendable {
   /// The effects of the store whose reducer is running: the reference operators read it, as
   /// the Composable Architecture's read its global cancellation table.
@@ -130,7 +147,7 @@ final class ReferenceEffects: Sendable {
 
   private struct Tables {
     var running: [Int: Task<Void, Never>] = [:]
-    var keysOfTask: [Int: [CancellationKey]] = [:]
+    var keysOfTask: [Int: [ReferenceKey]] = [:]
     var nextToken = 0
   }
 
@@ -142,10 +159,8 @@ final class ReferenceEffects: Sendable {
   /// The token the next registered task gets.
   var nextToken: Int { tables.withLock { $0.nextToken } }
 
-  func register(_ task: Task<Void, Never>, token: Int, under keys: [CancellationKey]) {
-    let expanded = keys.flatMap { key in
-      key.path.prefixes.map { CancellationKey(id: key.id, path: $0) }
-    }
+  func register(_ task: Task<Void, Never>, token: Int, under keys: [ReferenceKey]) {
+    let expanded = keys.flatMap(\.andEveryKeyAbove)
     tables.withLock { tables in
       tables.running[token] = task
       tables.keysOfTask[token] = expanded
@@ -161,7 +176,7 @@ final class ReferenceEffects: Sendable {
   }
 
   /// Cancels every task under `key`, and takes it out of every key.
-  func cancel(_ key: CancellationKey) {
+  func cancel(_ key: ReferenceKey) {
     let cancelled = tables.withLock { tables in
       var cancelled: [Task<Void, Never>] = []
       for (token, keys) in tables.keysOfTask where keys.contains(key) {
@@ -173,13 +188,16 @@ final class ReferenceEffects: Sendable {
     for task in cancelled { task.cancel() }
   }
 
-  /// The identifiers of type `ID` with running work at `path`.
-  func identifiers<ID: Hashable & Sendable>(_: ID.Type, at path: NavigationIDPath) -> Set<ID> {
+  /// The children of reference operators at `path` whose identifier has running work.
+  func children<Child>(
+    _: ReferenceChild<Child>.Type,
+    at path: [AnyHashableSendable]
+  ) -> Set<ReferenceChild<Child>> {
     tables.withLock { tables in
-      var found: Set<ID> = []
+      var found: Set<ReferenceChild<Child>> = []
       for keys in tables.keysOfTask.values {
         for key in keys where key.path == path {
-          if let id = key.id.value(as: ID.self) { found.insert(id) }
+          if let child = key.id.base as? ReferenceChild<Child> { found.insert(child) }
         }
       }
       return found

@@ -14,6 +14,10 @@ import Testing
 ///
 /// The test reads what the app draws until what it expects appears (or a generous deadline
 /// passes, which fails the test): it waits for the app, never for the clock.
+///
+/// Every wait gives the executor back between short looks at the terminal. While a test store
+/// runs, every task in the test process shares one serial executor (`withSerialEffects`), so a
+/// test that held it while the app worked would stall every other test for as long.
 final class PseudoTerminal {
   private let process = Process()
   private let controller: Int32
@@ -69,11 +73,11 @@ final class PseudoTerminal {
     from offset: Int = 0,
     until condition: (String) -> Bool,
     within deadline: Duration = .seconds(60)
-  ) -> Bool {
+  ) async -> Bool {
     let end = ContinuousClock.now.advanced(by: deadline)
     while true {
       if condition(String(decoding: bytes.dropFirst(offset), as: UTF8.self)) { return true }
-      guard ContinuousClock.now < end, readAvailable(waitingUpTo: 100) else {
+      guard ContinuousClock.now < end, await readAvailable() else {
         return condition(String(decoding: bytes.dropFirst(offset), as: UTF8.self))
       }
     }
@@ -81,21 +85,21 @@ final class PseudoTerminal {
 
   /// Reads until `text` appears after `offset`.
   @discardableResult
-  func read(from offset: Int = 0, untilItShows text: String) -> Bool {
-    read(from: offset) { $0.contains(text) }
+  func read(from offset: Int = 0, untilItShows text: String) async -> Bool {
+    await read(from: offset) { $0.contains(text) }
   }
 
   /// Lets the app's input guard lapse: after a change of screen the user did not make, the app
   /// drops keys until the keyboard has been quiet for half a second. A person pauses to read a
   /// new alert; a test that answers one pauses as long, reading what the app draws meanwhile.
-  func pauseToReadTheScreen() {
-    read(until: { _ in false }, within: .milliseconds(700))
+  func pauseToReadTheScreen() async {
+    await read(until: { _ in false }, within: .milliseconds(700))
   }
 
   /// Reads what the app draws for `duration`: a person's pause, or how late a crash comes after
   /// a key.
-  func pause(for duration: Duration) {
-    read(until: { _ in false }, within: duration)
+  func pause(for duration: Duration) async {
+    await read(until: { _ in false }, within: duration)
   }
 
   /// The number of bytes read so far, to look only at what comes after it.
@@ -121,7 +125,7 @@ final class PseudoTerminal {
   /// meanwhile.
   ///
   /// - Returns: Whether it stopped before the deadline.
-  func waitUntilStopped(within deadline: Duration = .seconds(10)) -> Bool {
+  func waitUntilStopped(within deadline: Duration = .seconds(60)) async -> Bool {
     let end = ContinuousClock.now.advanced(by: deadline)
     while ContinuousClock.now < end {
       var status: Int32 = 0
@@ -132,7 +136,7 @@ final class PseudoTerminal {
       {
         return true
       }
-      _ = readAvailable(waitingUpTo: 50)
+      _ = await readAvailable()
     }
     return false
   }
@@ -145,10 +149,10 @@ final class PseudoTerminal {
   /// Reads the rest of the output and waits for the app to exit.
   ///
   /// - Returns: Its exit status, or `nil` if it was still running at the deadline.
-  func waitForExit(within deadline: Duration = .seconds(60)) -> Int32? {
+  func waitForExit(within deadline: Duration = .seconds(60)) async -> Int32? {
     let end = ContinuousClock.now.advanced(by: deadline)
     while process.isRunning, ContinuousClock.now < end {
-      _ = readAvailable(waitingUpTo: 100)
+      _ = await readAvailable()
     }
     // NB: Drained only once the app has exited: while it runs, `readAvailable` reports the
     // terminal open even when there is nothing to read, and the loop would never end.
@@ -156,6 +160,16 @@ final class PseudoTerminal {
     while readAvailable(waitingUpTo: 0) {}
     process.waitUntilExit()
     return process.terminationStatus
+  }
+
+  /// Reads whatever the app has written, after a short look for something, and gives the
+  /// executor back.
+  ///
+  /// - Returns: Whether the terminal is still open (something may come later).
+  private func readAvailable() async -> Bool {
+    let isOpen = readAvailable(waitingUpTo: 10)
+    await Task.yield()
+    return isOpen
   }
 
   /// Reads whatever the app has written, waiting up to `milliseconds` for something.

@@ -4,15 +4,20 @@
 /// The runtime finds a running task by its token when the task starts, when it is cancelled and
 /// when it finishes, and a group does the same for the tasks it gains and loses; an array index
 /// costs nothing next to hashing a number into a dictionary each time. A free token's place
-/// holds ``TokenTableElement/vacant`` rather than `nil`, so that reading or changing one field of
-/// a large element does not copy the whole element out of the array and back, as an optional
-/// would.
-struct TokenTable<Element: TokenTableElement> {
-  /// Every element in token order; a free token's place holds ``TokenTableElement/vacant``.
+/// holds a vacant element rather than `nil`, so that reading or changing one field of a large
+/// element does not copy the whole element out of the array and back, as an optional would.
+struct TokenTable<Element> {
+  /// Every element in token order; a free token's place holds ``vacant``.
   private(set) var elements: [Element] = []
   private var freeTokens: [Int] = []
   /// The number of tokens in use.
   private(set) var count = 0
+  /// What the place of a free token holds.
+  private let vacant: Element
+
+  init(vacant: Element) {
+    self.vacant = vacant
+  }
 
   /// The token the next ``insert(_:)`` returns.
   var nextToken: Int {
@@ -40,11 +45,12 @@ struct TokenTable<Element: TokenTableElement> {
   @discardableResult
   mutating func remove(at token: Int) -> Element {
     // Moved out, and a vacant element made in its place: nothing goes through value witnesses.
+    let vacant = vacant
     let element = elements.withUnsafeMutableBufferPointer { places in
       precondition(places.indices.contains(token), "Removing a token that was never given")
       let place = places.baseAddress.unsafelyUnwrapped + token
       let element = place.move()
-      place.initialize(to: Element.vacant)
+      place.initialize(to: vacant)
       return element
     }
     count -= 1
@@ -60,16 +66,3 @@ struct TokenTable<Element: TokenTableElement> {
 }
 
 extension TokenTable: Sendable where Element: Sendable {}
-
-/// An element of ``TokenTable``, with what the place of a free token holds.
-///
-/// A requirement rather than a value stored with the table, so that a vacant element is made in
-/// place rather than copied through the element's value witnesses.
-protocol TokenTableElement {
-  /// What the place of a free token holds.
-  static var vacant: Self { get }
-}
-
-extension Optional: TokenTableElement {
-  static var vacant: Self { nil }
-}

@@ -1,6 +1,6 @@
-package import Dependencies
+public import Dependencies
 
-/// Where the running code is: the effects of its store, and its place among navigated features.
+/// Where the running code is: the effects of its store, and the navigated child it runs in.
 /// The Composable Architecture keeps this in the dependencies (`navigationIDPath`, `dismiss`);
 /// here it is a context of its own, because it changes on every action a stack element or a
 /// presentation receives, and writing to `DependencyValues` copies its storage. One context,
@@ -8,10 +8,10 @@ package import Dependencies
 ///
 /// - **While a reducer runs**, on its thread (``current``): the store sets the root context
 ///   (``reduceAtRoot(_:into:action:runtime:dependencies:)``) and each navigation operator narrows
-///   it for its child (``reduce(entering:isDismissable:_:)``).
-/// - **In an effect's box**, as the effect was created (``EffectEnvironment``).
+///   it for its child (``reduce(entering:slot:isDismissable:_:)``).
+/// - **In an effect's run**, as the effect was created (`Effect.RunBox`).
 /// - **Inside an effect**, in its task (``inTask``), bound by the task only where it differs
-///   from what the task inherits (`TaskInheritance`).
+///   from what the task inherits (`EffectWalk.binding(for:)`).
 ///
 /// Cancellation identifiers and `dismiss()` read the context, so they mean the same inside an
 /// effect as in the reducer that returned it. Guarded by `ReducerContextTests`,
@@ -20,26 +20,8 @@ package import Dependencies
 package struct ReducerContext: Sendable {
   /// The effects of the store whose reducer is running; `nil` inside an effect.
   package var runtime: EffectRuntime?
-  /// The navigated feature running, `nil` at a store's root: a reference, so copies are cheap.
-  private var feature: RunningFeature?
-
-  private final class RunningFeature: Sendable {
-    let child: NavigatedChild
-    let dismissTarget: DismissTarget
-
-    init(child: NavigatedChild, dismissTarget: DismissTarget) {
-      self.child = child
-      self.dismissTarget = dismissTarget
-    }
-  }
-
-  /// The feature `dismiss()` dismisses: the nearest one that `forEach` or a presentation `ifLet`
-  /// runs. Kept as the feature, not its path, so that the path is built only when asked for.
-  private enum DismissTarget: Sendable {
-    case nothing
-    case runningFeature
-    case ancestor(RunningFeature)
-  }
+  /// The navigated child running, `nil` at a store's root.
+  package private(set) var child: NavigatedChild?
 
   /// The context of a store's root feature.
   package init(runtime: EffectRuntime?) {
@@ -48,41 +30,30 @@ package struct ReducerContext: Sendable {
 
   /// The navigation path of the running feature, which its cancellation identifiers are in.
   package var navigationIDPath: NavigationIDPath {
-    feature?.child.path ?? NavigationIDPath()
+    child?.path ?? NavigationIDPath()
   }
 
   /// The path of the feature ``DismissEffect`` dismisses, or `nil` at the root of a store.
   package var dismissedPath: NavigationIDPath? {
-    guard let feature else { return nil }
-    switch feature.dismissTarget {
-    case .nothing: return nil
-    case .runningFeature: return feature.child.path
-    case .ancestor(let ancestor): return ancestor.child.path
-    }
+    child?.dismissed?.path
   }
 
-  /// Whether no navigated feature is running: a store's root feature, or code outside any store.
+  /// Whether no navigated child is running: a store's root feature, or code outside any store.
   var isRoot: Bool {
-    feature == nil
+    child == nil
   }
 
-  /// The context of `child`, a child of the feature running in this one. When its parent can
-  /// dismiss it (a stack element, a presentation), `dismiss()` dismisses the child; otherwise
-  /// it dismisses what this feature dismisses.
-  package func entering(_ child: NavigatedChild, isDismissable: Bool) -> Self {
+  /// The context of the child `id` in the slot `slot` of the feature running in this one. When
+  /// its parent can dismiss it (a stack element, a presentation), `dismiss()` dismisses the
+  /// child; otherwise it dismisses what this feature dismisses.
+  package func entering(
+    _ id: HashableIdentity,
+    slot: HashableIdentity,
+    isDismissable: Bool
+  ) -> Self {
     var context = self
-    context.feature = RunningFeature(
-      child: child,
-      dismissTarget: isDismissable ? .runningFeature : inheritedDismissTarget
-    )
+    context.child = NavigatedChild(in: child, slot: slot, id: id, isDismissable: isDismissable)
     return context
-  }
-
-  /// What a child its parent cannot dismiss dismisses: what this feature dismisses.
-  private var inheritedDismissTarget: DismissTarget {
-    guard let feature else { return .nothing }
-    if case .runningFeature = feature.dismissTarget { return .ancestor(feature) }
-    return feature.dismissTarget
   }
 
   // MARK: - A reducer: the thread's context
@@ -126,11 +97,18 @@ package struct ReducerContext: Sendable {
     return effect
   }
 
-  /// Runs `reduction`, a navigated child's reducer, synchronously in the child's context.
-  func reduce(entering child: NavigatedChild, isDismissable: Bool, _ reduction: () -> Void) {
-    withUnsafePointer(to: entering(child, isDismissable: isDismissable)) {
-      Self.reducing.withValue($0, reduction)
-    }
+  /// Runs `reduction`, the reducer of the child `id` of `slot`, synchronously in the child's
+  /// context, and returns the child.
+  func reduce(
+    entering id: HashableIdentity,
+    slot: HashableIdentity,
+    isDismissable: Bool,
+    _ reduction: () -> Void
+  ) -> NavigatedChild {
+    let context = entering(id, slot: slot, isDismissable: isDismissable)
+    withUnsafePointer(to: context) { Self.reducing.withValue($0, reduction) }
+    // The child was just set by `entering`.
+    return context.child.unsafelyUnwrapped
   }
 
   // MARK: - An effect: the task's context
@@ -138,6 +116,16 @@ package struct ReducerContext: Sendable {
   /// The context of an effect's task, bound by the task to the one its effect was created in;
   /// the root context outside any effect.
   @TaskLocal package static var inTask = ReducerContext(runtime: nil)
+
+  /// What a run keeps from where it is created: the dependencies and the context there, without
+  /// the store's runtime, which the effect outlives. Not generic, so that `Effect.run` can be
+  /// inlined into features.
+  @usableFromInline
+  static func forEffect() -> (DependencyValues, ReducerContext) {
+    var context = current
+    context.runtime = nil
+    return (DependencyValues._current, context)
+  }
 
   // MARK: - An action sent back from an effect
 
@@ -153,21 +141,52 @@ package struct ReducerContext: Sendable {
   }
 }
 
-/// What a run carries from the reducer that returned it to the task that runs it: the
-/// dependencies and the reducer context in effect there, without the store's runtime, which the
-/// effect outlives.
+/// A stack element, a presentation or an optional child, as the runtime sees it while it runs:
+/// the child it runs in, its slot there, itself, and which feature `dismiss()` dismisses.
 ///
-/// Captured by one call that is not generic, so that `Effect.run` can be inlined into features.
-@usableFromInline
-package struct EffectEnvironment: Sendable {
-  package let dependencies: DependencyValues
-  package let context: ReducerContext
+/// From those it makes its navigation path (where its effects and children run), its slot's
+/// path, and the key all of its work is registered under, when asked for: most actions start no
+/// work and read none of them. A reference, so that a context copies cheaply.
+package final class NavigatedChild: Sendable {
+  /// The child this one runs in, `nil` for a child of a store's root feature.
+  let outer: NavigatedChild?
+  /// The stack, presentation or optional child of the parent it is in (`HashableIdentity.slot`).
+  let slot: HashableIdentity
+  /// The child in its slot: a stack element's ID, or the identity of what is presented.
+  let id: HashableIdentity
+  /// Whether its parent can dismiss it: a stack element or a presentation.
+  private let isDismissable: Bool
 
-  /// The environment of the running code.
-  @usableFromInline
-  static func current() -> Self {
-    var context = ReducerContext.current
-    context.runtime = nil
-    return Self(dependencies: DependencyValues._current, context: context)
+  init(in outer: NavigatedChild?, slot: HashableIdentity, id: HashableIdentity, isDismissable: Bool)
+  {
+    self.outer = outer
+    self.slot = slot
+    self.id = id
+    self.isDismissable = isDismissable
+  }
+
+  /// The child's own navigation path: its parent's, its slot, and itself.
+  package var path: NavigationIDPath {
+    parentPath.appending(slot: slot, child: id)
+  }
+
+  /// The path of the child's slot: its parent's path and the slot.
+  package var slotPath: NavigationIDPath {
+    parentPath.appending(identity: slot)
+  }
+
+  /// The key all of the child's work is registered under: its identity, at its slot's path.
+  var key: CancellationKey {
+    .navigation(slot: slotPath, child: id)
+  }
+
+  /// The feature `dismiss()` dismisses while this child runs: itself when its parent can
+  /// dismiss it; otherwise what the child it runs in dismisses.
+  var dismissed: NavigatedChild? {
+    isDismissable ? self : outer?.dismissed
+  }
+
+  private var parentPath: NavigationIDPath {
+    outer?.path ?? NavigationIDPath()
   }
 }

@@ -1,9 +1,14 @@
 /// The identity of a group of cancellable effects: an identifier at a navigation path.
 ///
-/// The identifier is either a user's (from ``Effect/cancellable(id:cancelInFlight:)``), or a
-/// navigated child's, under which a navigation operator registers all of that child's work; a
-/// child's key has the child's *slot* as its path, so the runtime can index the live children of
-/// each slot.
+/// The identifier is either a user's (from ``Effect/cancellable(id:cancelInFlight:)``), at the
+/// path of the feature that made it, or a navigated child's identity, under which a navigation
+/// operator registers all of that child's work, at the path of the child's *slot*, so that the
+/// runtime can index the live children of each slot.
+///
+/// NB: The two never collide, and a key tells which it is by its path's depth: every navigation
+/// level adds a slot and a child, so a feature's path is even and a slot's odd, and a user's
+/// identifier is registered only at feature paths (`EffectRuntime.expand`). Guarded by
+/// `NavigatedChildTests` and `EffectRuntimeTests`.
 @usableFromInline
 package struct CancellationKey: Hashable, Sendable, CustomStringConvertible {
   package let id: HashableIdentity
@@ -35,29 +40,18 @@ package struct CancellationKey: Hashable, Sendable, CustomStringConvertible {
 // MARK: - The key of a child's work
 
 extension CancellationKey {
-  /// The key of all the work of the child `child` of the navigation slot `slot`.
+  /// The key of all the work of the child `child` of the navigation slot at `slot`.
   package static func navigation(slot: NavigationIDPath, child: HashableIdentity) -> Self {
-    Self(id: NavigatedChildID(child: child), path: slot)
+    Self(id: child, path: slot)
   }
 
-  /// Whether this is a navigated child's key.
+  /// Whether this is a navigated child's key: one at a slot's path, which is odd.
   var isNavigation: Bool {
-    id.holds(NavigatedChildID.self)
+    path.depth % 2 == 1
   }
 
   /// The child whose work the key covers, when it is a navigated child's key.
   var navigatedChild: HashableIdentity? {
-    guard isNavigation else { return nil }
-    return id.value(as: NavigatedChildID.self)?.child
-  }
-}
-
-/// The identifier of a navigated child's key: a type of its own, so that no user's identifier
-/// equals it.
-struct NavigatedChildID: Hashable, Sendable, CustomStringConvertible {
-  let child: HashableIdentity
-
-  var description: String {
-    "child \(child)"
+    isNavigation ? id : nil
   }
 }

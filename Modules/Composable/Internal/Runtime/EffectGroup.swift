@@ -9,7 +9,7 @@ import Synchronization
 package final class EffectGroup: Sendable {
   private struct State {
     /// The running tasks, each under the token ``add(_:)`` gave it.
-    var tasks = TokenTable<EffectTask?>()
+    var tasks = TokenTable<Task<Void, any Error>?>(vacant: nil)
     var isCancelled = false
     var isTracked = true
     /// Whether some task of the group finished without being cancelled.
@@ -29,7 +29,7 @@ package final class EffectGroup: Sendable {
   /// ``taskDidFinish(_:wasCancelled:)`` — `nil` when the group has been cancelled already, in which
   /// case the caller cancels the task — and whether a test store expects it to finish (see
   /// `EffectRuntime.untrackRunningEffects()`).
-  func add(_ task: EffectTask) -> (token: Int?, isTracked: Bool) {
+  func add(_ task: Task<Void, any Error>) -> (token: Int?, isTracked: Bool) {
     state.withLock { state in
       guard !state.isCancelled else { return (nil, state.isTracked) }
       return (state.tasks.insert(task), state.isTracked)

@@ -28,7 +28,7 @@ extension EffectRuntime {
     registry.withLock { registry in
       registry.running.elements.sorted { $0.sequence < $1.sequence }.compactMap { entry in
         guard entry.task != nil, entry.isTracked, let origin = entry.origin else { return nil }
-        return (origin.action, entry.group?.label)
+        return (origin, entry.group?.label)
       }
     }
   }

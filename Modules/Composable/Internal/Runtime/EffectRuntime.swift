@@ -3,12 +3,10 @@ import Synchronization
 /// The running effects of one store: the ``EffectRegistry`` that lists every running task under
 /// the cancellation keys around it, behind a lock, so that cancelling an identifier is one
 /// lookup. A navigated child's work is listed under the child in its slot too, which is how an
-/// operator finds one slot's live children (`Reconciliation`). Each store has its own runtime.
+/// operator finds one slot's live children (``reconcile(_:stack:keeping:)``). Each store has its
+/// own runtime.
 /// The walk that starts effects is in `EffectWalk.swift`; a task's life, in `EffectTask.swift`.
 package final class EffectRuntime: Sendable {
-  /// A running task's number in the registry.
-  typealias Token = Int
-
   let registry = Mutex(EffectRegistry())
   /// The number of slots with live children, published with every change to the registry.
   private let slotsWithLiveChildren = Atomic<Int>(0)
@@ -43,17 +41,39 @@ package final class EffectRuntime: Sendable {
   /// Unregisters the tasks under `key` (its identifier at its path and every path below it) and
   /// adds them to `tasks`, for the caller to cancel once the lock is let go: cancelling runs
   /// cancellation handlers synchronously, never under the lock.
-  func unregisterTasks(under key: CancellationKey, into tasks: inout [EffectTask]) {
+  func unregisterTasks(under key: CancellationKey, into tasks: inout [Task<Void, any Error>]) {
     changeRegistry { $0.unregisterTasks(under: key, into: &tasks) }
   }
 
-  /// Reconciles a navigation slot's children with the state, cancels the work of those it
-  /// rejects, and returns them. See ``Reconciliation``.
+  /// Cancels the work of the live children of the navigation slot at `slot` that `keeps`
+  /// rejects, those its operator no longer holds, and returns them.
+  ///
+  /// For a stack, `stack` is what ``StackState/takeRemovals()`` took: its version now, and the
+  /// IDs removed since version `since` (`nil` when there were too many). The runtime remembers
+  /// the version it last reconciled each slot at: a slot reconciled at `since` has only the
+  /// listed IDs looked at, one reconciled at `version` none, any other every live child. Since
+  /// versions come from one counter and the stack's list starts again whenever it is taken,
+  /// none has fewer children looked at than went. A presentation or an optional child has its
+  /// one live child looked at. Guarded by `ReconciliationTests`, `NavigationCostTests` (the
+  /// entries a push and a pop examine) and the stack model tests.
   @discardableResult
-  package func reconcile(_ reconciliation: Reconciliation) -> [HashableIdentity] {
-    let (tasks, children) = changeRegistry { $0.reconcile(reconciliation) }
+  package func reconcile(
+    _ slot: NavigationIDPath,
+    stack: (version: UInt64, since: UInt64, ids: [StackElementID]?)?,
+    keeping keeps: (HashableIdentity) -> Bool
+  ) -> [HashableIdentity] {
+    let (tasks, children) = changeRegistry { $0.reconcile(slot, stack: stack, keeping: keeps) }
     for task in tasks { task.cancel() }
     return children
+  }
+
+  /// The children of the slot at `slot` that have running work.
+  package func liveChildren(in slot: NavigationIDPath) -> [HashableIdentity] {
+    registry.withLock { registry in
+      var children: [HashableIdentity] = []
+      registry.liveChildren[slot]?.children.visit { children.append($0) }
+      return children
+    }
   }
 
   /// Cancels every running task and the groups they belong to: the store is going away.
@@ -89,22 +109,23 @@ package final class EffectRuntime: Sendable {
 /// check that nothing is left behind).
 struct EffectRegistry {
   /// The running tasks, each under its token; ``Entry/vacant`` under a free token.
-  var running = TokenTable<Entry>()
+  var running = TokenTable<Entry>(vacant: .vacant)
   var nextSequence: UInt64 = 0
-  var tokensByKey: [CancellationKey: SmallSet<EffectRuntime.Token>] = [:]
-  /// The children with running work in each navigation slot.
-  var liveChildren: [NavigationIDPath: LiveChildren] = [:]
+  var tokensByKey: [CancellationKey: SmallSet<Int>] = [:]
+  /// The children with running work in each navigation slot, and the stack version the slot was
+  /// last reconciled at (see ``EffectRuntime/reconcile(_:stack:keeping:)``).
+  var liveChildren: [NavigationIDPath: (children: SmallSet<HashableIdentity>, version: UInt64?)] =
+    [:]
   var examinedEntryCount = 0
 
   /// A running task and what it is registered under.
-  struct Entry: TokenTableElement {
+  struct Entry {
     /// The task; `nil` under a free token.
-    var task: EffectTask?
+    var task: Task<Void, any Error>?
     /// The keys the task is registered under; emptied when it is unregistered from them.
     var keys: SmallArray<CancellationKey>
-    /// The action that started the task, when the runtime records origins; a reference, so
-    /// that an entry moves in and out of the table without copying an existential.
-    var origin: Origin?
+    /// The action that started the task, when the runtime records origins.
+    var origin: (any Sendable)?
     var group: EffectGroup?
     /// The task's token in `group`; `nil` when the group was cancelled before the task joined.
     var groupToken: Int?
@@ -126,24 +147,8 @@ struct EffectRegistry {
     }
   }
 
-  /// The action that started a task, kept for diagnostics.
-  final class Origin: Sendable {
-    let action: any Sendable
-
-    init(_ action: any Sendable) {
-      self.action = action
-    }
-  }
-
-  /// The navigated children of one slot that have running work, and the stack version they
-  /// were last reconciled against (see ``Reconciliation``).
-  struct LiveChildren {
-    var children: SmallSet<HashableIdentity>
-    var reconciledVersion: UInt64?
-  }
-
   /// The task running under `token`, or `nil` when the token is free.
-  func task(at token: EffectRuntime.Token) -> EffectTask? {
+  func task(at token: Int) -> Task<Void, any Error>? {
     running.elements.indices.contains(token) ? running.elements[token].task : nil
   }
 
@@ -151,10 +156,10 @@ struct EffectRegistry {
 
   /// Registers a task that has just been created under `token` (``TokenTable/nextToken``).
   mutating func register(
-    _ task: EffectTask,
-    token: EffectRuntime.Token,
+    _ task: Task<Void, any Error>,
+    token: Int,
     keys: consuming SmallArray<CancellationKey>,
-    origin: Origin?,
+    origin: (any Sendable)?,
     group: EffectGroup?,
     groupToken: Int?,
     isTracked: Bool
@@ -165,7 +170,7 @@ struct EffectRegistry {
       tokensByKey[key, default: Self.noTokens(noting: &isNewKey)].insert(token)
       guard isNewKey, let child = key.navigatedChild else { return }
       if liveChildren[key.path] == nil {
-        liveChildren[key.path] = LiveChildren(children: SmallSet(child))
+        liveChildren[key.path] = (SmallSet(child), nil)
       } else {
         liveChildren[key.path]?.children.insert(child)
       }
@@ -185,7 +190,7 @@ struct EffectRegistry {
   }
 
   /// No tokens, for a key registered for the first time; sets `isNew`.
-  private static func noTokens(noting isNew: inout Bool) -> SmallSet<EffectRuntime.Token> {
+  private static func noTokens(noting isNew: inout Bool) -> SmallSet<Int> {
     isNew = true
     return SmallSet()
   }
@@ -194,7 +199,7 @@ struct EffectRegistry {
 
   /// Unregisters a finished task from every key it is still under, and returns its group and
   /// its token there (not the large entry); `nil` when the token is free or it has no group.
-  mutating func unregister(_ token: EffectRuntime.Token) -> (EffectGroup, groupToken: Int?)? {
+  mutating func unregister(_ token: Int) -> (EffectGroup, groupToken: Int?)? {
     guard task(at: token) != nil else { return nil }
     let entry = running.remove(at: token)
     entry.keys.visit { key in
@@ -203,7 +208,7 @@ struct EffectRegistry {
     return entry.group.map { ($0, entry.groupToken) }
   }
 
-  private mutating func unregister(_ token: EffectRuntime.Token, from key: CancellationKey) {
+  private mutating func unregister(_ token: Int, from key: CancellationKey) {
     // NB: Taken out and put back: `tokensByKey[key]?.remove` allocates a frame on every call
     // (`Benchmarks/instruction-counts`, start + cancel).
     guard var tokens = tokensByKey.removeValue(forKey: key) else { return }
@@ -225,7 +230,9 @@ struct EffectRegistry {
 
   /// Unregisters every task under `key` from every key, and adds it to `tasks` for the caller to
   /// cancel; each task stays in ``running`` until it finishes.
-  mutating func unregisterTasks(under key: CancellationKey, into tasks: inout [EffectTask]) {
+  mutating func unregisterTasks(
+    under key: CancellationKey, into tasks: inout [Task<Void, any Error>]
+  ) {
     examinedEntryCount += 1
     guard let tokens = tokensByKey.removeValue(forKey: key) else { return }
     unregisterChild(of: key)
@@ -246,12 +253,50 @@ struct EffectRegistry {
   }
 
   /// Unregisters every task, and returns each with its group: the store is going away.
-  mutating func unregisterAll() -> [(EffectTask, EffectGroup?)] {
+  mutating func unregisterAll() -> [(Task<Void, any Error>, EffectGroup?)] {
     tokensByKey.removeAll()
     liveChildren.removeAll()
     for token in running.elements.indices {
       running.modify(token) { $0.keys = SmallArray() }
     }
     return running.elements.compactMap { entry in entry.task.map { ($0, entry.group) } }
+  }
+
+  // MARK: - Reconciling
+
+  /// Unregisters the work of the live children of `slot` that `keeps` rejects; returns their
+  /// tasks, for the caller to cancel, and the children. See
+  /// ``EffectRuntime/reconcile(_:stack:keeping:)``.
+  mutating func reconcile(
+    _ slot: NavigationIDPath,
+    stack: (version: UInt64, since: UInt64, ids: [StackElementID]?)?,
+    keeping keeps: (HashableIdentity) -> Bool
+  ) -> (tasks: [Task<Void, any Error>], children: [HashableIdentity]) {
+    examinedEntryCount += 1
+    guard var live = liveChildren[slot] else { return ([], []) }
+    if let stack, live.version == stack.version { return ([], []) }
+    var gone: [HashableIdentity] = []
+    var examined = 0
+    if let stack, let removed = stack.ids, live.version == stack.since {
+      for id in removed {
+        let child = HashableIdentity(id)
+        guard live.children.contains(child) else { continue }
+        examined += 1
+        if !keeps(child) { gone.append(child) }
+      }
+    } else {
+      live.children.visit { child in
+        examined += 1
+        if !keeps(child) { gone.append(child) }
+      }
+    }
+    examinedEntryCount += examined
+    live.version = stack?.version
+    liveChildren[slot] = live
+    var tasks: [Task<Void, any Error>] = []
+    for child in gone {
+      unregisterTasks(under: .navigation(slot: slot, child: child), into: &tasks)
+    }
+    return (tasks, gone)
   }
 }

@@ -1,8 +1,8 @@
 import Dependencies
 
 // A concatenation: its synchronous head starts with the rest of the walk, and the rest runs in
-// a task (`EffectRuntime.startTask(runningInTurn:…)`) that starts each part with a walk of its
-// own and waits for it before the next.
+// a task (`startTask(runningInTurn:…)`) that starts each part with a walk of its own and waits
+// for it before the next.
 
 extension EffectWalk {
   /// Starts the synchronous effects at the head of a concatenation now, and the rest in a task
@@ -20,7 +20,6 @@ extension EffectWalk {
       send: send,
       origin: origin,
       keys: keys,
-      prefixes: &prefixes,
       group: group
     )
     tasks?.append(task)
@@ -41,8 +40,10 @@ extension EffectRuntime {
     var walk = EffectWalk(
       runtime: self,
       origin: origin,
-      inheritance: TaskInheritance(dependencies: DependencyValues._current),
-      sender: .made(group, send)
+      dependencies: DependencyValues._current,
+      group: group,
+      send: send,
+      makeSend: { _ in send }
     )
     walk.tasks = []
     walk.start(effect, keys: keys)
@@ -55,6 +56,27 @@ extension EffectRuntime {
       for task in tasks { _ = await task.result }
     } onCancel: {
       for task in tasks { task.cancel() }
+    }
+  }
+}
+
+extension EffectRuntime {
+  /// Starts a task in `group`, under `keys`, that runs `parts` (the rest of a concatenation) in
+  /// turn, each to its end.
+  func startTask<Action>(
+    runningInTurn parts: [EffectBox],
+    send: Send<Action>,
+    origin: Action,
+    keys: SmallArray<CancellationKey>,
+    group: EffectGroup
+  ) -> Task<Void, any Error> {
+    spawn(keys: keys, origin: origin, group: group) { token in
+      Task {
+        for part in parts where !Task.isCancelled {
+          await self.run(Effect(box: part), keys: keys, origin: origin, group: group, send: send)
+        }
+        self.taskDidFinish(token)
+      }
     }
   }
 }

@@ -21,8 +21,9 @@ extension EffectRuntime {
     var walk = EffectWalk(
       runtime: self,
       origin: origin,
-      inheritance: TaskInheritance(dependencies: dependencies),
-      sender: .unmade(group, make: makeSend)
+      dependencies: dependencies,
+      group: group,
+      makeSend: makeSend
     )
     // NB: Every task inherits the store's dependencies, bound here only for a walk that starts
     // a task (`StoreTests`; `Benchmarks/instruction-counts`, push-pop).
@@ -36,107 +37,78 @@ extension EffectRuntime {
     group = walk.group
     actions += walk.actions
     // Tasks cancelled by identifier are woken once the whole effect has started, the registry
-    // already without them; a reconciliation cancels at once (`EffectRuntime.reconcile`).
+    // already without them.
     for task in walk.cancelled { task.cancel() }
   }
 }
 
 /// One walk over an effect tree: what it sends synchronously, starts and cancels.
 struct EffectWalk<Action: Sendable> {
-  /// The group the tasks join and its ``Send``, made on first use outside any task.
-  enum Sender {
-    case unmade(EffectGroup?, make: (EffectGroup) -> Send<Action>)
-    case made(EffectGroup, Send<Action>)
-  }
-
   let runtime: EffectRuntime
   let origin: Action
-  /// What the tasks the walk creates inherit, and so what each has to bind.
-  var inheritance: TaskInheritance
-  var sender: Sender
+  /// The dependencies bound where the walk creates its tasks, which they inherit.
+  let dependencies: DependencyValues
+  /// Whether the walk's tasks inherit the root context; read when the first root run starts.
+  private var inheritsRootContext: Bool?
+  /// The group the tasks join, made with the first task unless given.
+  private(set) var group: EffectGroup?
+  /// The ``Send`` the tasks' actions go through, made with the group unless given.
+  private var send: Send<Action>?
+  private let makeSend: (EffectGroup) -> Send<Action>
   private(set) var actions: [Action] = []
   /// The tasks started, when the walk runs inside a task that waits for them; `nil` otherwise.
-  var tasks: [EffectTask]?
-  private(set) var cancelled: [EffectTask] = []
-  var prefixes = EffectRuntime.PrefixCache()
+  var tasks: [Task<Void, any Error>]?
+  private(set) var cancelled: [Task<Void, any Error>] = []
 
-  init(runtime: EffectRuntime, origin: Action, inheritance: TaskInheritance, sender: Sender) {
+  init(
+    runtime: EffectRuntime,
+    origin: Action,
+    dependencies: DependencyValues,
+    group: EffectGroup?,
+    send: Send<Action>? = nil,
+    makeSend: @escaping (EffectGroup) -> Send<Action>
+  ) {
     self.runtime = runtime
     self.origin = origin
-    self.inheritance = inheritance
-    self.sender = sender
-  }
-
-  /// The group the started tasks joined, if any.
-  var group: EffectGroup? {
-    switch sender {
-    case .unmade(let group, _): group
-    case .made(let group, _): group
-    }
+    self.dependencies = dependencies
+    self.group = group
+    self.send = send
+    self.makeSend = makeSend
   }
 
   /// The group new tasks join and the ``Send`` their actions go through.
   mutating func groupAndSend() -> (EffectGroup, Send<Action>) {
-    switch sender {
-    case .made(let group, let send):
-      return (group, send)
-    case .unmade(let group, let make):
-      let group = group ?? EffectGroup()
-      let send = make(group)
-      sender = .made(group, send)
-      return (group, send)
-    }
+    if let group, let send { return (group, send) }
+    let group = self.group ?? EffectGroup()
+    let send = makeSend(group)
+    (self.group, self.send) = (group, send)
+    return (group, send)
   }
 
-  /// Starts the parts of `effect` in order, under `keys`: a loop, depth first, with a cursor into
-  /// each merge it is inside; a part's keys are the first of the walk's keys when its turn
-  /// comes, because the walk only appends keys as it descends.
+  /// Starts the parts of `effect`, depth first and in order, under `keys`.
   mutating func start(_ effect: Effect<Action>, keys: SmallArray<CancellationKey>) {
-    var (effect, keys, keyCount) = (effect, keys, keys.count)
-    var merges: [MergeCursor] = []
-    while true {
-      switch effect.operation {
-      case nil:
-        break
-      case .send(let send):
-        actions.append(send.action)
-      case .run(let run):
-        startRun(run, keys: keys)
-      case .merge(let merge):
-        merges.append(MergeCursor(parts: merge.parts, keyCount: keyCount))
-      case .concatenate(let concatenation):
-        startConcatenation(concatenation.parts, keys: keys)
-      case .cancellable(let cancellable):
-        if cancellable.cancelInFlight {
-          runtime.unregisterTasks(under: cancellable.key, into: &cancelled)
-        }
-        keys.append(cancellable.key)
-        keyCount += 1
-        effect = cancellable.effect
-        continue
-      case .cancel(let cancel):
-        runtime.unregisterTasks(under: cancel.key, into: &cancelled)
-      case .reconcile(let reconcile):
-        runtime.reconcile(reconcile.reconciliation)
+    switch effect.operation {
+    case nil:
+      return
+    case .send(let send):
+      actions.append(send.action)
+    case .run(let run):
+      startRun(run, keys: keys)
+    case .merge(let merge):
+      for part in merge.parts {
+        start(Effect(box: part), keys: keys)
       }
-      guard let (part, partKeyCount) = Self.nextPart(of: &merges) else { return }
-      keys.removeLast(keyCount - partKeyCount, of: keyCount)
-      (effect, keyCount) = (Effect(box: part), partKeyCount)
-    }
-  }
-
-  /// The next part of the innermost merge that has parts left, and the number of keys that
-  /// enclose it; drops the merges it finishes.
-  private static func nextPart(
-    of merges: inout [MergeCursor]
-  ) -> (part: EffectBox, keyCount: Int)? {
-    while let innermost = merges.indices.last {
-      if let part = merges[innermost].next() {
-        return (part, merges[innermost].keyCount)
+    case .concatenate(let concatenation):
+      startConcatenation(concatenation.parts, keys: keys)
+    case .cancellable(let cancellable):
+      if cancellable.cancelInFlight {
+        runtime.unregisterTasks(under: cancellable.key, into: &cancelled)
       }
-      merges.removeLast()
+      guard !cancellable.effect.isNone else { return }
+      var keys = keys
+      keys.append(cancellable.key)
+      start(cancellable.effect, keys: keys)
     }
-    return nil
   }
 
   /// Starts a run's work in a task of the group, registered under `keys`.
@@ -144,14 +116,34 @@ struct EffectWalk<Action: Sendable> {
     let (group, send) = groupAndSend()
     let task = runtime.startTask(
       running: run,
-      binding: inheritance.binding(for: run.environment),
+      binding: binding(for: run),
       send: send,
       origin: origin,
       keys: keys,
-      prefixes: &prefixes,
       group: group
     )
     tasks?.append(task)
+  }
+}
+
+extension EffectWalk {
+  /// What the task of `run` binds: the run's dependencies unless they are those the walk's
+  /// tasks inherit, and its context unless it is the root context and they inherit that. Most
+  /// runs come from a store's root feature and bind nothing. Guarded by `StoreTests`
+  /// (dependencies reach every run), `DismissEffectTests` (a run's context is its feature's)
+  /// and `EffectWalkTests`.
+  @inline(__always)
+  mutating func binding(for run: Effect<Action>.RunBox) -> (dependencies: Bool, context: Bool) {
+    let bindsContext: Bool
+    if run.context.isRoot {
+      if inheritsRootContext == nil {
+        inheritsRootContext = ReducerContext.inTask.isRoot
+      }
+      bindsContext = inheritsRootContext == false
+    } else {
+      bindsContext = true
+    }
+    return (!run.dependencies.isIdentical(to: dependencies), bindsContext)
   }
 }
 
@@ -159,7 +151,7 @@ extension Effect {
   /// Whether starting the effect does all of its work immediately, without a task.
   var isSynchronous: Bool {
     switch operation {
-    case nil, .send, .cancel, .reconcile:
+    case nil, .send:
       return true
     case .run:
       return false
@@ -168,25 +160,5 @@ extension Effect {
     case .cancellable(let cancellable):
       return cancellable.effect.isSynchronous
     }
-  }
-}
-
-/// A walk's place in a merge: the merge's parts, the next to start, and the number of the
-/// walk's keys that enclose the merge.
-private struct MergeCursor {
-  let parts: [EffectBox]
-  let keyCount: Int
-  private var nextIndex = 0
-
-  init(parts: [EffectBox], keyCount: Int) {
-    self.parts = parts
-    self.keyCount = keyCount
-  }
-
-  /// The next part, or `nil` when every part has been taken.
-  mutating func next() -> EffectBox? {
-    guard nextIndex < parts.count else { return nil }
-    defer { nextIndex += 1 }
-    return parts[nextIndex]
   }
 }

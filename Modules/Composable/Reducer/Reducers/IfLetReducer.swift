@@ -99,30 +99,22 @@ extension Reducer {
 @usableFromInline
 struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline
-  typealias ToChildState = WritableKeyPath<Parent.State, Child.State?>
+  let parent: Parent
   @usableFromInline
-  typealias ToChildAction = AnyCasePath<Parent.Action, Child.Action>
-
+  let toChildState: WritableKeyPath<Parent.State, Child.State?>
+  @usableFromInline
+  let toChildAction: AnyCasePath<Parent.Action, Child.Action>
+  /// The identity of the child's slot, built once.
+  @usableFromInline
+  let slot: HashableIdentity
   /// Whether the action is one of the child's.
   @usableFromInline
-  typealias IsChildAction = (ToChildAction, Parent.Action) -> Bool
-
+  let isChildAction: (Parent.Action) -> Bool
   /// Runs the child reducer for the child action in the action, on the child state in place,
   /// which must be there, setting its effect.
   @usableFromInline
-  typealias RunChild = (
-    Child, ToChildState, ToChildAction, inout Parent.State, Parent.Action,
-    inout Effect<Child.Action>
-  ) -> Void
-
-  let parent: Parent
-  let child: Child
-  let toChildState: ToChildState
-  let toChildAction: ToChildAction
-  /// The identity of the child's ``NavigationSlot``, built once.
-  let slot: HashableIdentity
-  let isChildAction: IsChildAction
-  let runChild: RunChild
+  let runChild: (inout Parent.State, Parent.Action, inout Effect<Child.Action>) -> Void
+  @usableFromInline
   let location: CodeLocation
 
   /// Builds the operator with its steps that extract from the parent's action compiled here,
@@ -132,45 +124,23 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   init(
     parent: Parent,
     child: Child,
-    toChildState: ToChildState,
-    toChildAction: ToChildAction,
+    toChildState: WritableKeyPath<Parent.State, Child.State?>,
+    toChildAction: AnyCasePath<Parent.Action, Child.Action>,
     location: CodeLocation
   ) {
-    self.init(
-      parent: parent,
-      child: child,
-      toChildState: toChildState,
-      toChildAction: toChildAction,
-      location: location,
-      isChildAction: { toChildAction, action in
-        toChildAction.extract(from: action) != nil
-      },
-      runChild: { child, toChildState, toChildAction, state, action, effect in
-        guard let childAction = toChildAction.extract(from: action) else { return }
-        // NB: Force-unwrapped through the key path, the child is changed in place, not copied
-        // (`IfLetReducerTests`). The caller checked it is there.
-        effect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
-      }
-    )
-  }
-
-  @usableFromInline
-  init(
-    parent: Parent,
-    child: Child,
-    toChildState: ToChildState,
-    toChildAction: ToChildAction,
-    location: CodeLocation,
-    isChildAction: @escaping IsChildAction,
-    runChild: @escaping RunChild
-  ) {
     self.parent = parent
-    self.child = child
     self.toChildState = toChildState
     self.toChildAction = toChildAction
-    self.slot = HashableIdentity(NavigationSlot(.ifLet, toChildState))
-    self.isChildAction = isChildAction
-    self.runChild = runChild
+    self.slot = .slot(toChildState)
+    self.isChildAction = { action in
+      toChildAction.extract(from: action) != nil
+    }
+    self.runChild = { state, action, effect in
+      guard let childAction = toChildAction.extract(from: action) else { return }
+      // NB: Force-unwrapped through the key path, the child is changed in place, not copied
+      // (`IfLetReducerTests`). The caller checked it is there.
+      effect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
+    }
     self.location = location
   }
 
@@ -185,20 +155,17 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     // 2. Find the child: whether the action is the child's, and which child there is.
     var identityBefore: ChildIdentity?
     var childEffects = Effect<Parent.Action>.none
-    if isChildAction(toChildAction, action) {
+    if isChildAction(action) {
       if let identity = runningChild ?? childIdentity(in: state) {
         identityBefore = identity
         // 3. Run it in its context, in place. Its parent owns it: it has no `dismiss` of its
         // own, and dismisses what its parent dismisses.
-        let navigatedChild = NavigatedChild(
-          parent: context.navigationIDPath,
-          slot: slot,
-          child: HashableIdentity(identity)
-        )
         var effect = Effect<Child.Action>.none
-        let (run, child, toState, toAction) = (runChild, child, toChildState, toChildAction)
-        context.reduce(entering: navigatedChild, isDismissable: false) {
-          run(child, toState, toAction, &state, action, &effect)
+        let run = runChild
+        let navigatedChild = context.reduce(
+          entering: HashableIdentity(identity), slot: slot, isDismissable: false
+        ) {
+          run(&state, action, &effect)
         }
         // 4. Lift its effects into the parent's, under the child's key.
         if !effect.isNone {
@@ -253,7 +220,7 @@ struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     guard runtime.hasLiveChildren(in: slotPath) else { return nil }
     let current = childIdentity(in: state)
     let currentChild = current.map(HashableIdentity.init)
-    runtime.reconcile(Reconciliation(slot: slotPath) { $0 == currentChild })
+    runtime.reconcile(slotPath, stack: nil) { $0 == currentChild }
     return current
   }
 

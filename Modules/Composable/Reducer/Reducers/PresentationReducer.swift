@@ -120,34 +120,22 @@ enum PresentationRequest {
 @usableFromInline
 struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   @usableFromInline
-  typealias ToPresentationState = WritableKeyPath<
-    Parent.State, PresentationState<Destination.State>
-  >
+  let parent: Parent
   @usableFromInline
-  typealias ToPresentationAction = AnyCasePath<
-    Parent.Action, PresentationAction<Destination.Action>
-  >
-
+  let toPresentationState: WritableKeyPath<Parent.State, PresentationState<Destination.State>>
+  @usableFromInline
+  let toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>
+  /// The identity of the presentation's slot, built once.
+  @usableFromInline
+  let slot: HashableIdentity
   /// What the action asks of the presentation, if it is a presentation action.
   @usableFromInline
-  typealias Request = (ToPresentationAction, Parent.Action) -> PresentationRequest?
-
+  let request: (Parent.Action) -> PresentationRequest?
   /// Runs the destination reducer for the presented action in the action, on the presented
   /// state in place, setting its effect.
   @usableFromInline
-  typealias RunDestination = (
-    Destination, ToPresentationState, ToPresentationAction, inout Parent.State, Parent.Action,
-    inout Effect<Destination.Action>
-  ) -> Void
-
-  let parent: Parent
-  let destination: Destination
-  let toPresentationState: ToPresentationState
-  let toPresentationAction: ToPresentationAction
-  /// The identity of the presentation's ``NavigationSlot``, built once.
-  let slot: HashableIdentity
-  let request: Request
-  let runDestination: RunDestination
+  let runDestination: (inout Parent.State, Parent.Action, inout Effect<Destination.Action>) -> Void
+  @usableFromInline
   let location: CodeLocation
 
   /// Builds the operator with its steps that extract from the parent's action compiled here,
@@ -157,56 +145,33 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
   init(
     parent: Parent,
     destination: Destination,
-    toPresentationState: ToPresentationState,
-    toPresentationAction: ToPresentationAction,
+    toPresentationState: WritableKeyPath<Parent.State, PresentationState<Destination.State>>,
+    toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Destination.Action>>,
     location: CodeLocation
   ) {
-    self.init(
-      parent: parent,
-      destination: destination,
-      toPresentationState: toPresentationState,
-      toPresentationAction: toPresentationAction,
-      location: location,
-      request: { toPresentationAction, action in
-        switch toPresentationAction.extract(from: action) {
-        case .dismiss: .dismiss
-        case .presented: .presented
-        case nil: nil
-        }
-      },
-      runDestination: { destination, toState, toAction, state, action, effect in
-        guard case .presented(let destinationAction) = toAction.extract(from: action) else {
-          return
-        }
-        // NB: Moved out of the computed `\.$destination` first, the box has one owner and is
-        // changed in place (`PresentationReducerTests`; instruction counts, sheet screen).
-        var presentation = state[keyPath: toState]
-        state[keyPath: toState] = PresentationState(wrappedValue: nil)
-        presentation.modify {
-          effect = destination.reduce(into: &$0, action: destinationAction)
-        }
-        state[keyPath: toState] = presentation
-      }
-    )
-  }
-
-  @usableFromInline
-  init(
-    parent: Parent,
-    destination: Destination,
-    toPresentationState: ToPresentationState,
-    toPresentationAction: ToPresentationAction,
-    location: CodeLocation,
-    request: @escaping Request,
-    runDestination: @escaping RunDestination
-  ) {
     self.parent = parent
-    self.destination = destination
     self.toPresentationState = toPresentationState
     self.toPresentationAction = toPresentationAction
-    self.slot = HashableIdentity(NavigationSlot(.presentation, toPresentationState))
-    self.request = request
-    self.runDestination = runDestination
+    self.slot = .slot(toPresentationState)
+    self.request = { action in
+      switch toPresentationAction.extract(from: action) {
+      case .dismiss: .dismiss
+      case .presented: .presented
+      case nil: nil
+      }
+    }
+    self.runDestination = { state, action, effect in
+      guard case .presented(let destinationAction) = toPresentationAction.extract(from: action)
+      else { return }
+      // NB: Moved out of the computed `\.$destination` first, the box has one owner and is
+      // changed in place (`PresentationReducerTests`; instruction counts, sheet screen).
+      var presentation = state[keyPath: toPresentationState]
+      state[keyPath: toPresentationState] = PresentationState(wrappedValue: nil)
+      presentation.modify {
+        effect = destination.reduce(into: &$0, action: destinationAction)
+      }
+      state[keyPath: toPresentationState] = presentation
+    }
     self.location = location
   }
 
@@ -219,7 +184,7 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     cancelPresentationRemovedElsewhere(state, in: context)
 
     // 2. Find the presented feature: what the action asks, and what is presented.
-    let request = request(toPresentationAction, action)
+    let request = request(action)
     let identityBefore = state[keyPath: toPresentationState].identity
     var destinationEffects = Effect<Parent.Action>.none
     switch (request, identityBefore) {
@@ -228,16 +193,12 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
 
     case (.presented, let identity?):
       // 3. Run it in its context, in place.
-      let child = NavigatedChild(
-        parent: context.navigationIDPath,
-        slot: slot,
-        child: HashableIdentity(identity)
-      )
       var effect = Effect<Destination.Action>.none
-      let (run, destination) = (runDestination, destination)
-      let (toState, toAction) = (toPresentationState, toPresentationAction)
-      context.reduce(entering: child, isDismissable: true) {
-        run(destination, toState, toAction, &state, action, &effect)
+      let run = runDestination
+      let child = context.reduce(
+        entering: HashableIdentity(identity), slot: slot, isDismissable: true
+      ) {
+        run(&state, action, &effect)
       }
       // 4. Lift its effects into the parent's, under the presentation's key.
       if !effect.isNone {
@@ -285,7 +246,7 @@ struct _PresentationReducer<Parent: Reducer, Destination: Reducer>: Reducer {
     guard let runtime = context.runtime, runtime.hasNavigatedEffects else { return }
     let current = state[keyPath: toPresentationState].identity.map(HashableIdentity.init)
     let slotPath = context.navigationIDPath.appending(identity: slot)
-    runtime.reconcile(Reconciliation(slot: slotPath) { $0 == current })
+    runtime.reconcile(slotPath, stack: nil) { $0 == current }
   }
 
   /// Dismisses the presentation `identity`, if the parent left it presented, for a dismiss

@@ -1,6 +1,4 @@
 public import CasePaths
-import Dependencies
-import IssueReporting
 
 extension Reducer {
   /// Runs a navigation stack: an element reducer for every element of a ``StackState``, with
@@ -123,87 +121,58 @@ enum StackRequest {
 struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer
 where Element.State: Sendable {
   @usableFromInline
-  typealias ToStackState = WritableKeyPath<Parent.State, StackState<Element.State>>
+  let parent: Parent
   @usableFromInline
-  typealias ToStackAction = AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>
+  let toStackState: WritableKeyPath<Parent.State, StackState<Element.State>>
+  @usableFromInline
+  let toStackAction: AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>
+  /// The identity of the stack's slot, built once: made of a key path, it allocates.
+  @usableFromInline
+  let slot: HashableIdentity
   /// What the action asks of the stack, if it is a stack action.
   @usableFromInline
-  typealias Request = (ToStackAction, Parent.Action) -> StackRequest?
-  /// Runs the element reducer on the element in place, setting its effect; returns whether the
-  /// element is on the stack.
+  let request: (Parent.Action) -> StackRequest?
+  /// Runs the element reducer on the element of an element action, in place, setting its
+  /// effect; returns whether the element is on the stack.
   @usableFromInline
-  typealias RunElement = (
-    Element, ToStackState, ToStackAction, inout Parent.State, Parent.Action,
-    inout Effect<Element.Action>
-  ) -> Bool
-
-  let parent: Parent
-  let element: Element
-  let toStackState: ToStackState
-  let toStackAction: ToStackAction
-  /// The identity of the stack's ``NavigationSlot``, built once: made of a key path, it allocates.
-  let slot: HashableIdentity
-  let request: Request
-  let runElement: RunElement
+  let runElement: (inout Parent.State, Parent.Action, inout Effect<Element.Action>) -> Bool
+  @usableFromInline
   let location: CodeLocation
 
   /// Builds the operator with its two steps that read the parent's action written as closures
   /// here, where `forEach` is written, so that they are compiled for the feature's types:
   /// compiled once for all types, as ``reduce(into:action:)`` is, extracting a case looks up
-  /// metadata on every action, which costs more than a small element reducer. They are handed
-  /// what they work on rather than capturing it, so building them allocates nothing, and give
-  /// the effect back through `inout`, so they are not generic over it. `ifLet` does the same.
+  /// metadata on every action, which costs more than a small element reducer. They give the
+  /// effect back through `inout`, so that they are not generic over it. `ifLet` does the same.
   /// Guarded by `Benchmarks/instruction-counts` (element send).
   @inlinable
   init(
     parent: Parent,
     element: Element,
-    toStackState: ToStackState,
-    toStackAction: ToStackAction,
+    toStackState: WritableKeyPath<Parent.State, StackState<Element.State>>,
+    toStackAction: AnyCasePath<Parent.Action, StackAction<Element.State, Element.Action>>,
     location: CodeLocation
   ) {
-    self.init(
-      parent: parent,
-      element: element,
-      toStackState: toStackState,
-      toStackAction: toStackAction,
-      location: location,
-      request: { toStackAction, action in
-        switch toStackAction.extract(from: action) {
-        case .element(let id, _): .element(id)
-        case .popFrom(let id): .popFrom(id)
-        case .push(let id, _): .push(id)
-        case nil: nil
-        }
-      },
-      runElement: { element, toStackState, toStackAction, state, action, effect in
-        guard case .element(let id, let elementAction) = toStackAction.extract(from: action) else {
-          return false
-        }
-        return state[keyPath: toStackState].modify(id: id) {
-          effect = element.reduce(into: &$0, action: elementAction)
-        }
-      }
-    )
-  }
-
-  @usableFromInline
-  init(
-    parent: Parent,
-    element: Element,
-    toStackState: ToStackState,
-    toStackAction: ToStackAction,
-    location: CodeLocation,
-    request: @escaping Request,
-    runElement: @escaping RunElement
-  ) {
     self.parent = parent
-    self.element = element
     self.toStackState = toStackState
     self.toStackAction = toStackAction
-    self.slot = HashableIdentity(NavigationSlot(.stack, toStackState))
-    self.request = request
-    self.runElement = runElement
+    self.slot = .slot(toStackState)
+    self.request = { action in
+      switch toStackAction.extract(from: action) {
+      case .element(let id, _): .element(id)
+      case .popFrom(let id): .popFrom(id)
+      case .push(let id, _): .push(id)
+      case nil: nil
+      }
+    }
+    self.runElement = { state, action, effect in
+      guard case .element(let id, let elementAction) = toStackAction.extract(from: action) else {
+        return false
+      }
+      return state[keyPath: toStackState].modify(id: id) {
+        effect = element.reduce(into: &$0, action: elementAction)
+      }
+    }
     self.location = location
   }
 
@@ -213,25 +182,24 @@ where Element.State: Sendable {
     let context = ReducerContext.current
 
     // 1. Reconcile: cancel the work of elements another reducer removed since the last action.
-    let cancelledBeforehand = cancelElementsRemovedElsewhere(&state, in: context)
-    let versionBefore = version(of: &state[keyPath: toStackState])
+    let (versionBefore, cancelledBeforehand) = cancelElementsRemovedElsewhere(
+      &state[keyPath: toStackState], in: context)
 
     // 2. Find the element: what the action asks of the stack.
-    let request = request(toStackAction, action)
+    let request = request(action)
     var elementEffects = Effect<Parent.Action>.none
     switch request {
     case .element(let id):
       // 3. Run it in its context, on the stack in place.
-      let child = NavigatedChild(parent: context.navigationIDPath, slot: slot, element: id)
       var effect = Effect<Element.Action>.none
       var isOnStack = false
       // NB: Copied out first: a closure that captures `self` reads each field through its
       // metadata (`Benchmarks/instruction-counts`, element send).
-      let (run, element, toState, toAction) = (runElement, element, toStackState, toStackAction)
-      context.reduce(entering: child, isDismissable: true) {
-        isOnStack = run(element, toState, toAction, &state, action, &effect)
+      let run = runElement
+      let child = context.reduce(entering: HashableIdentity(id), slot: slot, isDismissable: true) {
+        isOnStack = run(&state, action, &effect)
       }
-      if !isOnStack, !cancelledBeforehand.contains(HashableIdentity(id)) {
+      if !isOnStack, !cancelledBeforehand.contains(child.id) {
         reportMissingElement(id, action: action)
       }
       // 4. Lift its effects into the parent's, under the element's key.
@@ -261,50 +229,69 @@ where Element.State: Sendable {
       }
     }
 
-    // 6. Reconcile again: cancel the work of elements this action removed.
-    guard version(of: &state[keyPath: toStackState]) != versionBefore else {
+    // 6. Cancel the work of the elements this action removed, once the work it started has
+    // started.
+    let removed = elementsRemoved(
+      from: &state[keyPath: toStackState],
+      since: versionBefore,
+      ranElement: request,
+      in: context
+    )
+    guard !removed.isEmpty else {
       return elementEffects.merge(with: parentEffects)
     }
-    @Dependency(\.stackElementID) var stackElementID
-    // NB: A parent can delay this effect behind asynchronous work (a concatenation); an element
-    // pushed meanwhile has a newer ID, and stays (`StackReducerLifetimeTests`).
-    let reconciliation = reconciliation(
-      of: &state[keyPath: toStackState],
-      in: context,
-      keepingFrom: stackElementID.peek()
+    let slotPath = context.navigationIDPath.appending(identity: slot)
+    return .merge(
+      [elementEffects, parentEffects] + removed.map { .cancelChild($0, in: slotPath) }
     )
-    return .merge(elementEffects, parentEffects, .reconcile(reconciliation))
   }
 
-  /// Cancels the work of elements removed by a reducer that runs elsewhere since this operator
-  /// last looked, and returns them: nothing to do when no navigated child of the store has
-  /// running work, one lookup when the stack has not changed since.
+  /// Takes the stack's removals (``StackState/takeRemovals()``) and, when a navigated child of
+  /// the store has running work, cancels the work of the elements removed by a reducer that runs
+  /// elsewhere since this operator last looked: one lookup when the stack has not changed since,
+  /// one per removed element otherwise. Returns the stack's version and the elements cancelled.
   private func cancelElementsRemovedElsewhere(
-    _ state: inout Parent.State,
+    _ stack: inout StackState<Element.State>,
+    in context: ReducerContext
+  ) -> (version: UInt64, cancelled: [HashableIdentity]) {
+    let removals = stack.takeRemovals()
+    guard let runtime = context.runtime, runtime.hasNavigatedEffects else {
+      return (removals.version, [])
+    }
+    let ids = stack.ids
+    let cancelled = runtime.reconcile(
+      context.navigationIDPath.appending(identity: slot),
+      stack: removals
+    ) { child in
+      child.value(as: StackElementID.self).map(ids.contains) ?? true
+    }
+    return (removals.version, cancelled)
+  }
+
+  /// The elements this action removed: those the stack lists as removed since `version`, or,
+  /// when its list does not start there (the stack was replaced, or too many went), those with
+  /// running work, and the element the action ran, that are not on it any more.
+  ///
+  /// Reads the stack through an `inout` access, which projects it in place where a read
+  /// through the key path copies it out (`StackReducerTests`' writes in place).
+  private func elementsRemoved(
+    from stack: inout StackState<Element.State>,
+    since version: UInt64,
+    ranElement request: StackRequest?,
     in context: ReducerContext
   ) -> [HashableIdentity] {
-    guard let runtime = context.runtime, runtime.hasNavigatedEffects else { return [] }
-    return runtime.reconcile(reconciliation(of: &state[keyPath: toStackState], in: context))
-  }
-
-  /// Takes the stack's changes and makes the reconciliation that keeps the elements still on
-  /// it and, from `newIDs` on, any pushed later.
-  private func reconciliation(
-    of stack: inout StackState<Element.State>,
-    in context: ReducerContext,
-    keepingFrom newIDs: StackElementID? = nil
-  ) -> Reconciliation {
-    let (changes, ids) = (stack.takeChanges(), stack.ids)
-    let slotPath = context.navigationIDPath.appending(identity: slot)
-    return Reconciliation(slot: slotPath, changes: changes) { child in
-      guard let id = child.value(as: StackElementID.self) else { return true }
-      return ids.contains(id) || newIDs.map { $0 <= id } == true
+    guard stack.version != version else { return [] }
+    if let removals = stack.removals(since: version) {
+      return removals.filter { !stack.contains(id: $0) }.map(HashableIdentity.init)
     }
-  }
-
-  /// The stack's version, read through an `inout` access, which projects the stack in place
-  /// where a read through the key path copies it out (`StackReducerTests`' writes in place).
-  private func version(of stack: inout StackState<Element.State>) -> UInt64 {
-    stack.version
+    var candidates =
+      context.runtime?.liveChildren(
+        in: context.navigationIDPath.appending(identity: slot)) ?? []
+    if case .element(let id) = request {
+      candidates.append(HashableIdentity(id))
+    }
+    return candidates.filter { child in
+      child.value(as: StackElementID.self).map { !stack.contains(id: $0) } ?? false
+    }
   }
 }

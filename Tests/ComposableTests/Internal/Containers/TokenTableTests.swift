@@ -4,7 +4,7 @@ import Testing
 
 struct TokenTableTests {
   @Test func aRemovedTokenIsGivenToTheNextInsert() {
-    var table = TokenTable<String?>()
+    var table = TokenTable<String?>(vacant: nil)
     #expect(table.nextToken == 0)
     let first = table.insert("a")
     let second = table.insert("b")
@@ -17,7 +17,7 @@ struct TokenTableTests {
   }
 
   @Test func anEmptiedTableStartsAgainFromTheFirstToken() {
-    var table = TokenTable<String?>()
+    var table = TokenTable<String?>(vacant: nil)
     let tokens = ["a", "b", "c"].map { table.insert($0) }
     for token in tokens.reversed() { table.remove(at: token) }
     #expect(table.count == 0)
@@ -26,7 +26,7 @@ struct TokenTableTests {
   }
 
   @Test func modifyChangesTheElementInPlace() {
-    var table = TokenTable<String?>()
+    var table = TokenTable<String?>(vacant: nil)
     let token = table.insert("a")
     table.modify(token) { $0? += "b" }
     #expect(table.elements[token] == "ab")

@@ -1,7 +1,8 @@
 import CasePaths
-import Composable
 import ConcurrencyExtras
 import Testing
+
+@testable import Composable
 
 @MainActor
 struct ReducerContextTests {
@@ -28,6 +29,39 @@ struct ReducerContextTests {
         Seen(place: .parent, currentDepth: 0, scopeDepth: 0, taskDepth: 0),
       ]
     )
+  }
+}
+
+/// Where a navigated child sits: its paths, its key, and the feature its `dismiss()` dismisses.
+struct NavigatedChildTests {
+  let slot = HashableIdentity.slot(\[Int].count)
+  let root = ReducerContext(runtime: nil)
+
+  @Test func anElementsPathsAndKeyAreMadeOfItsParentsPathItsSlotAndItsID() {
+    let outer = root.entering(HashableIdentity("outer"), slot: slot, isDismissable: true)
+    let id = HashableIdentity(StackElementID(integerLiteral: 2))
+    let element = outer.entering(id, slot: slot, isDismissable: true).child!
+    let parent = outer.navigationIDPath
+    #expect(element.slotPath == parent.appending(identity: slot))
+    #expect(element.path == parent.appending(slot: slot, child: id))
+    #expect(element.key == .navigation(slot: element.slotPath, child: id))
+    #expect(element.key.navigatedChild == id)
+    #expect(element.key.isNavigation)
+  }
+
+  @Test func aChildItsParentCannotDismissDismissesWhatItsParentDismisses() {
+    let element = root.entering(HashableIdentity(1), slot: slot, isDismissable: true)
+    let optional = element.entering(HashableIdentity(2), slot: slot, isDismissable: false)
+    #expect(optional.dismissedPath == element.navigationIDPath)
+    #expect(
+      root.entering(HashableIdentity(3), slot: slot, isDismissable: false).dismissedPath == nil)
+    #expect(root.dismissedPath == nil)
+  }
+
+  @Test func aUsersIdentifierIsNeverAChildsKey() {
+    let key = CancellationKey(id: "timer", path: NavigationIDPath())
+    #expect(!key.isNavigation)
+    #expect(key.navigatedChild == nil)
   }
 }
 

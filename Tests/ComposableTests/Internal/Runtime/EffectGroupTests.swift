@@ -6,7 +6,7 @@ struct EffectGroupTests {
   @Test func finishWaitsForEveryTaskOfTheGroup() async {
     let group = EffectGroup()
     let (stream, continuation) = AsyncStream<Void>.makeStream()
-    let task: EffectTask = Task { for await _ in stream {} }
+    let task: Task<Void, any Error> = Task { for await _ in stream {} }
     let token = group.add(task).token
     let waiter = Task { await group.finish() }
     continuation.finish()
@@ -18,7 +18,7 @@ struct EffectGroupTests {
 
   @Test func aCancelledGroupCancelsItsTasksAndTurnsAwayNewOnes() async {
     let group = EffectGroup()
-    let task: EffectTask = Task { await waitUntilCancelled() }
+    let task: Task<Void, any Error> = Task { await waitUntilCancelled() }
     let token = group.add(task).token
     group.cancel()
     _ = await task.result

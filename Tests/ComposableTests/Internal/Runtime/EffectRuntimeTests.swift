@@ -1,3 +1,4 @@
+import Dependencies
 import Testing
 
 @testable import Composable
@@ -7,21 +8,22 @@ struct EffectRuntimeTests {
   let slot = NavigationIDPath().appending(identity: HashableIdentity("stack"))
 
   /// Starts a run that waits until it is cancelled, under `keys`.
-  func startWaiting(in runtime: EffectRuntime, under keys: [CancellationKey]) -> EffectTask {
-    var prefixes = EffectRuntime.PrefixCache()
+  func startWaiting(in runtime: EffectRuntime, under keys: [CancellationKey]) -> Task<
+    Void, any Error
+  > {
     let run = Effect<Int>.RunBox(
       priority: nil,
-      environment: EffectEnvironment.current(),
+      dependencies: DependencyValues._current,
+      context: ReducerContext(runtime: nil),
       body: { _ in await waitUntilCancelled() },
       location: CodeLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
     )
     return runtime.startTask(
       running: run,
-      binding: nil,
+      binding: (false, false),
       send: Send { _ in },
       origin: 0,
       keys: SmallArray(keys),
-      prefixes: &prefixes,
       group: EffectGroup()
     )
   }
@@ -33,7 +35,7 @@ struct EffectRuntimeTests {
     let goneTask = startWaiting(in: runtime, under: [.navigation(slot: slot, child: gone)])
     #expect(runtime.hasNavigatedEffects)
 
-    #expect(runtime.reconcile(Reconciliation(slot: slot) { $0 == kept }) == [gone])
+    #expect(runtime.reconcile(slot, stack: nil) { $0 == kept } == [gone])
     _ = await goneTask.result
     #expect(goneTask.isCancelled)
     #expect(!keptTask.isCancelled)
@@ -44,13 +46,15 @@ struct EffectRuntimeTests {
     #expect(!runtime.hasNavigatedEffects)
   }
 
-  @Test func aUsersIdentifierIsRegisteredAtItsPathAndEveryPathAbove() async {
+  @Test func aUsersIdentifierIsRegisteredAtItsPathAndEveryFeaturePathAbove() async {
     let runtime = EffectRuntime()
     let deep = slot.appending(identity: HashableIdentity(1))
     _ = startWaiting(in: runtime, under: [CancellationKey(id: "timer", path: deep)])
-    #expect(runtime.cancellationKeyCount == 3)
+    // At the feature's path and the root's; never at the slot's, where only children's keys
+    // are.
+    #expect(runtime.cancellationKeyCount == 2)
 
-    var cancelled: [EffectTask] = []
+    var cancelled: [Task<Void, any Error>] = []
     runtime.unregisterTasks(
       under: CancellationKey(id: "timer", path: NavigationIDPath()), into: &cancelled)
     #expect(cancelled.count == 1)
@@ -71,7 +75,7 @@ struct EffectRegistryTests {
   func register(
     _ keys: [CancellationKey],
     in registry: inout EffectRegistry
-  ) -> EffectRuntime.Token {
+  ) -> Int {
     let token = registry.running.nextToken
     registry.register(
       Task {},
@@ -103,10 +107,10 @@ struct EffectRegistryTests {
     _ = register([outer, inner], in: &registry)
     let other = register([outer], in: &registry)
 
-    var cancelled: [EffectTask] = []
+    var cancelled: [Task<Void, any Error>] = []
     registry.unregisterTasks(under: inner, into: &cancelled)
     #expect(cancelled.count == 1)
-    var outerTokens: [EffectRuntime.Token] = []
+    var outerTokens: [Int] = []
     registry.tokensByKey[outer]?.visit { outerTokens.append($0) }
     #expect(outerTokens == [other])
     #expect(registry.tokensByKey[inner] == nil)
@@ -121,5 +125,87 @@ struct EffectRegistryTests {
     #expect(registry.unregisterAll().count == 2)
     #expect(registry.tokensByKey.isEmpty)
     #expect(registry.liveChildren.isEmpty)
+  }
+}
+
+/// How the registry finds a slot's children that have left the state: by the removals a stack
+/// lists since the version it last reconciled the slot at, or by looking at every live child.
+struct ReconciliationTests {
+  let slot = NavigationIDPath().appending(identity: HashableIdentity("stack"))
+
+  /// A registry with running work under each of `ids`' keys in `slot`.
+  func registry(working ids: [Int]) -> EffectRegistry {
+    var registry = EffectRegistry()
+    for id in ids {
+      let key = CancellationKey.navigation(
+        slot: slot,
+        child: HashableIdentity(StackElementID(integerLiteral: id))
+      )
+      registry.register(
+        Task {},
+        token: registry.running.nextToken,
+        keys: SmallArray([key]),
+        origin: nil,
+        group: nil,
+        groupToken: nil,
+        isTracked: true
+      )
+    }
+    return registry
+  }
+
+  func keeping(_ ids: Set<Int>) -> (HashableIdentity) -> Bool {
+    { ids.contains($0.value(as: StackElementID.self)!.rawValue) }
+  }
+
+  func stack(_ count: Int) -> StackState<Int> {
+    withDependencies {
+      $0.stackElementID = .incrementing()
+    } operation: {
+      StackState(0..<count)
+    }
+  }
+
+  @Test func withoutAStackEveryLiveChildIsChecked() {
+    var registry = registry(working: [0, 1, 2])
+    let (tasks, gone) = registry.reconcile(slot, stack: nil, keeping: keeping([0, 2]))
+    #expect(gone == [HashableIdentity(StackElementID(integerLiteral: 1))])
+    #expect(tasks.count == 1)
+    #expect(registry.examinedEntryCount == 1 + 3 + 2)
+    #expect(registry.liveChildren[slot]?.children.contains(gone[0]) == false)
+  }
+
+  @Test func atTheVersionLastReconciledNothingIsExamined() {
+    var stack = stack(3)
+    var registry = registry(working: [0, 1, 2])
+    _ = registry.reconcile(slot, stack: stack.takeRemovals(), keeping: keeping([0, 1, 2]))
+    let before = registry.examinedEntryCount
+    let (tasks, gone) = registry.reconcile(slot, stack: stack.takeRemovals(), keeping: keeping([]))
+    #expect(tasks.isEmpty && gone.isEmpty)
+    #expect(registry.examinedEntryCount == before + 1)
+  }
+
+  @Test func afterAPopOnlyTheRemovedChildrenAreExamined() {
+    var stack = stack(3)
+    var registry = registry(working: [0, 1, 2])
+    _ = registry.reconcile(slot, stack: stack.takeRemovals(), keeping: keeping([0, 1, 2]))
+    stack.removeLast()
+    let before = registry.examinedEntryCount
+    let (_, gone) = registry.reconcile(slot, stack: stack.takeRemovals(), keeping: keeping([0, 1]))
+    #expect(gone == [HashableIdentity(StackElementID(integerLiteral: 2))])
+    // The reconciliation, the one listed removal, and the one task under it.
+    #expect(registry.examinedEntryCount == before + 1 + 1 + 2)
+  }
+
+  @Test func aStackWhoseListStartsElsewhereHasEveryLiveChildChecked() {
+    var stack = stack(3)
+    var registry = registry(working: [0, 1, 2])
+    _ = registry.reconcile(slot, stack: stack.takeRemovals(), keeping: keeping([0, 1, 2]))
+    var replacement = self.stack(1)
+    let before = registry.examinedEntryCount
+    let (_, gone) = registry.reconcile(
+      slot, stack: replacement.takeRemovals(), keeping: keeping([0]))
+    #expect(Set(gone) == Set([1, 2].map { HashableIdentity(StackElementID(integerLiteral: $0)) }))
+    #expect(registry.examinedEntryCount >= before + 1 + 3)
   }
 }

@@ -49,3 +49,49 @@ struct EffectWalkTests {
     #expect(runtime.cancellationKeyCount == 0)
   }
 }
+
+/// What an effect's task binds: only what differs from what it inherits.
+@MainActor
+struct TaskBindingTests {
+  let dependencies = DependencyValues._current
+
+  func binding(
+    for dependencies: DependencyValues,
+    context: ReducerContext = ReducerContext(runtime: nil)
+  ) -> (dependencies: Bool, context: Bool) {
+    var walk = EffectWalk(
+      runtime: EffectRuntime(),
+      origin: 0,
+      dependencies: self.dependencies,
+      group: nil,
+      makeSend: { _ in Send { _ in } }
+    )
+    let run = Effect<Int>.RunBox(
+      priority: nil,
+      dependencies: dependencies,
+      context: context,
+      body: { _ in },
+      location: CodeLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
+    )
+    return walk.binding(for: run)
+  }
+
+  @Test func aRunOfTheRootWithTheStoresDependenciesBindsNothing() {
+    #expect(binding(for: dependencies) == (false, false))
+  }
+
+  @Test func aRunOfANavigatedChildBindsItsContext() {
+    let context = ReducerContext(runtime: nil).entering(
+      HashableIdentity(StackElementID(integerLiteral: 0)),
+      slot: HashableIdentity("stack"),
+      isDismissable: true
+    )
+    #expect(binding(for: dependencies, context: context) == (false, true))
+  }
+
+  @Test func aRunWithOverriddenDependenciesBindsThem() {
+    var overridden = dependencies
+    overridden.stackElementID = .incrementing(from: 7)
+    #expect(binding(for: overridden) == (true, false))
+  }
+}

@@ -3,14 +3,15 @@ import Testing
 @testable import Composable
 
 struct NavigationIDPathTests {
-  let slot = HashableIdentity(NavigationSlot(.stack, \[Int].count))
+  let slot = HashableIdentity.slot(\[Int].count)
   let child = HashableIdentity(StackElementID(integerLiteral: 3))
 
   @Test func theRootHasNoComponents() {
     let root = NavigationIDPath()
     #expect(root.isRoot)
     #expect(root.components.isEmpty)
-    #expect(root.prefixes == [root])
+    #expect(root.featurePaths == [root])
+    #expect(root.depth == 0)
     #expect(root.description == "root")
   }
 
@@ -25,12 +26,13 @@ struct NavigationIDPathTests {
     #expect(!path.isRoot)
   }
 
-  @Test func prefixesRunFromTheRootDownToThePathItself() {
+  @Test func featurePathsRunFromTheRootDownToThePathItselfAndSkipSlots() {
     let path = NavigationIDPath().appending(slot: slot, child: child)
-    #expect(
-      path.prefixes == [
-        NavigationIDPath(), NavigationIDPath().appending(identity: slot), path,
-      ]
-    )
+    let deeper = path.appending(
+      slot: slot, child: HashableIdentity(StackElementID(integerLiteral: 4)))
+    #expect(path.featurePaths == [NavigationIDPath(), path])
+    #expect(deeper.featurePaths == [NavigationIDPath(), path, deeper])
+    #expect(deeper.depth == 4)
+    #expect(path.appending(identity: slot).depth == 3)
   }
 }

@@ -1,20 +1,21 @@
-import Composable
 import Dependencies
 import Foundation
 import Testing
 
-struct DependencyIdentityTests {
+@testable import Composable
+
+struct DependencyValuesIdentityTests {
   @Test func dependencyValuesHaveTheLayoutTheComparisonAssumes() {
     // If swift-dependencies changes `DependencyValues` so that this fails, the comparison
     // answers "not identical" for every pair and every effect's task binds its dependencies:
     // still correct, only slower. Look at the new layout before relying on it again.
-    #expect(DependencyIdentity.layoutIsAsAssumed)
+    #expect(DependencyValues.layoutIsAsAssumed)
   }
 
   @Test func aCopyIsIdentical() {
     let dependencies = DependencyValues._current
     let copy = dependencies
-    #expect(DependencyIdentity.areIdentical(dependencies, copy))
+    #expect(dependencies.isIdentical(to: copy))
   }
 
   @Test func anOverrideIsNeverIdentical() {
@@ -32,9 +33,9 @@ struct DependencyIdentityTests {
     var overriddenInPlace = dependencies
     overriddenInPlace.date = .constant(Date(timeIntervalSince1970: 0))
 
-    #expect(!DependencyIdentity.areIdentical(dependencies, DependencyValues._current))
-    #expect(!DependencyIdentity.areIdentical(dependencies, sameValueAgain))
-    #expect(!DependencyIdentity.areIdentical(dependencies, overriddenInPlace))
+    #expect(!dependencies.isIdentical(to: DependencyValues._current))
+    #expect(!dependencies.isIdentical(to: sameValueAgain))
+    #expect(!dependencies.isIdentical(to: overriddenInPlace))
   }
 
   @Test func aValueHoldingAnythingButReferencesFailsTheLayoutCheck() {
@@ -51,9 +52,9 @@ struct DependencyIdentityTests {
       let storage: Storage? = Storage()
     }
 
-    #expect(DependencyIdentity.isMadeOfReferences(References()))
-    #expect(!DependencyIdentity.isMadeOfReferences(WithACount()))
-    #expect(!DependencyIdentity.isMadeOfReferences(WithAnOptionalReference()))
-    #expect(!DependencyIdentity.isMadeOfReferences(0))
+    #expect(DependencyValues.isMadeOfReferences(References()))
+    #expect(!DependencyValues.isMadeOfReferences(WithACount()))
+    #expect(!DependencyValues.isMadeOfReferences(WithAnOptionalReference()))
+    #expect(!DependencyValues.isMadeOfReferences(0))
   }
 }

@@ -1,8 +1,8 @@
 package import Dependencies
 
-/// Tells whether two `DependencyValues` are the same values: the question an effect's task asks
-/// to know whether it has to bind the dependencies its run was made with (see
-/// `TaskInheritance`). The dependencies themselves cannot be compared.
+/// Whether two `DependencyValues` are the same values: the question an effect's task asks to
+/// know whether it has to bind the dependencies its run was made with
+/// (`EffectWalk.binding(for:)`). The dependencies themselves cannot be compared.
 ///
 /// It compares the two values' bytes, which is sound while `DependencyValues` holds only
 /// references to storage that is copied on write: equal bytes are then the same storage, so the
@@ -12,14 +12,15 @@ package import Dependencies
 /// sum of those references, is never called identical to another, and every task binds its
 /// dependencies, which is correct and only slower.
 ///
-/// Guarded by `DependencyIdentityTests` (an override never compares as identical; the layout is
-/// the assumed one) and `StoreTests` (dependencies reach every run).
-package enum DependencyIdentity {
-  /// Whether `lhs` and `rhs` hold the same storage; `false` whenever that cannot be told.
-  package static func areIdentical(_ lhs: DependencyValues, _ rhs: DependencyValues) -> Bool {
-    guard layoutIsAsAssumed else { return false }
-    return withUnsafeBytes(of: lhs) { left in
-      withUnsafeBytes(of: rhs) { right in
+/// Guarded by `DependencyValuesIdentityTests` (an override never compares as identical; the
+/// layout is the assumed one) and `StoreTests` (dependencies reach every run).
+extension DependencyValues {
+  /// Whether these values hold the same storage as `other`; `false` whenever that cannot be
+  /// told.
+  package func isIdentical(to other: DependencyValues) -> Bool {
+    guard Self.layoutIsAsAssumed else { return false }
+    return withUnsafeBytes(of: self) { left in
+      withUnsafeBytes(of: other) { right in
         // Word by word: the layout check makes the size a whole number of references.
         stride(from: 0, to: left.count, by: MemoryLayout<UInt>.size).allSatisfy { offset in
           left.loadUnaligned(fromByteOffset: offset, as: UInt.self)

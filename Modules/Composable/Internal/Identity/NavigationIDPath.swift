@@ -21,7 +21,7 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
     self.hash = 0
   }
 
-  /// The components, from the root down: what a key's prefixes and its description are made of.
+  /// The components, from the root down: what feature paths and descriptions are made of.
   package var components: [HashableIdentity] {
     storage ?? []
   }
@@ -30,6 +30,11 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
   /// ``components``.
   package var isRoot: Bool {
     storage == nil
+  }
+
+  /// The number of components: even for a feature's path, odd for a slot's.
+  package var depth: Int {
+    storage?.count ?? 0
   }
 
   package func appending(identity: HashableIdentity) -> Self {
@@ -62,16 +67,18 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
     return hasher.finalize()
   }
 
-  /// Every path from the root down to and including this one, root first.
-  package var prefixes: [Self] {
-    var prefixes = [Self()]
-    prefixes.reserveCapacity(components.count + 1)
+  /// The path of every feature from the root down to this one, this one included, root first:
+  /// every other prefix of a feature's path, since each level adds a slot and a child.
+  package var featurePaths: [Self] {
+    var paths = [Self()]
+    let components = self.components
     var path = Self()
-    for component in components {
-      path = path.appending(identity: component)
-      prefixes.append(path)
+    for index in stride(from: 0, to: components.count - 2, by: 2) {
+      path = path.appending(slot: components[index], child: components[index + 1])
+      paths.append(path)
     }
-    return prefixes
+    if !isRoot { paths.append(self) }
+    return paths
   }
 
   @usableFromInline
@@ -90,25 +97,22 @@ package struct NavigationIDPath: Hashable, Sendable, CustomStringConvertible {
   }
 }
 
-/// The slot component of a navigation path: one stack, presentation or optional child of a
-/// feature, named by the key path to its state.
-package struct NavigationSlot: Hashable, @unchecked Sendable, CustomStringConvertible {
-  // `@unchecked`: key paths are immutable values, safe to hash and compare from any thread.
-  package enum Kind: Hashable, Sendable {
-    case ifLet
-    case presentation
-    case stack
+extension HashableIdentity {
+  /// The identity of a slot, the component of a navigation path that names one stack,
+  /// presentation or optional child of a feature: the key path to its state.
+  @usableFromInline
+  package static func slot(_ keyPath: AnyKeyPath) -> Self {
+    Self(NavigationSlot(keyPath: keyPath))
   }
+}
 
-  let kind: Kind
+/// A slot of a navigation path: the key path to the state of a stack, a presentation or an
+/// optional child.
+private struct NavigationSlot: Hashable, @unchecked Sendable, CustomStringConvertible {
+  // `@unchecked`: key paths are immutable values, safe to hash and compare from any thread.
   let keyPath: AnyKeyPath
 
-  package init(_ kind: Kind, _ keyPath: AnyKeyPath) {
-    self.kind = kind
-    self.keyPath = keyPath
-  }
-
-  package var description: String {
-    "\(kind)"
+  var description: String {
+    "\(keyPath)"
   }
 }
