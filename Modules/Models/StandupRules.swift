@@ -20,14 +20,10 @@ public enum StandupRules {
   public static let longestDuration = Duration.seconds(24 * 60 * 60)
 
   /// The dates a meeting may have: from the first instant of year 1 to the last of year 9999,
-  /// in UTC.
-  public static let meetingDates: Range<Date> = {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC")!
-    let first = calendar.date(from: DateComponents(year: 1, month: 1, day: 1))!
-    let end = calendar.date(from: DateComponents(year: 10_000, month: 1, day: 1))!
-    return first..<end
-  }()
+  /// in UTC, counted as ISO 8601 counts them (the Gregorian calendar, before 1582 too; a
+  /// calendar that switches to the Julian one would start two days earlier).
+  public static let meetingDates: Range<Date> =
+    Date(timeIntervalSince1970: -62_135_596_800)..<Date(timeIntervalSince1970: 253_402_300_800)
 
   /// A rule a standup breaks: where, in the file format's names, and why.
   public struct Violation: Error, Equatable, Sendable, CustomStringConvertible {

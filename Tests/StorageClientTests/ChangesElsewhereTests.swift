@@ -72,6 +72,8 @@ struct ChangesElsewhereTests {
       "\(reads)")
   }
 
+  /// Guards the one connection (`StandupsDatabase.queue`): on a pool, a look runs on a reader
+  /// connection, whose `data_version` counts this instance's writes as another's.
   @Test func anInstanceIsNotToldOfItsOwnChanges() async throws {
     let database = folder.database()
     _ = try await database.load()

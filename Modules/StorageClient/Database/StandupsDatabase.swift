@@ -72,7 +72,7 @@ public actor StandupsDatabase {
   /// NB: One connection, never a pool, though GRDB recommends a `DatabasePool` for WAL
   /// databases: `PRAGMA data_version` counts the commits of *other* connections, per
   /// connection, so a look on a pool's reader would miss this process's own writes or report
-  /// them as another's. `OneConnectionTests` fails if the database is opened any other way.
+  /// them as another's. `ChangesElsewhereTests.anInstanceIsNotToldOfItsOwnChanges` fails on a pool.
   var queue: DatabaseQueue?
   private(set) var access: StorageAccess?
   /// Whether what is at the path could not be read and may be moved aside at the user's request.
