@@ -49,7 +49,7 @@ extension PersistedApp.State {
     }
     var notices: [String] = []
     if !stored.unreadable.isEmpty {
-      notices.append(Self.unreadableNotice(stored.unreadable))
+      notices.append(Self.unreadableNotice(stored.unreadable, atLaunch: true))
     }
     switch stored.opening {
     case .finished(let report):
@@ -67,13 +67,20 @@ extension PersistedApp.State {
     storage.notice = ([storage.notice].compactMap { $0 } + sentences).joined(separator: " ")
   }
 
-  /// A sentence naming standups that cannot be read, at most three of them.
-  static func unreadableNotice(_ unreadable: [UnreadableStandup]) -> String {
+  /// A sentence naming standups that cannot be read, at most three of them: at launch, they are
+  /// left out; on a look, they stay as last read. Either way the stored rows are left as they
+  /// are.
+  static func unreadableNotice(_ unreadable: [UnreadableStandup], atLaunch: Bool) -> String {
     let named = unreadable.prefix(3).map(\.description).joined(separator: "; ")
     let more = unreadable.count > 3 ? " and \(unreadable.count - 3) more" : ""
-    return "\(named)\(more), so \(unreadable.count == 1 ? "it is" : "they are") left out and left "
-      + "as \(unreadable.count == 1 ? "it is" : "they are"); every other standup is shown and "
-      + "saved."
+    let one = unreadable.count == 1
+    let shown =
+      atLaunch
+      ? "\(one ? "it is" : "they are") left out"
+      : "\(one ? "it stays" : "they stay") as this app last read \(one ? "it" : "them"), if it "
+        + "ever did, unsaved until \(one ? "it" : "they") can be read"
+    return "\(named)\(more), so \(shown), and the stored \(one ? "row is" : "rows are") left as "
+      + "\(one ? "it is" : "they are"); every other standup is shown and saved."
   }
 
   /// Lets the app delete only where deletions are kept: a recovery file cannot carry one.

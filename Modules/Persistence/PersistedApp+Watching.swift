@@ -47,7 +47,7 @@ extension PersistedApp {
       state.app.show(standup)
     }
     if !changes.unreadable.isEmpty {
-      state.tell([State.unreadableNotice(changes.unreadable)])
+      state.tell([State.unreadableNotice(changes.unreadable, atLaunch: false)])
     }
     if let replaced = changes.replacedValues {
       tell(replaced, &state)

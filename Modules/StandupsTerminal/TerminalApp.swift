@@ -246,7 +246,10 @@ public final class TerminalApp {
 
   /// Why the changes not in the data file are not there, in the app's words.
   public var unsavedChangesProblem: String {
-    store.state.storage.problem ?? "The standups could not be saved."
+    // NB: With no problem left on the status line, what is not saved is a change that was set
+    // aside because the database could not take it as it is, which its alert said.
+    store.state.storage.problem
+      ?? "A change could not be saved to the database as it is, as the \"Not saved\" alert said."
   }
 
   /// Saves what is pending and says whether the app may exit now. When changes could not be

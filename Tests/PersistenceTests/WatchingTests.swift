@@ -126,6 +126,42 @@ struct WatchingTests {
     #expect(try await folder.stored().isEmpty)
   }
 
+  /// Two forms on one standup, in two instances: the later save wins, and the user whose value
+  /// it replaced is told, and may put theirs back.
+  @Test func aValueReplacedByASaveElsewhereIsToldAndCanBePutBack() async throws {
+    try await folder.seed([.mock])
+    var form = StandupForm.State(standup: .mock)
+    form.standup.title = "Design review"
+    let store = await makeStore(
+      on: folder.database { $0.owner = "here" },
+      path: StackState([.detail(StandupDetail.State(standup: .mock))]),
+      destination: .edit(form))
+    let other = folder.database { $0.owner = "there" }
+    _ = try await other.load()
+    store.exhaustivity = .off
+
+    await store.send(.app(.doneEditingButtonTapped))
+    await store.receive(\.written)
+    var theirs = Standup.mock
+    theirs.title = "Design sync"
+    try await other.apply(.edited(Standup.mock.id, StandupEdit(from: .mock, to: theirs)))
+
+    await store.send(.lookForChangesElsewhere)
+    await store.receive(\.changesElsewhereFound)
+    #expect(store.state.app.list.standups.first?.title == "Design sync")
+    let replaced = try #require(store.state.storage.replacedValues.first)
+    #expect(replaced.value == .title("Design review"))
+    #expect(store.state.alert == .valueReplaced(replaced))
+
+    await store.send(.alert(.presented(.putReplacedValueBack(replaced.id))))
+    await store.receive(\.written)
+    await store.receive(\.written)
+    #expect(store.state.app.list.standups.first?.title == "Design review")
+    #expect(try await folder.stored().first?.title == "Design review")
+    #expect(store.state.storage.replacedValues.isEmpty)
+    #expect(try await other.changesElsewhere()?.replacedValues?.isEmpty != false)
+  }
+
   @Test func aStandupDeletedElsewhereWhileItIsEditedHereGoesWhenTheUserLetsItGo() async throws {
     try await folder.seed([.mock, .engineeringMock])
     var form = StandupForm.State(standup: .mock)
