@@ -54,7 +54,8 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   }
 
   /// How long a wait for an action or for effects to finish may last before it fails the test:
-  /// ten seconds unless set.
+  /// a minute unless set, long enough that a test starved of turns by the others in its process
+  /// is not taken for a hung one.
   ///
   /// Only a wait that cannot end reaches it, such as ``finish(fileID:filePath:line:column:)``
   /// on an effect that never finishes, which then fails with the message the Composable
@@ -64,7 +65,7 @@ public final class TestStore<State: Equatable, Action: Sendable> {
   /// ```swift
   /// store.timeout = .seconds(30)
   /// ```
-  public var timeout: Duration = .seconds(10)
+  public var timeout: Duration = .seconds(60)
 
   /// How strictly the test is checked. Exhaustive by default.
   public var exhaustivity: Exhaustivity = .on {

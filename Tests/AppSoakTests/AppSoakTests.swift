@@ -328,6 +328,20 @@ struct Soak {
         return
       }
     }
+    let storage = store.state.storage
+    if !storage.deletedElsewhere.isEmpty, store.state.alert == nil, storage.waitingAlerts.isEmpty {
+      failure =
+        "step \(step), after \(lastAction): a standup deleted elsewhere is kept, and the user is "
+        + "not being asked about it"
+      return
+    }
+    let isInTheWay =
+      store.state.alert != nil || state.list.alert != nil || state.path.contains(where: \.hasAlert)
+      || state.isRecordingAMeeting
+    if !storage.waitingAlerts.isEmpty, !isInTheWay {
+      failure = "step \(step), after \(lastAction): an alert waits with nothing in its way"
+      return
+    }
     let running = store.effectRuntime.runningCount
     mostEffectsRunning = max(mostEffectsRunning, running)
     // NB: A recorder's timer and transcription, a write, a look, a sound, a dismissal: a
@@ -338,13 +352,20 @@ struct Soak {
   }
 
   /// Writes what is pending, looks for what the other instance changed, and checks that the
-  /// database holds what the list shows.
+  /// database holds what the list shows, but for the standups deleted elsewhere that the user is
+  /// still to be asked about.
   mutating func checkTheDatabase(after step: Int) async {
     guard failure == nil else { return }
     await store.send(.flushPendingWrites).finish()
     await store.send(.lookForChangesElsewhere).finish()
     let stored = try? await elsewhere.readStandups()
-    if stored != store.state.app.list.standups {
+    // NB: A standup deleted elsewhere stays in the list until the user answers whether to keep
+    // it, which waits for a meeting being recorded to end.
+    var listed = store.state.app.list.standups
+    for id in store.state.storage.deletedElsewhere where stored?[id: id] == nil {
+      listed.remove(id: id)
+    }
+    if stored != listed {
       failure =
         "step \(step): the database holds \(stored?.map(\.title) ?? []), "
         + "the list \(store.state.app.list.standups.map(\.title))"

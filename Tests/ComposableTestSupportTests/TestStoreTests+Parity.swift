@@ -245,7 +245,7 @@ extension TestStoreTests {
       await finishing.value
     } matching: { issue in
       issue.says(
-        "Expected effects to finish, but there are still effects in-flight after 10.0 seconds.",
+        "Expected effects to finish, but there are still effects in-flight after 60.0 seconds.",
         "TestStoreTests.Feature.Action.startTimerButtonTapped"
       )
     }
@@ -300,7 +300,7 @@ extension TestStoreTests {
       await timeoutClock.advance(by: store.timeout)
       await receiving.value
     } matching: { issue in
-      issue.says("received none: effects were still running after 10.0 seconds")
+      issue.says("received none: effects were still running after 60.0 seconds")
     }
     await store.skipInFlightEffects()
   }
@@ -317,7 +317,7 @@ extension TestStoreTests {
       await timeoutClock.advance(by: store.timeout)
       await finishing.value
     } matching: { issue in
-      issue.says("Expected task to finish, but it is still in-flight after 10.0 seconds.")
+      issue.says("Expected task to finish, but it is still in-flight after 60.0 seconds.")
     }
     #expect(task.isCancelled)
   }

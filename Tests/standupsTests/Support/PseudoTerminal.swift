@@ -17,7 +17,9 @@ import Testing
 ///
 /// Every wait gives the executor back between short looks at the terminal. While a test store
 /// runs, every task in the test process shares one serial executor (`withSerialEffects`), so a
-/// test that held it while the app worked would stall every other test for as long.
+/// test that held it while the app worked would stall every other test for as long. For the
+/// same reason a deadline counts only the time spent looking: a wait whose task had no turn for
+/// a while (another test ran long on the executor) still looks for as long as it was given.
 final class PseudoTerminal {
   private let process = Process()
   private let controller: Int32
@@ -74,10 +76,10 @@ final class PseudoTerminal {
     until condition: (String) -> Bool,
     within deadline: Duration = .seconds(60)
   ) async -> Bool {
-    let end = ContinuousClock.now.advanced(by: deadline)
+    var looked = Duration.zero
     while true {
       if condition(String(decoding: bytes.dropFirst(offset), as: UTF8.self)) { return true }
-      guard ContinuousClock.now < end, await readAvailable() else {
+      guard looked < deadline, await readAvailable(looked: &looked) else {
         return condition(String(decoding: bytes.dropFirst(offset), as: UTF8.self))
       }
     }
@@ -126,8 +128,8 @@ final class PseudoTerminal {
   ///
   /// - Returns: Whether it stopped before the deadline.
   func waitUntilStopped(within deadline: Duration = .seconds(60)) async -> Bool {
-    let end = ContinuousClock.now.advanced(by: deadline)
-    while ContinuousClock.now < end {
+    var looked = Duration.zero
+    while looked < deadline {
       var status: Int32 = 0
       // NB: WNOHANG | WUNTRACED reports a stop without reaping; Foundation's own wait for the
       // exit only asks about exits.
@@ -136,7 +138,7 @@ final class PseudoTerminal {
       {
         return true
       }
-      _ = await readAvailable()
+      _ = await readAvailable(looked: &looked)
     }
     return false
   }
@@ -150,9 +152,9 @@ final class PseudoTerminal {
   ///
   /// - Returns: Its exit status, or `nil` if it was still running at the deadline.
   func waitForExit(within deadline: Duration = .seconds(60)) async -> Int32? {
-    let end = ContinuousClock.now.advanced(by: deadline)
-    while process.isRunning, ContinuousClock.now < end {
-      _ = await readAvailable()
+    var looked = Duration.zero
+    while process.isRunning, looked < deadline {
+      _ = await readAvailable(looked: &looked)
     }
     // NB: Drained only once the app has exited: while it runs, `readAvailable` reports the
     // terminal open even when there is nothing to read, and the loop would never end.
@@ -162,12 +164,14 @@ final class PseudoTerminal {
     return process.terminationStatus
   }
 
-  /// Reads whatever the app has written, after a short look for something, and gives the
-  /// executor back.
+  /// Reads whatever the app has written, after a short look for something, adds the time the
+  /// look took to `looked`, and gives the executor back.
   ///
   /// - Returns: Whether the terminal is still open (something may come later).
-  private func readAvailable() async -> Bool {
+  private func readAvailable(looked: inout Duration) async -> Bool {
+    let start = ContinuousClock.now
     let isOpen = readAvailable(waitingUpTo: 10)
+    looked += ContinuousClock.now - start
     await Task.yield()
     return isOpen
   }
