@@ -504,7 +504,7 @@ let package = Package(
         .snapshotTesting,
       ],
       path: "Tests/StandupsTerminalTests",
-      exclude: ["__Snapshots__"]
+      exclude: ["Screens/__Snapshots__"]
     ),
     .testTarget(
       name: "TerminalUITests",
