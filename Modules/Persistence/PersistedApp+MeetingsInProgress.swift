@@ -25,7 +25,7 @@ extension PersistedApp {
     for (id, meeting) in recordings.sorted(by: { $0.key < $1.key }) {
       let written = state.storage.meetingsInProgress[id]
       guard written?.transcript != meeting.transcript || written == nil else { continue }
-      let recording = Storage.Recording(
+      let recording = StorageState.Recording(
         id: written?.id ?? Meeting.ID(uuid()), startedAt: written?.startedAt ?? now,
         transcript: meeting.transcript, standupID: meeting.standup.id)
       state.storage.meetingsInProgress[id] = recording

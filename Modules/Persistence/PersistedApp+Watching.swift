@@ -11,7 +11,7 @@ import StorageClient
 extension PersistedApp {
   /// Asks the storage what other instances committed since it last looked. A look that fails
   /// (another program holds the database for a moment) is counted, and told once it keeps
-  /// failing (``Storage/problem``).
+  /// failing (``StorageState/problem``).
   func lookForChangesElsewhere(_ state: State) -> Effect<Action> {
     guard state.storage.isWritable else { return .none }
     return .run { [changesElsewhere] send in

@@ -23,7 +23,7 @@ extension PersistedApp {
 
   /// Adds a write to the queue and starts writing, unless a write is under way. After a failed
   /// write this tries again at once, from the write that failed.
-  func enqueue(_ write: Storage.PendingWrite, _ state: inout State) -> Effect<Action> {
+  func enqueue(_ write: StorageState.PendingWrite, _ state: inout State) -> Effect<Action> {
     state.storage.pendingWrites.append(write)
     return writeNext(&state)
   }

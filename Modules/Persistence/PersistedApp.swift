@@ -22,7 +22,7 @@ public import StorageClient
 ///   tried again on its own, less and less often, until it lands; the writes behind it wait.
 ///   One that can never land as it is (its standup cannot be read) is set aside, and the rest
 ///   go on.
-/// - Changes that cannot be written stay in memory, and ``Storage/hasChangesNotInTheDataFile``
+/// - Changes that cannot be written stay in memory, and ``StorageState/hasChangesNotInTheDataFile``
 ///   tells a front end to offer them in a file at exit. Where nothing is written, a deletion is
 ///   refused (``AppFeature/AppFeature/State/deletions``).
 /// - Messages wait while the user answers a question or records a meeting: nothing comes
@@ -45,13 +45,13 @@ public struct PersistedApp: Reducer {
     public var app: AppFeature.State
 
     /// Where the standups' storage has got.
-    public var storage: Storage
+    public var storage: StorageState
 
     /// Creates the state; most code starts from ``init(app:stored:)``.
     public init(
       alert: AlertState<Action.Alert>? = nil,
       app: AppFeature.State = AppFeature.State(),
-      storage: Storage = Storage(status: .writable)
+      storage: StorageState = StorageState(status: .writable)
     ) {
       self.alert = alert
       self.app = app
@@ -75,7 +75,7 @@ public struct PersistedApp: Reducer {
     /// Another instance may have committed changes (a front end asks from time to time).
     case lookForChangesElsewhere
     case lookFailed
-    /// The front end showed ``Storage/notice``, and the user put it away.
+    /// The front end showed ``StorageState/notice``, and the user put it away.
     case noticeDismissed
     case openingFinished(OpeningReport)
     /// A change renamed attendees another instance had removed: they were kept.

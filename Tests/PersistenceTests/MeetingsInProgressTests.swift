@@ -45,7 +45,7 @@ struct MeetingsInProgressTests {
 
     await store.send(.app(.path(.element(id: 0, action: .record(.speechResult("Blob: hi")))))) {
       $0.app.path[id: 0, case: \.record]?.transcript = "Blob: hi"
-      $0.storage.meetingsInProgress[0] = PersistedApp.Storage.Recording(
+      $0.storage.meetingsInProgress[0] = PersistedApp.StorageState.Recording(
         id: Meeting.ID(UUID(0)), startedAt: start, transcript: "Blob: hi",
         standupID: Standup.engineeringMock.id)
       $0.storage.pendingWrites = [

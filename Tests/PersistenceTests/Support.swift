@@ -94,7 +94,7 @@ func makeStore(
   }
 }
 
-extension PersistedApp.Storage {
+extension PersistedApp.StorageState {
   /// The storage of an app whose standups are written.
   static var writable: Self { Self(status: .writable) }
 }

@@ -84,7 +84,7 @@ struct ScreenSnapshotTests {
   }
 
   @Test func detailWithASaveFailure() {
-    var storage = PersistedApp.Storage(status: .writable)
+    var storage = PersistedApp.StorageState(status: .writable)
     storage.lastWriteError = Fixtures.diskFull
     assertFrames(
       Fixtures.app(
@@ -284,7 +284,7 @@ struct ScreenSnapshotTests {
   @Test func readOnlyData() {
     assertFrames(
       Fixtures.app(
-        storage: PersistedApp.Storage(
+        storage: PersistedApp.StorageState(
           status: .readOnly(.readOnlyFile(path: "/home/blob/.local/share/standups/standups.sqlite"))
         )))
   }

@@ -96,7 +96,7 @@ enum Fixtures {
     path: [AppFeature.Path.State] = [],
     destination: AppFeature.Destination.State? = nil,
     alert: AlertState<PersistedApp.Action.Alert>? = nil,
-    storage: PersistedApp.Storage = PersistedApp.Storage(status: .writable)
+    storage: PersistedApp.StorageState = PersistedApp.StorageState(status: .writable)
   ) -> PersistedApp.State {
     PersistedApp.State(
       alert: alert,

@@ -6,7 +6,7 @@ public import StorageClient
 extension PersistedApp {
   /// Where the standups' storage has got: whether changes are written, the writes not done yet
   /// and why the first one waits, the meetings being recorded, and what the user is to be told.
-  public struct Storage: Equatable, Sendable {
+  public struct StorageState: Equatable, Sendable {
     /// What is done with changes.
     public var status: Status
 
