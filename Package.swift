@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "StandupsList", targets: ["StandupsList"]),
     .library(name: "StandupsTerminal", targets: ["StandupsTerminal"]),
     .library(name: "StorageClient", targets: ["StorageClient"]),
+    .library(name: "TeamSync", targets: ["TeamSync"]),
     .library(name: "TerminalUI", targets: ["TerminalUI"]),
     .executable(name: "standups", targets: ["standups"]),
   ],
@@ -41,6 +42,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-tagged", from: "0.10.0"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
@@ -198,6 +200,12 @@ let package = Package(
       name: "standups",
       dependencies: ["StandupsTerminal", "StorageClient", "TerminalUI", .argumentParser],
       path: "Modules/standups"
+    ),
+    // NB: A team's standups meet on the team's PostgreSQL server; only this module talks to it.
+    .target(
+      name: "TeamSync",
+      dependencies: [.postgresNIO],
+      path: "Modules/TeamSync"
     ),
     .target(
       name: "TerminalUI",
@@ -507,6 +515,11 @@ let package = Package(
       exclude: ["Screens/__Snapshots__"]
     ),
     .testTarget(
+      name: "TeamSyncTests",
+      dependencies: ["TeamSync", .postgresNIO],
+      path: "Tests/TeamSyncTests"
+    ),
+    .testTarget(
       name: "TerminalUITests",
       dependencies: ["TerminalUI", .issueReportingTestSupport, .propertyBased],
       path: "Tests/TerminalUITests"
@@ -539,6 +552,7 @@ extension Target.Dependency {
     name: "IssueReportingTestSupport",
     package: "xctest-dynamic-overlay"
   )
+  static let postgresNIO = product(name: "PostgresNIO", package: "postgres-nio")
   static let propertyBased = product(name: "PropertyBased", package: "swift-property-based")
   static let orderedCollections = product(
     name: "OrderedCollections",

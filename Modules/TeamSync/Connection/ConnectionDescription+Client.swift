@@ -1,0 +1,84 @@
+public import PostgresNIO
+
+extension ConnectionDescription {
+  /// What the connection asks of TLS: the plain statement of ``sslMode`` on this endpoint, which
+  /// ``clientConfiguration(password:)`` turns into postgres-nio's settings.
+  public enum TransportSecurity: Sendable, Equatable {
+    /// Plain: `disable`, or any mode over a Unix socket.
+    case none
+    /// TLS when the server offers it, its certificate unchecked: `allow` and `prefer`.
+    case preferred
+    /// TLS or no connection, its certificate unchecked: `require`.
+    case requiredUnverified
+    /// TLS or no connection, its certificate checked against `trusting` (a PEM file, or
+    /// `system`), and its host name too when `checkingHostName`.
+    case requiredVerified(trusting: String, checkingHostName: Bool)
+  }
+
+  /// What the connection asks of TLS, from ``sslMode`` and the endpoint.
+  ///
+  /// ```swift
+  /// try ConnectionDescription(url: "postgresql://a@h/d?sslmode=verify-ca").transportSecurity
+  /// // .requiredVerified(trusting: "~/.postgresql/root.crt", checkingHostName: false)
+  /// ```
+  public var transportSecurity: TransportSecurity {
+    if case .unixSocket = endpoint { return .none }
+    switch sslMode {
+    case .disable: return .none
+    case .allow, .prefer: return .preferred
+    case .require: return .requiredUnverified
+    case .verifyCA: return .requiredVerified(trusting: sslRootCertificate, checkingHostName: false)
+    case .verifyFull:
+      return .requiredVerified(trusting: sslRootCertificate, checkingHostName: true)
+    }
+  }
+
+  /// postgres-nio's settings for a client of this server.
+  ///
+  /// ```swift
+  /// let client = PostgresClient(
+  ///   configuration: try server.clientConfiguration(password: try server.password())
+  /// )
+  /// ```
+  ///
+  /// - Parameter password: The password, from ``password(environment:homeFolder:)``.
+  public func clientConfiguration(password: String?) -> PostgresClient.Configuration {
+    switch endpoint {
+    case .unixSocket(let folder, let port):
+      return PostgresClient.Configuration(
+        unixSocketPath: "\(folder)/.s.PGSQL.\(port)",
+        username: user,
+        password: password,
+        database: database
+      )
+    case .tcp(let host, let port):
+      return PostgresClient.Configuration(
+        host: host,
+        port: port,
+        username: user,
+        password: password,
+        database: database,
+        tls: tls
+      )
+    }
+  }
+
+  private var tls: PostgresClient.Configuration.TLS {
+    var configuration = TLSConfiguration.makeClientConfiguration()
+    switch transportSecurity {
+    case .none:
+      return .disable
+    case .preferred:
+      configuration.certificateVerification = .none
+      return .prefer(configuration)
+    case .requiredUnverified:
+      configuration.certificateVerification = .none
+      return .require(configuration)
+    case .requiredVerified(let trusting, let checkingHostName):
+      configuration.trustRoots = trusting == "system" ? .default : .file(trusting)
+      configuration.certificateVerification =
+        checkingHostName ? .fullVerification : .noHostnameVerification
+      return .require(configuration)
+    }
+  }
+}

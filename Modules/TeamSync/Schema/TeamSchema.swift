@@ -1,0 +1,150 @@
+public import PostgresNIO
+
+/// The tables a team's standups live in on the team's PostgreSQL server, and who may use them.
+///
+/// Everything is in the schema `standups_team`: the teams, their members (PostgreSQL login
+/// roles), each shared standup as JSON keyed by team and standup ID, and the change log whose
+/// `sequence` (a `bigserial`) is the order the server gives a team's changes.
+///
+/// PostgreSQL itself keeps each team's standups to the team: every table has row-level security,
+/// enabled and forced (so that not even the tables' owner is exempt), and a role sees and changes
+/// only the rows of teams it belongs to, also through `psql` with hand-written SQL. Membership is
+/// read from `team_members` with `current_user`; a role in no team gets no rows and can insert
+/// none. The schema's owner administers teams and members, and sees no standups unless a member.
+///
+/// ```swift
+/// try await withRunningClient(server.clientConfiguration(password: password)) { client in
+///   try await TeamSchema.setUp(on: client, logger: logger)
+///   try await TeamSchema.addMembers(team: "platform", roles: ["alice", "bob"], on: client,
+///                                   logger: logger)
+/// }
+/// ```
+public enum TeamSchema {
+  /// The version of the schema this release creates and uses.
+  public static var currentVersion: Int { migrations.count }
+
+  /// Creates the team schema, or upgrades it to ``currentVersion``, in one transaction.
+  ///
+  /// Running it again changes nothing. Two runs at once wait for each other (an advisory lock),
+  /// so neither sees the other's half-made schema.
+  ///
+  /// - Throws: ``TeamSchemaError/newerSchema(found:supported:)`` when a newer release made the
+  ///   schema; postgres-nio's errors when the server refuses (not the database's owner, say).
+  public static func setUp(on client: PostgresClient, logger: Logger) async throws {
+    try await transaction(on: client, logger: logger) { connection in
+      try await connection.query("SELECT pg_advisory_xact_lock(\(setUpLock))", logger: logger)
+      let found = try await version(on: connection, logger: logger)
+      guard found <= currentVersion else {
+        throw TeamSchemaError.newerSchema(found: found, supported: currentVersion)
+      }
+      for migration in migrations[found...] {
+        for statement in migration {
+          try await connection.query(statement, logger: logger)
+        }
+      }
+      if found < currentVersion {
+        try await connection.query(
+          """
+          INSERT INTO standups_team.schema_version (version) VALUES (\(currentVersion))
+          ON CONFLICT (singleton) DO UPDATE SET version = EXCLUDED.version
+          """,
+          logger: logger
+        )
+      }
+    }
+  }
+
+  /// The version of the team schema on the server: 0 when there is none.
+  public static func version(on client: PostgresClient, logger: Logger) async throws -> Int {
+    try await client.withConnection { connection in
+      try await version(on: connection, logger: logger)
+    }
+  }
+
+  /// Makes existing login roles members of `team`, creating the team if it is new.
+  ///
+  /// Each role is granted what a member needs (the schema, reading the teams and members,
+  /// reading and writing standups, adding changes); row-level security keeps it to its teams.
+  /// Adding a member again changes nothing. All or none: one transaction.
+  ///
+  /// ```swift
+  /// try await TeamSchema.addMembers(team: "platform", roles: ["alice"], on: client,
+  ///                                 logger: logger)
+  /// ```
+  ///
+  /// - Throws: ``TeamSchemaError`` when the team name is empty, a role does not exist or
+  ///   cannot log in, or the schema is missing or another release's.
+  public static func addMembers(
+    team: String,
+    roles: [String],
+    on client: PostgresClient,
+    logger: Logger
+  ) async throws {
+    guard !team.isEmpty else { throw TeamSchemaError.emptyTeamName }
+    try await transaction(on: client, logger: logger) { connection in
+      let found = try await version(on: connection, logger: logger)
+      guard found == currentVersion else {
+        throw found == 0
+          ? TeamSchemaError.missingSchema
+          : TeamSchemaError.otherVersion(found: found, supported: currentVersion)
+      }
+      for role in roles {
+        let rows = try await connection.query(
+          "SELECT rolcanlogin FROM pg_catalog.pg_roles WHERE rolname = \(role)",
+          logger: logger
+        )
+        var canLogIn: Bool?
+        for try await (value) in rows.decode(Bool.self) { canLogIn = value }
+        guard let canLogIn else { throw TeamSchemaError.noSuchRole(role) }
+        guard canLogIn else { throw TeamSchemaError.notALoginRole(role) }
+        try await connection.query(
+          "SELECT standups_team.add_member(\(team), \(role))",
+          logger: logger
+        )
+      }
+    }
+  }
+
+  /// Runs `body` in one transaction, rolled back if it throws; its error is rethrown as it is
+  /// (postgres-nio's `withTransaction` wraps it), so that callers can tell a sentence of ours.
+  private static func transaction(
+    on client: PostgresClient,
+    logger: Logger,
+    _ body: (PostgresConnection) async throws -> Void
+  ) async throws {
+    try await client.withConnection { connection in
+      try await connection.query("BEGIN", logger: logger)
+      do {
+        try await body(connection)
+      } catch {
+        // NB: A rollback that fails means a broken connection, whose transaction the server
+        // rolls back itself; the caller needs the first error.
+        _ = try? await connection.query("ROLLBACK", logger: logger)
+        throw error
+      }
+      try await connection.query("COMMIT", logger: logger)
+    }
+  }
+
+  // NB: One fixed key for every release: the lock is about the schema, whatever its version.
+  private static let setUpLock: Int64 = 0x5354_414E_4455_5053
+
+  private static func version(on connection: PostgresConnection, logger: Logger) async throws
+    -> Int
+  {
+    let exists = try await connection.query(
+      "SELECT to_regclass(\("standups_team.schema_version")) IS NOT NULL",
+      logger: logger
+    )
+    var hasTable = false
+    for try await (value) in exists.decode(Bool.self) { hasTable = value }
+    guard hasTable else { return 0 }
+    let rows = try await connection.query(
+      "SELECT version FROM standups_team.schema_version",
+      logger: logger
+    )
+    var version = 0
+    for try await (value) in rows.decode(Int.self) { version = value }
+    return version
+  }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import PostgresNIO
+import TeamSync
+import Testing
+
+/// The team schema on a real PostgreSQL 15 server (``TestServer``), each test with its own.
+@Suite(.serialized, .timeLimit(.minutes(5)))
+struct TeamSchemaTests {
+  let logger = {
+    var logger = Logger(label: "TeamSyncTests")
+    logger.logLevel = .error
+    return logger
+  }()
+
+  @Test func setUpCreatesTheSchemaOnceAndRunningItAgainChangesNothing() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.withAdministrator { client in
+        #expect(try await TeamSchema.version(on: client, logger: logger) == 0)
+        try await TeamSchema.setUp(on: client, logger: logger)
+        #expect(try await TeamSchema.version(on: client, logger: logger) == 1)
+      }
+      let shape = try server.administer(Self.shapeQuery)
+      try await server.withAdministrator { client in
+        try await TeamSchema.setUp(on: client, logger: logger)
+        #expect(try await TeamSchema.version(on: client, logger: logger) == 1)
+      }
+      #expect(try server.administer(Self.shapeQuery) == shape)
+      #expect(
+        try server.administer(
+          """
+          SELECT string_agg(relname || '=' || relrowsecurity || '/' || relforcerowsecurity, ','
+                            ORDER BY relname)
+          FROM pg_class WHERE relnamespace = 'standups_team'::regnamespace AND relkind = 'r'
+          """
+        )
+          == """
+          changes=true/true,schema_version=false/false,standups=true/true,\
+          team_members=true/true,teams=true/true\n
+          """
+      )
+    }
+  }
+
+  @Test func aSchemaFromANewerReleaseIsRefusedWithASentenceAndLeftAlone() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.withAdministrator { client in
+        try await TeamSchema.setUp(on: client, logger: logger)
+      }
+      try server.administer("UPDATE standups_team.schema_version SET version = 99")
+      try await server.withAdministrator { client in
+        let error = await #expect(throws: TeamSchemaError.self) {
+          try await TeamSchema.setUp(on: client, logger: logger)
+        }
+        #expect(error == .newerSchema(found: 99, supported: TeamSchema.currentVersion))
+        #expect(error?.description.contains("newer release") == true)
+        let version = try await TeamSchema.version(on: client, logger: logger)
+        #expect(version == 99)
+      }
+    }
+  }
+
+  @Test func addingMembersNeedsExistingLoginRoles() async throws {
+    try await TestServer.withTestServer { server in
+      try server.administer("CREATE ROLE readers NOLOGIN")
+      try await server.withAdministrator { client in
+        await #expect(throws: TeamSchemaError.missingSchema) {
+          try await TeamSchema.addMembers(team: "A", roles: ["readers"], on: client, logger: logger)
+        }
+        try await TeamSchema.setUp(on: client, logger: logger)
+        await #expect(throws: TeamSchemaError.noSuchRole("nobody")) {
+          try await TeamSchema.addMembers(team: "A", roles: ["nobody"], on: client, logger: logger)
+        }
+        await #expect(throws: TeamSchemaError.notALoginRole("readers")) {
+          try await TeamSchema.addMembers(team: "A", roles: ["readers"], on: client, logger: logger)
+        }
+      }
+      // NB: All or none: the failed calls made no team.
+      #expect(try server.administer("SELECT count(*) FROM standups_team.teams") == "0\n")
+    }
+  }
+
+  /// Row-level security as a member sees it through psql, with SQL written by hand: no app.
+  @Test func aRoleSeesAndChangesOnlyTheRowsOfItsTeams() async throws {
+    try await TestServer.withTestServer { server in
+      // NB: A role name that needs quoting proves the grants quote it.
+      for role in ["alice", "bob", "Carol Q"] {
+        try server.administer(
+          "CREATE ROLE \"\(role)\" LOGIN PASSWORD '\(Self.password(of: role))'")
+      }
+      try await server.withAdministrator { client in
+        try await TeamSchema.setUp(on: client, logger: logger)
+        try await TeamSchema.addMembers(team: "A", roles: ["alice"], on: client, logger: logger)
+        try await TeamSchema.addMembers(
+          team: "B", roles: ["bob", "Carol Q"], on: client, logger: logger)
+        // NB: Adding again changes nothing.
+        try await TeamSchema.addMembers(team: "A", roles: ["alice"], on: client, logger: logger)
+      }
+
+      let insertA = """
+        INSERT INTO standups_team.standups (team, standup_id, standup)
+        VALUES ('A', '00000000-0000-0000-0000-00000000000a', '{"title":"Team A"}');
+        INSERT INTO standups_team.changes (team, standup_id, standup)
+        VALUES ('A', '00000000-0000-0000-0000-00000000000a', '{"title":"Team A"}');
+        """
+      let alice = try psql(server, insertA, as: "alice")
+      #expect(alice.status == 0, "\(alice.error)")
+      #expect(
+        try psql(server, "SELECT standup->>'title' FROM standups_team.standups", as: "alice")
+          .standardOutput == "Team A\n")
+      #expect(
+        try psql(server, "SELECT made_by FROM standups_team.changes", as: "alice")
+          .standardOutput == "alice\n")
+
+      for outsider in ["bob", "Carol Q"] {
+        for table in ["standups", "changes", "teams", "team_members"] {
+          let rows = try psql(
+            server,
+            "SELECT count(*) FROM standups_team.\(table) WHERE \(table == "teams" ? "name" : "team") = 'A'",
+            as: outsider)
+          #expect(rows.status == 0, "\(rows.error)")
+          #expect(rows.standardOutput == "0\n", "\(outsider) sees team A's \(table)")
+        }
+        let insert = try psql(server, insertA, as: outsider)
+        #expect(insert.status != 0)
+        #expect(insert.error.contains("row-level security"), "\(insert.error)")
+        let update = try psql(
+          server, "UPDATE standups_team.standups SET standup = '{}' WHERE team = 'A'",
+          as: outsider)
+        #expect(update.status == 0, "\(update.error)")
+        #expect(update.standardOutput.contains("UPDATE 0"), "\(outsider) updated team A's standup")
+      }
+      #expect(
+        try server.administer("SELECT standup->>'title' FROM standups_team.standups")
+          == "Team A\n")
+
+      // NB: bob keeps his grants but leaves every team: RLS alone now shuts him out.
+      try server.administer("DELETE FROM standups_team.team_members WHERE role = 'bob'")
+      for table in ["standups", "changes", "teams", "team_members"] {
+        #expect(
+          try psql(server, "SELECT count(*) FROM standups_team.\(table)", as: "bob")
+            .standardOutput == "0\n")
+      }
+      for team in ["A", "B"] {
+        let insert = try psql(
+          server,
+          """
+          INSERT INTO standups_team.changes (team, standup_id, standup)
+          VALUES ('\(team)', '00000000-0000-0000-0000-00000000000b', '{}')
+          """,
+          as: "bob")
+        #expect(insert.error.contains("row-level security"), "\(insert.error)")
+      }
+
+      // NB: A change cannot claim another author.
+      let forged = try psql(
+        server,
+        """
+        INSERT INTO standups_team.changes (team, standup_id, standup, made_by)
+        VALUES ('A', '00000000-0000-0000-0000-00000000000a', '{}', 'bob')
+        """,
+        as: "alice")
+      #expect(forged.error.contains("row-level security"), "\(forged.error)")
+    }
+  }
+
+  private func psql(_ server: TestServer, _ sql: String, as role: String) throws -> CommandOutput {
+    try server.psql(sql, as: role, password: Self.password(of: role))
+  }
+
+  private static func password(of role: String) -> String {
+    "\(role.replacingOccurrences(of: " ", with: "-"))-secret"
+  }
+
+  /// Everything setting up makes: tables, columns, functions, policies, grants.
+  private static let shapeQuery = """
+    SELECT string_agg(line, E'\\n' ORDER BY line) FROM (
+      SELECT table_name || '.' || column_name || ' ' || data_type AS line
+      FROM information_schema.columns WHERE table_schema = 'standups_team'
+      UNION ALL SELECT 'policy ' || tablename || '.' || policyname || ' ' || coalesce(qual, '')
+      FROM pg_policies WHERE schemaname = 'standups_team'
+      UNION ALL SELECT 'function ' || proname FROM pg_proc
+      WHERE pronamespace = 'standups_team'::regnamespace
+      UNION ALL SELECT 'version ' || version FROM standups_team.schema_version
+    ) shape
+    """
+}

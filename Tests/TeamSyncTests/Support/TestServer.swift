@@ -1,0 +1,244 @@
+import Foundation
+import PostgresNIO
+import TeamSync
+
+/// A throwaway PostgreSQL 15 cluster for one test: its own folder, socket and loopback port,
+/// password logins (SCRAM), stopped and removed by ``withTestServer(_:)``.
+///
+/// initdb refuses to run as root, so the server's commands run as the unprivileged `postgres`
+/// account when the tests run as root. Where no server can be started, the test fails with a
+/// sentence saying why: a test of row-level security that passed without a server would
+/// prove nothing.
+struct TestServer {
+  static let administrator = "standups_admin"
+  static let administratorPassword = "admin-secret"
+
+  let folder: String
+  let port: Int
+
+  /// The administrator's URL, through loopback TCP.
+  var administratorURL: String {
+    "postgresql://\(Self.administrator)@127.0.0.1:\(port)/postgres?sslmode=disable"
+  }
+
+  /// Runs `body` with a new server, then stops the server and removes its folder.
+  static func withTestServer<Result: Sendable>(
+    _ body: (TestServer) async throws -> Result
+  ) async throws -> Result {
+    let server = try start()
+    defer { server.stop() }
+    return try await body(server)
+  }
+
+  /// Connects to the server as the administrator, through the app's own connection code.
+  func withAdministrator<Result: Sendable>(
+    _ body: (PostgresClient) async throws -> Result
+  ) async throws -> Result {
+    let description = try ConnectionDescription(url: administratorURL, environment: [:])
+    let password = try description.password(
+      environment: ["PGPASSWORD": Self.administratorPassword], homeFolder: folder)
+    return try await withRunningClient(description.clientConfiguration(password: password), body)
+  }
+
+  /// Runs hand-written SQL through `psql` as `role`, the way a member could without the app.
+  func psql(_ sql: String, as role: String, password: String) throws -> CommandOutput {
+    try runProgram(
+      Self.binary("psql"),
+      [
+        "-h", "127.0.0.1", "-p", String(port), "-U", role, "-d", "postgres", "-X", "-A", "-t",
+        "-v", "ON_ERROR_STOP=1", "-c", sql,
+      ],
+      environment: ["PGPASSWORD": password, "PGCONNECT_TIMEOUT": "10"]
+    )
+  }
+
+  /// Runs SQL through `psql` as the administrator, and fails unless it succeeds.
+  @discardableResult
+  func administer(_ sql: String) throws -> String {
+    let output = try psql(sql, as: Self.administrator, password: Self.administratorPassword)
+    guard output.status == 0 else {
+      throw TestServerError("psql as the administrator failed on \(sql): \(output.error)")
+    }
+    return output.standardOutput
+  }
+
+  private static func start() throws -> TestServer {
+    let account = try ServerAccount.current()
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("teamsync-\(UUID().uuidString.prefix(8))").path
+    try FileManager.default.createDirectory(
+      atPath: folder, withIntermediateDirectories: false,
+      attributes: [.posixPermissions: 0o700])
+    let passwordFile = "\(folder)/password"
+    try "\(administratorPassword)\n".write(toFile: passwordFile, atomically: false, encoding: .utf8)
+    try account.hand(folder, passwordFile)
+
+    let data = "\(folder)/data"
+    try account.mustRun(
+      binary("initdb"),
+      [
+        "-D", data, "-U", administrator, "--auth=scram-sha-256", "--pwfile=\(passwordFile)",
+        "--no-sync", "--encoding=UTF8", "--locale=C",
+      ])
+    let port = try freeLoopbackPort()
+    let server = TestServer(folder: folder, port: port)
+    do {
+      try account.mustRun(
+        binary("pg_ctl"),
+        [
+          "-D", data, "-l", "\(folder)/server.log", "-w", "-t", "60", "-o",
+          "-k \(folder) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off", "start",
+        ])
+    } catch {
+      let log = (try? String(contentsOfFile: "\(folder)/server.log", encoding: .utf8)) ?? ""
+      try? FileManager.default.removeItem(atPath: folder)
+      throw TestServerError("\(error)\nserver log:\n\(log)")
+    }
+    return server
+  }
+
+  private func stop() {
+    if let account = try? ServerAccount.current() {
+      _ = try? account.run(
+        Self.binary("pg_ctl"), ["-D", "\(folder)/data", "-m", "fast", "-w", "stop"])
+    }
+    try? FileManager.default.removeItem(atPath: folder)
+  }
+
+  /// A PostgreSQL 15 program: Debian's folder first, then /usr/local/bin.
+  static func binary(_ name: String) throws -> String {
+    let candidates = ["/usr/lib/postgresql/15/bin/\(name)", "/usr/local/bin/\(name)"]
+    guard let found = candidates.first(where: FileManager.default.isExecutableFile(atPath:))
+    else {
+      throw TestServerError(
+        "No \(name) in \(candidates.joined(separator: " or ")): the tests of the team schema "
+          + "need PostgreSQL 15's programs (Debian: apt-get install postgresql-15).")
+    }
+    return found
+  }
+}
+
+/// Who runs the server's commands: the tests' own user, or `postgres` when the tests run as root.
+private struct ServerAccount {
+  var prefix: [String]
+  var owner: (uid: uid_t, gid: gid_t)?
+
+  static func current() throws -> ServerAccount {
+    let uid = geteuid()
+    if uid != 0 {
+      // NB: An unprivileged user can run initdb itself; only root is refused.
+      return ServerAccount(prefix: [], owner: nil)
+    }
+    guard let entry = getpwnam("postgres") else {
+      throw TestServerError(
+        "The tests run as root and there is no postgres account: initdb refuses root, so no "
+          + "PostgreSQL server can be started. Create the account (useradd --system postgres) "
+          + "or run the tests as an unprivileged user.")
+    }
+    return ServerAccount(
+      prefix: ["/usr/bin/setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"],
+      owner: (entry.pointee.pw_uid, entry.pointee.pw_gid))
+  }
+
+  /// Gives the server's account the files it must own.
+  func hand(_ paths: String...) throws {
+    guard let owner else { return }
+    for path in paths where chown(path, owner.uid, owner.gid) != 0 {
+      throw TestServerError("chown \(path) to postgres failed: errno \(errno)")
+    }
+  }
+
+  func run(_ program: String, _ arguments: [String]) throws -> CommandOutput {
+    if prefix.isEmpty { return try runProgram(program, arguments) }
+    return try runProgram(prefix[0], Array(prefix.dropFirst()) + [program] + arguments)
+  }
+
+  func mustRun(_ program: String, _ arguments: [String]) throws {
+    let output = try run(program, arguments)
+    guard output.status == 0 else {
+      throw TestServerError(
+        "\(program) \(arguments.joined(separator: " ")) exited \(output.status): "
+          + output.error + output.standardOutput)
+    }
+  }
+}
+
+struct CommandOutput {
+  var status: Int32
+  var standardOutput: String
+  var error: String
+}
+
+struct TestServerError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// Runs a program to its end, reading its output as it goes so that a full pipe never stalls it.
+func runProgram(
+  _ program: String, _ arguments: [String], environment: [String: String] = [:]
+) throws -> CommandOutput {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: program)
+  process.arguments = arguments
+  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  let output = Pipe()
+  let error = Pipe()
+  process.standardOutput = output
+  process.standardError = error
+  process.standardInput = FileHandle.nullDevice
+  // NB: The server's account may not enter the tests' folder, and initdb looks where it is.
+  process.currentDirectoryURL = URL(fileURLWithPath: "/")
+  try process.run()
+  let errorData = LockedData()
+  let errorHandle = error.fileHandleForReading
+  let errorReader = Thread { errorData.set(errorHandle.readDataToEndOfFile()) }
+  errorReader.start()
+  let outputData = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return CommandOutput(
+    status: process.terminationStatus,
+    standardOutput: String(decoding: outputData, as: UTF8.self),
+    error: String(decoding: errorData.waitForValue(), as: UTF8.self))
+}
+
+/// The standard error a reader thread collects, handed over once it is all read.
+private final class LockedData: @unchecked Sendable {
+  // NB: Unchecked: every access goes through `condition`.
+  private let condition = NSCondition()
+  private var data: Data?
+
+  func set(_ value: Data) {
+    condition.lock()
+    data = value
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  func waitForValue() -> Data {
+    condition.lock()
+    defer { condition.unlock() }
+    while data == nil { condition.wait() }
+    return data ?? Data()
+  }
+}
+
+/// A loopback port that nothing listens on now: the kernel's pick for a socket bound to port 0.
+private func freeLoopbackPort() throws -> Int {
+  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard descriptor >= 0 else { throw TestServerError("socket() failed: errno \(errno)") }
+  defer { close(descriptor) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  address.sin_port = 0
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  let bound = withUnsafeMutablePointer(to: &address) { pointer in
+    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+      bind(descriptor, socketAddress, length) == 0
+        && getsockname(descriptor, socketAddress, &length) == 0
+    }
+  }
+  guard bound else { throw TestServerError("binding a loopback port failed: errno \(errno)") }
+  return Int(UInt16(bigEndian: address.sin_port))
+}
