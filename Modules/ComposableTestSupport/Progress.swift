@@ -43,11 +43,8 @@ final class Progress {
     guard !condition() else { return .happened }
     let wait = nextWait
     nextWait += 1
-    // NB: The alarm queues behind the work it waits for. A test run's other tests may hold the
-    // cooperative pool's few threads for a while (a sync test waiting on a process blocks one):
-    // an alarm on the main actor would then go off while the effects had no thread to run on,
-    // and fail a test that is merely starved. At background priority, after a hop through the
-    // pool, it is run only once the effects queued before it have had their turn.
+    // NB: The alarm queues behind the work it waits for (background priority, after a hop), so a
+    // test starved of turns by the others in its process is not failed as hung.
     let alarm = Task.detached(priority: .background) { [clock] in
       guard (try? await clock.sleep(for: bound)) != nil else { return }
       await Task.yield()

@@ -45,11 +45,12 @@ public struct ReplacedValue: Equatable, Identifiable, Sendable {
   /// What happened, in a sentence for people.
   public var sentence: String {
     let what =
-      if case .attendeeName = value {
-        "The name \(value.description) in “\(standupTitle)”"
-      } else {
-        "The \(value.field) \(value.description) of “\(standupTitle)”"
+      switch value {
+      case .title: "Your title \(value.description)"
+      case .attendeeName: "Your name \(value.description) in “\(standupTitle)”"
+      default: "Your \(value.field) \(value.description) of “\(standupTitle)”"
       }
-    return "\(what) was replaced by \(replacement.description), saved at the same time elsewhere."
+    return "\(what) was replaced by \(replacement.description), saved elsewhere from a form "
+      + "opened before yours was saved."
   }
 }

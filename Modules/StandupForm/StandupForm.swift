@@ -166,10 +166,8 @@ public struct StandupForm: Reducer {
         return .none
 
       case .titleChanged(let title):
-        // NB: A title already past the limit (from a file) may still be shortened; no edit
-        // makes one longer than the limit. Characters are counted only as far as the limit, and
-        // a title past it is compared in bytes, so that a key costs the same however long the
-        // title: one from a file can be megabytes long.
+        // NB: No edit lengthens a title past the limit; one already past it (from a file) may
+        // shrink. Counted only as far as the limit, so a key costs the same however long it is.
         let isWithinLimit = title.dropFirst(State.titleLimit).isEmpty
         guard isWithinLimit || title.utf8.count <= state.standup.title.utf8.count else {
           return .none

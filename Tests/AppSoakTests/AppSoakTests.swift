@@ -16,7 +16,6 @@ import StandupDetail
 import StandupForm
 import StandupsList
 import StorageClient
-import Synchronization
 import Testing
 
 /// A seeded random user drives the whole app, on a real database, for thousands of steps,
@@ -381,39 +380,5 @@ struct Soak {
     // flush's own write of the same change: only its last step is left to run.
     await settle()
     try? FileManager.default.removeItem(at: folder)
-  }
-}
-
-/// A speech client whose transcription is what the soak types, and which can fail.
-final class TypedSpeech: Sendable {
-  private let transcription = Mutex<
-    (text: String, continuation: AsyncThrowingStream<TranscriptionResult, any Error>.Continuation?)
-  >(("", nil))
-
-  var client: SpeechClient {
-    SpeechClient(
-      authorizationStatus: { .authorized },
-      requestAuthorization: { .authorized },
-      startTranscription: { [self] in
-        let (stream, continuation) = AsyncThrowingStream<TranscriptionResult, any Error>
-          .makeStream()
-        transcription.withLock { $0 = ("", continuation) }
-        return stream
-      }
-    )
-  }
-
-  func type(_ line: String) {
-    transcription.withLock { transcription in
-      transcription.text += transcription.text.isEmpty ? line : "\n\(line)"
-      transcription.continuation?.yield(
-        TranscriptionResult(transcript: transcription.text, isFinal: false)
-      )
-    }
-  }
-
-  func fail() {
-    struct RecognizerFailed: Error {}
-    transcription.withLock { $0.continuation?.finish(throwing: RecognizerFailed()) }
   }
 }

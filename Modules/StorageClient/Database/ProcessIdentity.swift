@@ -45,10 +45,8 @@ enum ProcessIdentity {
       let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
       let afterName = stat.range(of: ")", options: .backwards)
     else { return nil }
-    // NB: The name in parentheses may hold spaces; fields count from the state after it, and
-    // the start time is field 22 of the whole line, the 20th after the name. A process that has
-    // exited but is not yet reaped (a zombie, Z, or dead, X) runs no more: its meeting is
-    // recovered, not left to a parent that may never reap it.
+    // NB: Fields count from the state after the name (which may hold spaces): the start time is
+    // the 20th. A zombie (Z) or dead (X) process runs no more (`aProcessThatExitedButIsNotReaped…`).
     let fields = stat[afterName.upperBound...].split(separator: " ")
     guard fields.count > 19, fields[0] != "Z", fields[0] != "X" else { return nil }
     let bootID = boot.trimmingCharacters(in: .whitespacesAndNewlines)
