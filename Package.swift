@@ -167,7 +167,7 @@ let package = Package(
     .target(
       name: "StorageClient",
       dependencies: [
-        "Models", .dependencies, .dependenciesMacros, .grdb, .identifiedCollections,
+        "Models", .dependencies, .dependenciesMacros, .grdb, .identifiedCollections, .tagged,
       ],
       path: "Modules/StorageClient"
     ),
@@ -204,7 +204,7 @@ let package = Package(
     // NB: A team's standups meet on the team's PostgreSQL server; only this module talks to it.
     .target(
       name: "TeamSync",
-      dependencies: [.postgresNIO],
+      dependencies: ["Models", "StorageClient", .postgresNIO],
       path: "Modules/TeamSync"
     ),
     .target(
@@ -516,7 +516,7 @@ let package = Package(
     ),
     .testTarget(
       name: "TeamSyncTests",
-      dependencies: ["TeamSync", .postgresNIO],
+      dependencies: ["Models", "StorageClient", "TeamSync", .postgresNIO],
       path: "Tests/TeamSyncTests"
     ),
     .testTarget(

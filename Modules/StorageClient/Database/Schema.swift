@@ -26,6 +26,16 @@ import GRDB
 ///   taken after a crash and the next launch's recovery name the same meeting.
 /// - an index of `standup.position`, where a new standup goes.
 ///
+/// Added by "standups v3", for a team's server (``TeamLedger``):
+///
+/// - `teamMembership`: the team this machine syncs with, if any, at most one row: the server's
+///   URL (never a password), the team, this machine's ID on the server, and the last change of
+///   the server's order it has applied.
+/// - `sharedStandup`: the standups that are the team's; a standup not here never leaves this
+///   machine.
+/// - `teamOutbox`: this machine's changes to shared standups not yet on the server, in the order
+///   they were made, each written in the transaction of the change itself.
+///
 /// A database whose migrations include ones this release does not know was made by a newer
 /// release: it is opened read-only (``DatabaseMigrator/hasBeenSuperseded(_:)``).
 enum Schema {
@@ -110,6 +120,25 @@ enum Schema {
       // NB: Where a new standup goes is the position after the largest: found by this index in
       // a step or two, not by reading every row.
       try db.create(index: "standup_position", on: "standup", columns: ["position"])
+    }
+    migrator.registerMigration("standups v3") { db in
+      try db.create(table: "teamMembership") { table in
+        table.primaryKey("singleton", .integer).check { $0 == 1 }
+        table.column("server", .text).notNull()
+        table.column("team", .text).notNull()
+        table.column("machine", .text).notNull()
+        table.column("lastSequence", .integer).notNull().defaults(to: 0)
+        table.column("lastSyncedAt", .double)
+      }
+      try db.create(table: "sharedStandup") { table in
+        table.primaryKey("standupId", .text)
+      }
+      try db.create(table: "teamOutbox") { table in
+        table.autoIncrementedPrimaryKey("sequence")
+        // NB: The change as the JSON of `StandupsChange`'s Codable conformance.
+        table.column("change", .text).notNull()
+        table.column("basedOn", .integer).notNull()
+      }
     }
     return migrator
   }

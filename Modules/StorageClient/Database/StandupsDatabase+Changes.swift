@@ -23,50 +23,69 @@ extension StandupsDatabase {
     let now = options.now()
     let makeID = options.makeMeetingID
     return try commit(queue) { db -> ChangeOutcome in
-      switch change {
-      case .added(let standups):
-        var position = try StandupRows.nextPosition(db)
-        for standup in standups
-        where try !StandupRecord.exists(db, key: standup.id.rawValue.uuidString) {
-          try Self.checkRules(standup)
-          try StandupRows.insert(standup, at: position, db)
-          position += 1
-        }
-        return .applied
-      case .edited(let id, let edit):
-        guard let stored = try StandupRows.fetchOne(db, id: id) else { return .standupGone(id) }
-        let edited = edit.applied(to: stored)
-        try Self.checkRules(edited)
-        try StandupRows.write(from: stored, to: edited, db)
+      let outcome = try Self.write(change, replacing: (owner, now, makeID), db)
+      if case .standupGone = outcome { return outcome }
+      try TeamLedger.keep(change, db)
+      if case .meetingRecorded(_, let standup) = change {
+        try MeetingInProgressRecord.deleteOne(
+          db, key: ["standupId": standup.id.rawValue.uuidString, "owner": owner])
+      }
+      return outcome
+    }
+  }
+
+  /// Writes the rows `change` changes, with ``apply(_:)``'s meaning. With `replacing`, an edit
+  /// that replaces a value saved elsewhere records it, as that save's; without it (a change
+  /// the team's server ordered), values are replaced without a record.
+  static func write(
+    _ change: StandupsChange,
+    replacing: (owner: String, now: Date, makeID: @Sendable () -> UUID)?,
+    _ db: Database
+  ) throws -> ChangeOutcome {
+    switch change {
+    case .added(let standups):
+      var position = try StandupRows.nextPosition(db)
+      for standup in standups
+      where try !StandupRecord.exists(db, key: standup.id.rawValue.uuidString) {
+        try checkRules(standup)
+        try StandupRows.insert(standup, at: position, db)
+        position += 1
+      }
+      return .applied
+    case .edited(let id, let edit):
+      guard let stored = try StandupRows.fetchOne(db, id: id) else { return .standupGone(id) }
+      let edited = edit.applied(to: stored)
+      try checkRules(edited)
+      try StandupRows.write(from: stored, to: edited, db)
+      if let replacing {
         for replacement in edit.valuesReplaced(in: stored) {
           try ReplacedValueRecord(
             ReplacedValue(
-              id: ReplacedValue.ID(makeID()), standupID: id, standupTitle: stored.displayTitle,
-              value: replacement.replaced, replacement: replacement.replacement, replacedAt: now),
-            replacedBy: owner
+              id: ReplacedValue.ID(replacing.makeID()), standupID: id,
+              standupTitle: stored.displayTitle, value: replacement.replaced,
+              replacement: replacement.replacement, replacedAt: replacing.now),
+            replacedBy: replacing.owner
           ).insert(db)
         }
-        let kept = edit.attendeesRenamedButGone(in: stored)
-        return kept.isEmpty ? .applied : .renamedAttendeesKept(id, kept)
-      case .deleted(let id):
-        try StandupRecord.deleteOne(db, key: id.rawValue.uuidString)
-        return .applied
-      case .meetingRecorded(let meeting, let standup):
-        if let stored = try StandupRows.fetchOne(db, id: standup.id) {
-          var recorded = stored
-          recorded.record(meeting)
-          try Self.checkRules(recorded)
-          try StandupRows.write(from: stored, to: recorded, db)
-        } else {
-          var restored = standup
-          restored.record(meeting)
-          try Self.checkRules(restored)
-          try StandupRows.insert(restored, at: StandupRows.nextPosition(db), db)
-        }
-        try MeetingInProgressRecord.deleteOne(
-          db, key: ["standupId": standup.id.rawValue.uuidString, "owner": owner])
-        return .applied
       }
+      let kept = edit.attendeesRenamedButGone(in: stored)
+      return kept.isEmpty ? .applied : .renamedAttendeesKept(id, kept)
+    case .deleted(let id):
+      try StandupRecord.deleteOne(db, key: id.rawValue.uuidString)
+      return .applied
+    case .meetingRecorded(let meeting, let standup):
+      if let stored = try StandupRows.fetchOne(db, id: standup.id) {
+        var recorded = stored
+        recorded.record(meeting)
+        try checkRules(recorded)
+        try StandupRows.write(from: stored, to: recorded, db)
+      } else {
+        var restored = standup
+        restored.record(meeting)
+        try checkRules(restored)
+        try StandupRows.insert(restored, at: StandupRows.nextPosition(db), db)
+      }
+      return .applied
     }
   }
 
@@ -123,6 +142,7 @@ extension StandupsDatabase {
         try StandupRows.insert(standup, at: StandupRows.nextPosition(db), db)
         title = standup.displayTitle
       }
+      try TeamLedger.keep(.meetingRecorded(interrupted.meeting, standup: interrupted.standup), db)
       recovered.append(
         RecoveredMeeting(
           standupID: interrupted.standup.id, standupTitle: title, meeting: interrupted.meeting))
@@ -183,6 +203,7 @@ extension StandupsDatabase {
         continue
       }
       try StandupRows.write(from: stored, to: imported, db)
+      try TeamLedger.keep(.edited(standup.id, edit), db)
       report.changed.append(
         ImportReport.ChangedStandup(title: imported.displayTitle, parts: edit.changedParts))
       report.standupIDs.append(standup.id)

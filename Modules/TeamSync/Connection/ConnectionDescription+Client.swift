@@ -58,12 +58,26 @@ extension ConnectionDescription {
         username: user,
         password: password,
         database: database,
-        tls: tls
+        tls: tls.forClient
       )
     }
   }
 
-  private var tls: PostgresClient.Configuration.TLS {
+  private enum TLSSettings {
+    case disable
+    case prefer(TLSConfiguration)
+    case require(TLSConfiguration)
+
+    var forClient: PostgresClient.Configuration.TLS {
+      switch self {
+      case .disable: .disable
+      case .prefer(let settings): .prefer(settings)
+      case .require(let settings): .require(settings)
+      }
+    }
+  }
+
+  private var tls: TLSSettings {
     var configuration = TLSConfiguration.makeClientConfiguration()
     switch transportSecurity {
     case .none:
@@ -79,6 +93,59 @@ extension ConnectionDescription {
       configuration.certificateVerification =
         checkingHostName ? .fullVerification : .noHostnameVerification
       return .require(configuration)
+    }
+  }
+}
+
+extension ConnectionDescription {
+  /// postgres-nio's settings for one connection to this server: what the sync engine and the
+  /// commands use, since a single connection fails at once, with the server's reason, where a
+  /// pool would keep trying.
+  ///
+  /// - Throws: NIOSSL's error when the certificate authority file cannot be read.
+  public func connectionConfiguration(password: String?) throws -> PostgresConnection.Configuration
+  {
+    var configuration: PostgresConnection.Configuration
+    switch endpoint {
+    case .unixSocket(let folder, let port):
+      configuration = PostgresConnection.Configuration(
+        unixSocketPath: "\(folder)/.s.PGSQL.\(port)", username: user, password: password,
+        database: database)
+    case .tcp(let host, let port):
+      let tls: PostgresConnection.Configuration.TLS =
+        switch self.tls {
+        case .disable: .disable
+        case .prefer(let settings): .prefer(try NIOSSLContext(configuration: settings))
+        case .require(let settings): .require(try NIOSSLContext(configuration: settings))
+        }
+      configuration = PostgresConnection.Configuration(
+        host: host, port: port, username: user, password: password, database: database, tls: tls)
+    }
+    configuration.options.connectTimeout = .seconds(10)
+    return configuration
+  }
+
+  /// Connects to the server for `body` and closes the connection after.
+  ///
+  /// ```swift
+  /// try await server.withConnection(password: password, logger: logger) { connection in
+  ///   try await connection.query("SELECT 1", logger: logger)
+  /// }
+  /// ```
+  public func withConnection<Result: Sendable>(
+    password: String?,
+    logger: Logger,
+    _ body: (PostgresConnection) async throws -> Result
+  ) async throws -> Result {
+    let connection = try await PostgresConnection.connect(
+      configuration: connectionConfiguration(password: password), id: 1, logger: logger)
+    do {
+      let result = try await body(connection)
+      try? await connection.close()
+      return result
+    } catch {
+      try? await connection.close()
+      throw error
     }
   }
 }

@@ -221,3 +221,15 @@ extension Substring {
     return (self[..<index], self[self.index(after: index)...])
   }
 }
+
+extension ConnectionDescription {
+  /// The server and database, for sentences: `db.example.com:5432/standups`, or the socket
+  /// folder's path for a Unix socket.
+  public var serverName: String {
+    switch endpoint {
+    case .tcp(let host, let port):
+      "\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)"
+    case .unixSocket(let folder, let port): "\(folder)/.s.PGSQL.\(port) (\(database))"
+    }
+  }
+}

@@ -9,8 +9,8 @@ extension TeamSchema {
   /// by the statements that use the schema.
   static let migrations: [[PostgresQuery]] = [version1]
 
-  /// The first schema: teams, members, shared standups, the change log, and the row-level
-  /// security that keeps each team's rows to its members.
+  /// The first schema: teams, members, the change log, and the row-level security that keeps
+  /// each team's rows to its members.
   private static let version1: [PostgresQuery] = [
     "CREATE SCHEMA standups_team",
     """
@@ -19,9 +19,11 @@ extension TeamSchema {
       version integer NOT NULL
     )
     """,
+    // NB: `last_sequence` is the team's clock: see `next_sequence`.
     """
     CREATE TABLE standups_team.teams (
       name text PRIMARY KEY CHECK (name <> ''),
+      last_sequence bigint NOT NULL DEFAULT 0,
       created_at timestamptz NOT NULL DEFAULT now()
     )
     """,
@@ -32,27 +34,63 @@ extension TeamSchema {
       PRIMARY KEY (team, role)
     )
     """,
-    """
-    CREATE TABLE standups_team.standups (
-      team text NOT NULL REFERENCES standups_team.teams (name),
-      standup_id uuid NOT NULL,
-      standup jsonb NOT NULL,
-      PRIMARY KEY (team, standup_id)
-    )
-    """,
-    // NB: `standup` is null for a deletion. `made_by` cannot be forged: the insert policy
-    // requires the connected role.
+    // NB: `made_by` cannot be forged: the insert policy requires the connected role. A machine's
+    // own number for each change (`machine`, `machine_sequence`) is unique, so a push made
+    // again after a crash adds nothing twice.
     """
     CREATE TABLE standups_team.changes (
-      sequence bigserial PRIMARY KEY,
       team text NOT NULL REFERENCES standups_team.teams (name),
-      standup_id uuid NOT NULL,
-      standup jsonb,
+      sequence bigint NOT NULL,
+      machine uuid NOT NULL,
+      machine_sequence bigint NOT NULL,
+      based_on bigint NOT NULL,
+      change jsonb NOT NULL,
       made_by name NOT NULL DEFAULT current_user,
-      made_at timestamptz NOT NULL DEFAULT now()
+      made_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (team, sequence),
+      UNIQUE (team, machine, machine_sequence)
     )
     """,
-    "CREATE INDEX changes_of_team ON standups_team.changes (team, sequence)",
+    // NB: A change's place in its team's order is the team's clock, moved on under the team's
+    // row lock, which the inserting transaction holds until it commits: so a change with a
+    // higher number always commits after every lower one, and a pull that read up to N never
+    // misses a change numbered below N. (A `bigserial` numbers in the order of inserts, not of
+    // commits.) A definer's function, so that members need no right to update teams; it sets
+    // only the number.
+    """
+    CREATE FUNCTION standups_team.next_sequence() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+    AS $$
+    BEGIN
+      UPDATE standups_team.teams SET last_sequence = last_sequence + 1
+      WHERE name = NEW.team RETURNING last_sequence INTO NEW.sequence;
+      IF NOT FOUND THEN
+        RAISE EXCEPTION 'no team %', NEW.team USING ERRCODE = 'foreign_key_violation';
+      END IF;
+      RETURN NEW;
+    END
+    $$
+    """,
+    """
+    CREATE TRIGGER numbered BEFORE INSERT ON standups_team.changes
+    FOR EACH ROW EXECUTE FUNCTION standups_team.next_sequence()
+    """,
+    // NB: The members listening hear that something was committed, not what or for which team:
+    // each then pulls what its role may read.
+    """
+    CREATE FUNCTION standups_team.announce() RETURNS trigger
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+    AS $$
+    BEGIN
+      PERFORM pg_notify('standups_team_changes', '');
+      RETURN NULL;
+    END
+    $$
+    """,
+    """
+    CREATE TRIGGER announced AFTER INSERT ON standups_team.changes
+    FOR EACH STATEMENT EXECUTE FUNCTION standups_team.announce()
+    """,
     // NB: An invoker's function, not SECURITY DEFINER: inside a definer's function
     // `current_user` is the function's owner, not the member asking. It reads `team_members`
     // as the member, whose own policy there shows the member its own rows only. The fixed
@@ -91,14 +129,12 @@ extension TeamSchema {
       EXECUTE format(
         'GRANT SELECT ON standups_team.schema_version, standups_team.teams, '
         'standups_team.team_members TO %I', member);
-      EXECUTE format('GRANT SELECT, INSERT, UPDATE ON standups_team.standups TO %I', member);
       EXECUTE format('GRANT SELECT, INSERT ON standups_team.changes TO %I', member);
-      EXECUTE format(
-        'GRANT USAGE ON SEQUENCE standups_team.changes_sequence_seq TO %I', member);
     END
     $$
     """,
     "REVOKE EXECUTE ON FUNCTION standups_team.add_member(text, name) FROM PUBLIC",
+    "REVOKE EXECUTE ON FUNCTION standups_team.next_sequence() FROM PUBLIC",
     "ALTER TABLE standups_team.teams ENABLE ROW LEVEL SECURITY",
     "ALTER TABLE standups_team.teams FORCE ROW LEVEL SECURITY",
     """
@@ -118,12 +154,6 @@ extension TeamSchema {
     """
     CREATE POLICY own_membership ON standups_team.team_members FOR SELECT
     USING (role = current_user)
-    """,
-    "ALTER TABLE standups_team.standups ENABLE ROW LEVEL SECURITY",
-    "ALTER TABLE standups_team.standups FORCE ROW LEVEL SECURITY",
-    """
-    CREATE POLICY team_only ON standups_team.standups
-    USING (standups_team.is_member(team)) WITH CHECK (standups_team.is_member(team))
     """,
     "ALTER TABLE standups_team.changes ENABLE ROW LEVEL SECURITY",
     "ALTER TABLE standups_team.changes FORCE ROW LEVEL SECURITY",

@@ -3,8 +3,8 @@ public import PostgresNIO
 /// The tables a team's standups live in on the team's PostgreSQL server, and who may use them.
 ///
 /// Everything is in the schema `standups_team`: the teams, their members (PostgreSQL login
-/// roles), each shared standup as JSON keyed by team and standup ID, and the change log whose
-/// `sequence` (a `bigserial`) is the order the server gives a team's changes.
+/// roles), and the change log: each change to a shared standup as JSON, numbered by its team's
+/// clock (`sequence`), the one order every member's machine applies.
 ///
 /// PostgreSQL itself keeps each team's standups to the team: every table has row-level security,
 /// enabled and forced (so that not even the tables' owner is exempt), and a role sees and changes
@@ -64,7 +64,7 @@ public enum TeamSchema {
   /// Makes existing login roles members of `team`, creating the team if it is new.
   ///
   /// Each role is granted what a member needs (the schema, reading the teams and members,
-  /// reading and writing standups, adding changes); row-level security keeps it to its teams.
+  /// reading and adding changes); row-level security keeps it to its teams.
   /// Adding a member again changes nothing. All or none: one transaction.
   ///
   /// ```swift
@@ -129,7 +129,7 @@ public enum TeamSchema {
   // NB: One fixed key for every release: the lock is about the schema, whatever its version.
   private static let setUpLock: Int64 = 0x5354_414E_4455_5053
 
-  private static func version(on connection: PostgresConnection, logger: Logger) async throws
+  static func version(on connection: PostgresConnection, logger: Logger) async throws
     -> Int
   {
     let exists = try await connection.query(

@@ -34,8 +34,7 @@ struct TeamSchemaTests {
           """
         )
           == """
-          changes=true/true,schema_version=false/false,standups=true/true,\
-          team_members=true/true,teams=true/true\n
+          changes=true/true,schema_version=false/false,team_members=true/true,teams=true/true\n
           """
       )
     }
@@ -97,22 +96,22 @@ struct TeamSchemaTests {
       }
 
       let insertA = """
-        INSERT INTO standups_team.standups (team, standup_id, standup)
-        VALUES ('A', '00000000-0000-0000-0000-00000000000a', '{"title":"Team A"}');
-        INSERT INTO standups_team.changes (team, standup_id, standup)
-        VALUES ('A', '00000000-0000-0000-0000-00000000000a', '{"title":"Team A"}');
+        INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
+        VALUES ('A', '00000000-0000-0000-0000-00000000000a', 1, 0,
+                '{"deleted": "00000000-0000-0000-0000-00000000000a"}')
         """
-      let alice = try psql(server, insertA, as: "alice")
+      let alice = try psql(
+        server, insertA + "; " + insertA.replacingOccurrences(of: ", 1, 0", with: ", 2, 0"),
+        as: "alice")
       #expect(alice.status == 0, "\(alice.error)")
       #expect(
-        try psql(server, "SELECT standup->>'title' FROM standups_team.standups", as: "alice")
-          .standardOutput == "Team A\n")
-      #expect(
-        try psql(server, "SELECT made_by FROM standups_team.changes", as: "alice")
-          .standardOutput == "alice\n")
+        try psql(
+          server, "SELECT sequence, made_by FROM standups_team.changes ORDER BY 1", as: "alice"
+        )
+        .standardOutput == "1|alice\n2|alice\n")
 
       for outsider in ["bob", "Carol Q"] {
-        for table in ["standups", "changes", "teams", "team_members"] {
+        for table in ["changes", "teams", "team_members"] {
           let rows = try psql(
             server,
             "SELECT count(*) FROM standups_team.\(table) WHERE \(table == "teams" ? "name" : "team") = 'A'",
@@ -120,22 +119,25 @@ struct TeamSchemaTests {
           #expect(rows.status == 0, "\(rows.error)")
           #expect(rows.standardOutput == "0\n", "\(outsider) sees team A's \(table)")
         }
-        let insert = try psql(server, insertA, as: outsider)
+        let insert = try psql(
+          server, insertA.replacingOccurrences(of: ", 1, 0", with: ", 3, 0"), as: outsider)
         #expect(insert.status != 0)
         #expect(insert.error.contains("row-level security"), "\(insert.error)")
-        let update = try psql(
-          server, "UPDATE standups_team.standups SET standup = '{}' WHERE team = 'A'",
-          as: outsider)
-        #expect(update.status == 0, "\(update.error)")
-        #expect(update.standardOutput.contains("UPDATE 0"), "\(outsider) updated team A's standup")
       }
-      #expect(
-        try server.administer("SELECT standup->>'title' FROM standups_team.standups")
-          == "Team A\n")
+
+      // NB: The history is append-only, even for its own members.
+      for statement in [
+        "UPDATE standups_team.changes SET change = '{}' WHERE team = 'A'",
+        "DELETE FROM standups_team.changes WHERE team = 'A'",
+        "UPDATE standups_team.teams SET last_sequence = 0",
+      ] {
+        let refused = try psql(server, statement, as: "alice")
+        #expect(refused.error.contains("permission denied"), "\(statement): \(refused.error)")
+      }
 
       // NB: bob keeps his grants but leaves every team: RLS alone now shuts him out.
       try server.administer("DELETE FROM standups_team.team_members WHERE role = 'bob'")
-      for table in ["standups", "changes", "teams", "team_members"] {
+      for table in ["changes", "teams", "team_members"] {
         #expect(
           try psql(server, "SELECT count(*) FROM standups_team.\(table)", as: "bob")
             .standardOutput == "0\n")
@@ -143,23 +145,31 @@ struct TeamSchemaTests {
       for team in ["A", "B"] {
         let insert = try psql(
           server,
-          """
-          INSERT INTO standups_team.changes (team, standup_id, standup)
-          VALUES ('\(team)', '00000000-0000-0000-0000-00000000000b', '{}')
-          """,
-          as: "bob")
+          insertA.replacingOccurrences(of: "'A'", with: "'\(team)'")
+            .replacingOccurrences(of: ", 1, 0", with: ", 4, 0"), as: "bob")
         #expect(insert.error.contains("row-level security"), "\(insert.error)")
       }
 
-      // NB: A change cannot claim another author.
+      // NB: A change cannot claim another author, nor choose its place in the order.
       let forged = try psql(
         server,
         """
-        INSERT INTO standups_team.changes (team, standup_id, standup, made_by)
-        VALUES ('A', '00000000-0000-0000-0000-00000000000a', '{}', 'bob')
+        INSERT INTO standups_team.changes
+          (team, machine, machine_sequence, based_on, change, made_by)
+        VALUES ('A', '00000000-0000-0000-0000-00000000000a', 5, 0, '{}', 'bob')
         """,
         as: "alice")
       #expect(forged.error.contains("row-level security"), "\(forged.error)")
+      let placed = try psql(
+        server,
+        """
+        INSERT INTO standups_team.changes
+          (team, sequence, machine, machine_sequence, based_on, change)
+        VALUES ('A', 1000, '00000000-0000-0000-0000-00000000000a', 6, 0, '{}')
+        RETURNING sequence
+        """,
+        as: "alice")
+      #expect(placed.standardOutput.hasPrefix("3\n"), "\(placed.standardOutput) \(placed.error)")
     }
   }
 

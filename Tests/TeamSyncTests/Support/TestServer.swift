@@ -21,6 +21,30 @@ struct TestServer {
     "postgresql://\(Self.administrator)@127.0.0.1:\(port)/postgres?sslmode=disable"
   }
 
+  /// A member's URL, through loopback TCP.
+  func url(for role: String) -> String {
+    "postgresql://\(role)@127.0.0.1:\(port)/postgres?sslmode=disable"
+  }
+
+  /// Creates login roles with passwords, sets the schema up, and makes the roles members of
+  /// `team`.
+  func makeTeam(_ team: String, members: [String: String]) async throws {
+    for (role, password) in members.sorted(by: { $0.key < $1.key }) {
+      try administer("CREATE ROLE \"\(role)\" LOGIN PASSWORD '\(password)'")
+    }
+    try await withAdministrator { client in
+      try await TeamSchema.setUp(on: client, logger: Self.logger)
+      try await TeamSchema.addMembers(
+        team: team, roles: members.keys.sorted(), on: client, logger: Self.logger)
+    }
+  }
+
+  static let logger = {
+    var logger = Logger(label: "TeamSyncTests")
+    logger.logLevel = .error
+    return logger
+  }()
+
   /// Runs `body` with a new server, then stops the server and removes its folder.
   static func withTestServer<Result: Sendable>(
     _ body: (TestServer) async throws -> Result
@@ -95,6 +119,22 @@ struct TestServer {
       throw TestServerError("\(error)\nserver log:\n\(log)")
     }
     return server
+  }
+
+  /// Stops the server at once, as a crash or a pulled plug would (`-m immediate`).
+  func stopImmediately() throws {
+    try ServerAccount.current().mustRun(
+      Self.binary("pg_ctl"), ["-D", "\(folder)/data", "-m", "immediate", "-w", "stop"])
+  }
+
+  /// Starts the server again, on the same port.
+  func startAgain() throws {
+    try ServerAccount.current().mustRun(
+      Self.binary("pg_ctl"),
+      [
+        "-D", "\(folder)/data", "-l", "\(folder)/server.log", "-w", "-t", "60", "-o",
+        "-k \(folder) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off", "start",
+      ])
   }
 
   private func stop() {
@@ -174,53 +214,49 @@ struct TestServerError: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
-/// Runs a program to its end, reading its output as it goes so that a full pipe never stalls it.
+/// Runs a program to its end. Its output goes to files, not pipes: `pg_ctl start` leaves a
+/// server running that inherits them, and a pipe a server holds would never reach its end. It
+/// is spawned and waited for with `posix_spawn` and `waitpid`, in the calling thread, so that
+/// nothing depends on another thread noticing the child's exit.
 func runProgram(
   _ program: String, _ arguments: [String], environment: [String: String] = [:]
 ) throws -> CommandOutput {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: program)
-  process.arguments = arguments
-  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-  let output = Pipe()
-  let error = Pipe()
-  process.standardOutput = output
-  process.standardError = error
-  process.standardInput = FileHandle.nullDevice
-  // NB: The server's account may not enter the tests' folder, and initdb looks where it is.
-  process.currentDirectoryURL = URL(fileURLWithPath: "/")
-  try process.run()
-  let errorData = LockedData()
-  let errorHandle = error.fileHandleForReading
-  let errorReader = Thread { errorData.set(errorHandle.readDataToEndOfFile()) }
-  errorReader.start()
-  let outputData = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
+  let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("teamsync-run-\(UUID().uuidString.prefix(8))")
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+  defer { try? FileManager.default.removeItem(at: folder) }
+  let outputFile = folder.appendingPathComponent("out").path
+  let errorFile = folder.appendingPathComponent("err").path
+
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+  let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    .map { "\($0.key)=\($0.value)" }
+  // NB: Run from `/` (`env -C`): the server's account may not enter the tests' folder, and
+  // initdb looks where it is.
+  let argv = (["/usr/bin/env", "-C", "/", program] + arguments).map { strdup($0) } + [nil]
+  let envp = variables.map { strdup($0) } + [nil]
+  defer {
+    argv.forEach { free($0) }
+    envp.forEach { free($0) }
+  }
+  var pid = pid_t()
+  let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, envp)
+  guard spawned == 0 else { throw TestServerError("posix_spawn \(program) failed: \(spawned)") }
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) == -1 {
+    guard errno == EINTR else { throw TestServerError("waitpid failed: errno \(errno)") }
+  }
+  let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
   return CommandOutput(
-    status: process.terminationStatus,
-    standardOutput: String(decoding: outputData, as: UTF8.self),
-    error: String(decoding: errorData.waitForValue(), as: UTF8.self))
-}
-
-/// The standard error a reader thread collects, handed over once it is all read.
-private final class LockedData: @unchecked Sendable {
-  // NB: Unchecked: every access goes through `condition`.
-  private let condition = NSCondition()
-  private var data: Data?
-
-  func set(_ value: Data) {
-    condition.lock()
-    data = value
-    condition.broadcast()
-    condition.unlock()
-  }
-
-  func waitForValue() -> Data {
-    condition.lock()
-    defer { condition.unlock() }
-    while data == nil { condition.wait() }
-    return data ?? Data()
-  }
+    status: exitStatus,
+    standardOutput: (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? "",
+    error: (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "")
 }
 
 /// A loopback port that nothing listens on now: the kernel's pick for a socket bound to port 0.

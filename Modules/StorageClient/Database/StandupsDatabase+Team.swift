@@ -1,0 +1,98 @@
+public import Foundation
+import GRDB
+public import Models
+public import Tagged
+
+// A team's server: what the sync engine and the `standups team` commands ask of this machine's
+// database (see `TeamLedger`). Each call is one transaction.
+
+extension StandupsDatabase {
+  /// The team this machine syncs with, or `nil` when it has joined none.
+  public func teamMembership() throws(StorageError) -> TeamMembership? {
+    try readingTeam(or: nil) { db in try TeamMembership.fetch(db) }
+  }
+
+  /// Starts syncing with `team` on `server`, from the start of its order, under a new machine ID.
+  /// Replaces a membership there was; shared standups stay shared.
+  public func joinTeam(server: String, team: String, machine: UUID) throws(StorageError) {
+    let queue = try writableQueue()
+    try commit(queue) { db in
+      try db.execute(sql: "DELETE FROM teamMembership")
+      try db.execute(
+        sql: "INSERT INTO teamMembership (singleton, server, team, machine) VALUES (1, ?, ?, ?)",
+        arguments: [server, team, machine.uuidString])
+    }
+  }
+
+  /// Stops syncing: the team's standups stay here as personal ones, and changes that were
+  /// waiting for the server are dropped. Returns how many standups were shared.
+  @discardableResult
+  public func leaveTeam() throws(StorageError) -> Int {
+    let queue = try writableQueue()
+    return try commit(queue) { db in
+      let shared = try Int.fetchOne(db, sql: "SELECT count(*) FROM sharedStandup") ?? 0
+      try db.execute(sql: "DELETE FROM teamMembership")
+      try db.execute(sql: "DELETE FROM sharedStandup")
+      try db.execute(sql: "DELETE FROM teamOutbox")
+      return shared
+    }
+  }
+
+  /// Makes standups the team's, whole, with their past meetings; returns those that were not
+  /// shared before. Shares nothing before this machine has joined a team.
+  @discardableResult
+  public func share(_ ids: [Standup.ID]) throws(StorageError) -> [Standup.ID] {
+    let queue = try writableQueue()
+    return try commit(queue) { db in
+      try TeamLedger.share(StandupRows.fetch(db, ids: ids).standups.elements, db)
+    }
+  }
+
+  /// The IDs of the standups that are the team's.
+  public func sharedStandupIDs() throws(StorageError) -> Set<Standup.ID> {
+    try readingTeam(or: []) { db in try TeamLedger.sharedIDs(db) }
+  }
+
+  /// This machine's changes waiting for the server, oldest first, at most `limit`.
+  public func waitingTeamChanges(limit: Int) throws(StorageError) -> [WaitingTeamChange] {
+    try readingTeam(or: []) { db in try TeamLedger.waiting(limit: limit, db) }
+  }
+
+  /// How many of this machine's changes wait for the server.
+  public func waitingTeamChangeCount() throws(StorageError) -> Int {
+    try readingTeam(or: 0) { db in try TeamLedger.waitingCount(db) }
+  }
+
+  /// Forgets the waiting changes up to `sequence`: the server has them.
+  public func teamChangesPushed(through sequence: Int64) throws(StorageError) {
+    let queue = try writableQueue()
+    try commit(queue) { db in
+      try db.execute(sql: "DELETE FROM teamOutbox WHERE sequence <= ?", arguments: [sequence])
+    }
+  }
+
+  /// Applies changes in the server's order, up to and including `sequence`, then this machine's
+  /// waiting changes again, in one transaction (``TeamLedger``). The app shows them as it
+  /// shows another instance's commits.
+  public func applyPulledTeamChanges(
+    _ pulled: [PulledTeamChange],
+    through sequence: Int64
+  ) throws(StorageError) -> TeamPullReport {
+    let queue = try writableQueue()
+    let now = options.now()
+    return try commit(queue) { db in
+      try TeamLedger.applyPulled(pulled, through: sequence, at: now, db)
+    }
+  }
+
+  /// Reads the team tables; `absent` when the database has none (it is only read, and an
+  /// earlier release made it) or was not opened.
+  private func readingTeam<T>(
+    or absent: T, _ work: (Database) throws -> T
+  ) throws(StorageError) -> T {
+    guard let queue else { return absent }
+    return try reading(queue) { db in
+      try db.tableExists("teamMembership") ? try work(db) : absent
+    }
+  }
+}

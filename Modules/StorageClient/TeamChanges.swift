@@ -1,0 +1,50 @@
+public import Foundation
+public import Models
+public import Tagged
+
+/// A change of this machine's to a shared standup, waiting for the team's server.
+public struct WaitingTeamChange: Equatable, Sendable {
+  /// Its number on this machine: changes are pushed in this order, and the server keeps it to
+  /// refuse the same change twice.
+  public var sequence: Int64
+  /// The change, as the JSON of ``Models/StandupsChange``.
+  public var change: String
+  /// The last change of the server's order this machine had applied when it was made.
+  public var basedOn: Int64
+}
+
+/// A change in the server's order, as a pull reads it.
+public struct PulledTeamChange: Equatable, Sendable {
+  /// Its place in the team's order.
+  public var sequence: Int64
+  /// The machine that made it.
+  public var machine: UUID
+  /// The change, as the JSON of ``Models/StandupsChange``.
+  public var change: String
+
+  /// A change read from the server.
+  public init(sequence: Int64, machine: UUID, change: String) {
+    self.sequence = sequence
+    self.machine = machine
+    self.change = change
+  }
+}
+
+/// What applying pulled changes did.
+public struct TeamPullReport: Equatable, Sendable {
+  /// The standups other machines' changes touched.
+  public var standupIDs: Set<Standup.ID> = []
+  /// Changes that were not applied, and why: a release cannot read them, or they break a rule.
+  public var skipped: [Skipped] = []
+
+  /// A report of nothing applied.
+  public init() {}
+
+  /// A change that was not applied.
+  public struct Skipped: Equatable, Sendable {
+    /// Its place in the team's order.
+    public var sequence: Int64
+    /// Why, in a sentence.
+    public var reason: String
+  }
+}

@@ -1,0 +1,43 @@
+public import Foundation
+import GRDB
+
+/// The team this machine syncs its shared standups with: kept in its database from
+/// `standups team join` until `standups team leave`.
+///
+/// It holds no password: the engine reads one from `PGPASSWORD` or `~/.pgpass` at each
+/// connection, as libpq does.
+public struct TeamMembership: Equatable, Sendable {
+  /// The server's libpq URL, as given to `join`.
+  public var server: String
+  /// The team's name on the server.
+  public var team: String
+  /// This machine's ID on the server: with each change's number on this machine, it lets the
+  /// server refuse a change it already has.
+  public var machine: UUID
+  /// The last change of the server's order this machine has applied.
+  public var lastSequence: Int64
+  /// When this machine last finished pulling from the server.
+  public var lastSyncedAt: Date?
+
+  /// A membership, as `join` starts it.
+  public init(
+    server: String, team: String, machine: UUID, lastSequence: Int64 = 0,
+    lastSyncedAt: Date? = nil
+  ) {
+    self.server = server
+    self.team = team
+    self.machine = machine
+    self.lastSequence = lastSequence
+    self.lastSyncedAt = lastSyncedAt
+  }
+
+  static func fetch(_ db: Database) throws -> TeamMembership? {
+    guard let row = try Row.fetchOne(db, sql: "SELECT * FROM teamMembership") else { return nil }
+    guard let machine = UUID(uuidString: row["machine"]) else { return nil }
+    let syncedAt: Double? = row["lastSyncedAt"]
+    return TeamMembership(
+      server: row["server"], team: row["team"], machine: machine,
+      lastSequence: row["lastSequence"],
+      lastSyncedAt: syncedAt.map(Date.init(timeIntervalSinceReferenceDate:)))
+  }
+}

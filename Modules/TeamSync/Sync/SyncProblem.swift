@@ -1,0 +1,94 @@
+import Foundation
+import PostgresNIO
+
+/// Why a round with the team's server did not happen, in a sentence, with the exit code the
+/// commands end with (sysexits).
+///
+/// Nothing local is touched by a round that fails: what was waiting still waits.
+///
+/// ```swift
+/// do {
+///   try await engine.syncOnce()
+/// } catch let problem as SyncProblem {
+///   print(problem)  // "The team's server at 127.0.0.1:5432 cannot be reached: …"
+///   exit(problem.exitCode)
+/// }
+/// ```
+public enum SyncProblem: Error, Equatable, CustomStringConvertible {
+  /// The server cannot be reached, or what answered is not PostgreSQL.
+  case unreachable(server: String, reason: String)
+  /// The server refused the role: a wrong or missing password, or no right to connect.
+  case refused(server: String, reason: String)
+  /// The role is not a member of the team (or the team does not exist, which a role outside
+  /// it cannot tell apart).
+  case notAMember(role: String, team: String)
+  /// The team schema is missing or of another release.
+  case schema(TeamSchemaError)
+  /// The URL cannot be used.
+  case connection(ConnectionProblem)
+  /// This machine has joined no team.
+  case notJoined
+
+  /// The code a command exits with: 69 (`EX_UNAVAILABLE`) when the server cannot be reached or
+  /// used by this release, 77 (`EX_NOPERM`) when it refuses the role, 64 (`EX_USAGE`) for a URL
+  /// that cannot be used or a machine in no team.
+  public var exitCode: Int32 {
+    switch self {
+    case .unreachable, .schema: 69
+    case .refused, .notAMember: 77
+    case .connection, .notJoined: 64
+    }
+  }
+
+  /// The sentence to show the user.
+  public var description: String {
+    switch self {
+    case .unreachable(let server, let reason):
+      "The team's server at \(server) cannot be reached: \(reason). Changes wait here and go "
+        + "when it can."
+    case .refused(let server, let reason):
+      "The team's server at \(server) refused the connection: \(reason)."
+    case .notAMember(let role, let team):
+      "The PostgreSQL role \"\(role)\" is not a member of the team \"\(team)\": whoever owns the "
+        + "team's database adds it with standups team add."
+    case .schema(let error): error.description
+    case .connection(let problem): problem.description
+    case .notJoined:
+      "This machine has joined no team: standups team join URL TEAM."
+    }
+  }
+
+  /// The problem an error of postgres-nio's is, for the server at `server`.
+  static func from(_ error: any Error, server: String) -> SyncProblem {
+    if let problem = error as? SyncProblem { return problem }
+    if let error = error as? TeamSchemaError { return .schema(error) }
+    guard let error = error as? PSQLError else {
+      return .unreachable(server: server, reason: String(describing: error))
+    }
+    if let state = error.serverInfo?[.sqlState] {
+      let message = error.serverInfo?[.message] ?? "error \(state)"
+      // NB: Class 28 is "invalid authorization specification"; 42501 is "insufficient
+      // privilege"; 3D000 is "invalid catalog name" (no such database).
+      if state.hasPrefix("28") || state == "42501" {
+        return .refused(server: server, reason: message)
+      }
+      return .unreachable(server: server, reason: message)
+    }
+    switch error.code {
+    case .authMechanismRequiresPassword:
+      return .refused(
+        server: server,
+        reason: "it asks for a password, and neither PGPASSWORD nor ~/.pgpass gives one")
+    case .unsupportedAuthMechanism, .saslError:
+      return .refused(server: server, reason: "it asks for a way of logging in this app lacks")
+    case .sslUnsupported:
+      return .unreachable(server: server, reason: "it does not speak TLS, which sslmode requires")
+    case .messageDecodingFailure, .unexpectedBackendMessage,
+      .receivedUnencryptedDataAfterSSLRequest:
+      return .unreachable(server: server, reason: "what answered does not speak PostgreSQL")
+    default:
+      let underlying = error.underlying.map { String(describing: $0) } ?? "\(error.code)"
+      return .unreachable(server: server, reason: underlying)
+    }
+  }
+}

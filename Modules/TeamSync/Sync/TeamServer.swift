@@ -1,0 +1,88 @@
+import Foundation
+import PostgresNIO
+import StorageClient
+
+/// The statements a member's machine runs on the team's server: checking it may sync, pushing
+/// its waiting changes, pulling the team's. Every value is a bound parameter.
+enum TeamServer {
+  /// The channel the server announces each commit of changes on.
+  static let channel = "standups_team_changes"
+
+  /// Throws unless the schema is this release's and the connected role is a member of `team`.
+  static func checkAccess(
+    team: String, role: String, on connection: PostgresConnection, logger: Logger
+  ) async throws {
+    // NB: A role the owner never added has no use of the schema; asked, PostgreSQL would only
+    // say "permission denied".
+    let usable = try await connection.query(
+      """
+      SELECT CASE WHEN to_regnamespace('standups_team') IS NULL THEN NULL
+        ELSE has_schema_privilege('standups_team', 'USAGE') END
+      """, logger: logger)
+    var mayUse: Bool?
+    for try await value in usable.decode(Bool?.self) { mayUse = value }
+    guard let mayUse else { throw SyncProblem.schema(.missingSchema) }
+    guard mayUse else { throw SyncProblem.notAMember(role: role, team: team) }
+    let version = try await TeamSchema.version(on: connection, logger: logger)
+    guard version == TeamSchema.currentVersion else {
+      throw SyncProblem.schema(
+        version > TeamSchema.currentVersion
+          ? .newerSchema(found: version, supported: TeamSchema.currentVersion)
+          : .otherVersion(found: version, supported: TeamSchema.currentVersion))
+    }
+    // NB: Row-level security shows a role only the teams it is a member of.
+    let rows = try await connection.query(
+      "SELECT count(*) FROM standups_team.teams WHERE name = \(team)", logger: logger)
+    var count = 0
+    for try await value in rows.decode(Int.self) { count = value }
+    guard count == 1 else { throw SyncProblem.notAMember(role: role, team: team) }
+  }
+
+  /// Pushes `changes` in their order, in one transaction: all of them, or, when it fails,
+  /// none. Changes the server has already (a push cut short after its commit) are left out.
+  static func push(
+    _ changes: [WaitingTeamChange], team: String, machine: UUID,
+    on connection: PostgresConnection, logger: Logger
+  ) async throws {
+    try await connection.query("BEGIN", logger: logger)
+    do {
+      let rows = try await connection.query(
+        """
+        SELECT COALESCE(max(machine_sequence), 0) FROM standups_team.changes
+        WHERE team = \(team) AND machine = \(machine)
+        """, logger: logger)
+      var alreadyThere: Int64 = 0
+      for try await value in rows.decode(Int64.self) { alreadyThere = value }
+      for change in changes where change.sequence > alreadyThere {
+        try await connection.query(
+          """
+          INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
+          VALUES (\(team), \(machine), \(change.sequence), \(change.basedOn),
+                  CAST(\(change.change) AS jsonb))
+          """, logger: logger)
+      }
+      try await connection.query("COMMIT", logger: logger)
+    } catch {
+      _ = try? await connection.query("ROLLBACK", logger: logger)
+      throw error
+    }
+  }
+
+  /// The team's changes after `sequence`, in order, at most `limit`.
+  static func pull(
+    team: String, after sequence: Int64, limit: Int,
+    on connection: PostgresConnection, logger: Logger
+  ) async throws -> [PulledTeamChange] {
+    let rows = try await connection.query(
+      """
+      SELECT sequence, machine, change::text FROM standups_team.changes
+      WHERE team = \(team) AND sequence > \(sequence)
+      ORDER BY sequence LIMIT \(limit)
+      """, logger: logger)
+    var pulled: [PulledTeamChange] = []
+    for try await (sequence, machine, change) in rows.decode((Int64, UUID, String).self) {
+      pulled.append(PulledTeamChange(sequence: sequence, machine: machine, change: change))
+    }
+    return pulled
+  }
+}

@@ -1,0 +1,212 @@
+public import Foundation
+public import Logging
+import PostgresNIO
+public import StorageClient
+
+/// Syncs this machine's shared standups with its team's PostgreSQL server.
+///
+/// A round (``syncOnce()``) pushes this machine's waiting changes in the order they were made,
+/// in one server transaction per batch, then pulls the team's changes after the last one applied
+/// here and applies them, in the server's order, in one local transaction (see
+/// `StorageClient.TeamLedger` for why every machine ends in the same state). Nothing local is
+/// lost when a round fails: a change leaves the outbox only once the server has committed it.
+///
+/// ``run(onStatus:onPulled:)`` keeps one connection open, listens for the server's
+/// announcements (`LISTEN`), and makes a round whenever another member commits or this machine
+/// has a change waiting; when the server cannot be reached it says so and tries again, waiting
+/// longer each time, up to ``longestWait``.
+///
+/// ```swift
+/// let engine = TeamSyncEngine(database: database, membership: membership)
+/// let round = try await engine.syncOnce()  // one round, as `standups sync` does
+/// print(round.pushed, round.pulled)
+/// ```
+public actor TeamSyncEngine {
+  /// How long the engine waits before trying a server it could not reach again, at most.
+  public static let longestWait = Duration.seconds(30)
+  /// How often the engine looks for changes of this machine's waiting for the server: a read of
+  /// the outbox's count, which costs next to nothing.
+  public static let outboxLookInterval = Duration.milliseconds(200)
+
+  let database: StandupsDatabase
+  let membership: TeamMembership
+  let environment: [String: String]
+  let logger: Logger
+
+  /// An engine for `membership`'s team, keeping `database` in sync with it.
+  ///
+  /// - Parameter environment: Where `PGPASSWORD`, `PGPASSFILE`, `HOME` and the other `PG…`
+  ///   variables come from; the process's by default.
+  public init(
+    database: StandupsDatabase,
+    membership: TeamMembership,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    logger: Logger = Logger(label: "standups.team-sync")
+  ) {
+    self.database = database
+    self.membership = membership
+    self.environment = environment
+    self.logger = logger
+  }
+
+  /// What one round did.
+  public struct Round: Equatable, Sendable {
+    /// How many of this machine's changes went to the server.
+    public var pushed = 0
+    /// How many changes came from the server, this machine's own included.
+    public var pulled = 0
+    /// What applying them did.
+    public var report = TeamPullReport()
+  }
+
+  /// Pushes everything waiting and pulls everything new, once, on a connection of its own.
+  ///
+  /// - Throws: ``SyncProblem``.
+  public func syncOnce() async throws(SyncProblem) -> Round {
+    try await withServer { connection, description in
+      try await self.round(on: connection, role: description.user)
+    }
+  }
+
+  /// Syncs until cancelled: one connection, a round at each announcement of the server's and
+  /// each change of this machine's, and a new connection after a wait when one fails.
+  ///
+  /// - Parameters:
+  ///   - onStatus: Told whenever the status changes.
+  ///   - onPulled: Told after a round that applied other machines' changes here.
+  public func run(
+    onStatus: @escaping @Sendable (TeamSyncStatus) -> Void,
+    onPulled: @escaping @Sendable (TeamPullReport) -> Void
+  ) async {
+    while !Task.isCancelled {
+      do {
+        try await withServer { connection, description in
+          try await connection.listen(on: TeamServer.channel) { announcements in
+            let first = try await self.round(on: connection, role: description.user)
+            await self.connected()
+            if !first.report.standupIDs.isEmpty { onPulled(first.report) }
+            onStatus(.online(waiting: try await self.waitingCount()))
+            try await self.keepSyncing(
+              on: connection, role: description.user, announcements: announcements,
+              onStatus: onStatus, onPulled: onPulled)
+          }
+        }
+      } catch {
+        guard !Task.isCancelled else { return }
+        let waiting = (try? await waitingCount()) ?? 0
+        let problem = error
+        switch problem {
+        case .notAMember, .schema, .connection, .notJoined:
+          onStatus(.stopped(waiting: waiting, problem: problem))
+          return
+        case .unreachable, .refused:
+          onStatus(.offline(waiting: waiting, problem: problem))
+        }
+        failures += 1
+        let seconds = min(1 << min(failures - 1, 5), Int(Self.longestWait.components.seconds))
+        try? await Task.sleep(for: .seconds(seconds))
+      }
+    }
+  }
+
+  /// Failed connections since the last that worked: the wait before the next grows with them.
+  private var failures = 0
+
+  private func connected() {
+    failures = 0
+  }
+
+  /// Makes a round at each announcement and each change of this machine's, until the
+  /// connection fails.
+  private func keepSyncing(
+    on connection: PostgresConnection,
+    role: String,
+    announcements: PostgresNotificationSequence,
+    onStatus: @escaping @Sendable (TeamSyncStatus) -> Void,
+    onPulled: @escaping @Sendable (TeamPullReport) -> Void
+  ) async throws {
+    let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    let database = self.database
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for try await _ in announcements { wake.yield() }
+        throw SyncProblem.unreachable(server: "", reason: "the connection ended")
+      }
+      group.addTask {
+        while !Task.isCancelled {
+          try await Task.sleep(for: Self.outboxLookInterval)
+          if try await database.waitingTeamChangeCount() > 0 { wake.yield() }
+        }
+      }
+      group.addTask {
+        for await _ in wakes {
+          let round = try await self.round(on: connection, role: role)
+          if !round.report.standupIDs.isEmpty { onPulled(round.report) }
+          onStatus(.online(waiting: try await self.waitingCount()))
+        }
+      }
+      try await group.next()
+      group.cancelAll()
+    }
+  }
+
+  private func waitingCount() async throws -> Int {
+    try await database.waitingTeamChangeCount()
+  }
+
+  /// One round on an open connection: push, then pull.
+  private func round(on connection: PostgresConnection, role: String) async throws -> Round {
+    try await TeamServer.checkAccess(
+      team: membership.team, role: role, on: connection, logger: logger)
+    var round = Round()
+    while true {
+      let waiting = try await database.waitingTeamChanges(limit: Self.batchSize)
+      guard let last = waiting.last else { break }
+      try await TeamServer.push(
+        waiting, team: membership.team, machine: membership.machine, on: connection,
+        logger: logger)
+      try await database.teamChangesPushed(through: last.sequence)
+      round.pushed += waiting.count
+    }
+    while true {
+      let after = try await database.teamMembership()?.lastSequence ?? membership.lastSequence
+      let pulled = try await TeamServer.pull(
+        team: membership.team, after: after, limit: Self.batchSize, on: connection,
+        logger: logger)
+      guard let last = pulled.last else { break }
+      let report = try await database.applyPulledTeamChanges(pulled, through: last.sequence)
+      round.pulled += pulled.count
+      round.report.standupIDs.formUnion(report.standupIDs)
+      round.report.skipped += report.skipped
+      if pulled.count < Self.batchSize { break }
+    }
+    return round
+  }
+
+  // NB: Large enough that a first pull of 10,000 changes takes ten round trips, small enough
+  // that one batch's transaction stays short.
+  private static let batchSize = 1000
+
+  /// Opens a connection to the team's server for `body`, and closes it after; every failure
+  /// comes out as a ``SyncProblem``.
+  private nonisolated func withServer<Result: Sendable>(
+    _ body: @escaping @Sendable (PostgresConnection, ConnectionDescription) async throws -> Result
+  ) async throws(SyncProblem) -> Result {
+    let description: ConnectionDescription
+    let password: String?
+    do {
+      description = try ConnectionDescription(url: membership.server, environment: environment)
+      password = try description.password(environment: environment)
+    } catch {
+      throw .connection(error)
+    }
+    do {
+      return try await description.withConnection(password: password, logger: logger) {
+        connection in
+        try await body(connection, description)
+      }
+    } catch {
+      throw SyncProblem.from(error, server: description.serverName)
+    }
+  }
+}

@@ -1,0 +1,31 @@
+/// Where the engine stands with the team's server, for the status line and `team status`.
+public enum TeamSyncStatus: Equatable, Sendable {
+  /// Connecting for the first time.
+  case connecting
+  /// Connected and listening; `waiting` changes of this machine's are on their way.
+  case online(waiting: Int)
+  /// The server cannot be reached or refused the connection; the engine tries again.
+  case offline(waiting: Int, problem: SyncProblem)
+  /// The engine stopped: the role is not a member, or the schema is another release's.
+  case stopped(waiting: Int, problem: SyncProblem)
+
+  /// The status in a few words, for the status line: "offline — 3 changes waiting".
+  public var line: String {
+    switch self {
+    case .connecting: "team: connecting"
+    case .online(0): "team: in sync"
+    case .online(let waiting): "team: \(Self.changes(waiting)) on the way"
+    case .offline(let waiting, _): "offline — \(Self.changes(waiting)) waiting"
+    case .stopped(_, let problem):
+      if case .schema = problem {
+        "team: not syncing — update standups"
+      } else {
+        "team: not syncing — not a member"
+      }
+    }
+  }
+
+  private static func changes(_ count: Int) -> String {
+    count == 1 ? "1 change" : "\(count) changes"
+  }
+}

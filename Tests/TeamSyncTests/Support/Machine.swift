@@ -1,0 +1,47 @@
+import Foundation
+import IdentifiedCollections
+import Models
+import StorageClient
+import TeamSync
+
+/// One member's machine for a test: its own database in its own folder, joined to a team on a
+/// ``TestServer`` as a role whose password it passes as `PGPASSWORD`.
+struct Machine {
+  let database: StandupsDatabase
+  let environment: [String: String]
+
+  /// A machine with an empty database that has joined `team` as `role`.
+  static func joined(
+    _ server: TestServer, as role: String, password: String, team: String
+  ) async throws -> Machine {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("teamsync-machine-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let database = StandupsDatabase(path: folder.appendingPathComponent("standups.sqlite").path)
+    _ = try await database.load()
+    try await database.joinTeam(
+      server: server.url(for: role), team: team, machine: UUID())
+    return Machine(
+      database: database,
+      environment: ["PGPASSWORD": password, "HOME": folder.path])
+  }
+
+  /// Its engine.
+  func engine() async throws -> TeamSyncEngine {
+    guard let membership = try await database.teamMembership() else {
+      throw TestServerError("the machine has joined no team")
+    }
+    return TeamSyncEngine(database: database, membership: membership, environment: environment)
+  }
+
+  /// One round with the server.
+  @discardableResult
+  func sync() async throws -> TeamSyncEngine.Round {
+    try await engine().syncOnce()
+  }
+
+  /// The standups its database holds.
+  func standups() async throws -> IdentifiedArrayOf<Standup> {
+    try await database.readStandups()
+  }
+}

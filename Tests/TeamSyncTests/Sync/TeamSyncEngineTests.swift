@@ -1,0 +1,172 @@
+import Foundation
+import Models
+import StorageClient
+import Testing
+
+@testable import TeamSync
+
+/// Machines syncing through a real PostgreSQL 15 server (``TestServer``): each machine its own
+/// SQLite database, each member its own role.
+@Suite(.serialized, .timeLimit(.minutes(5)))
+struct TeamSyncEngineTests {
+  static let members = ["alice": "alice-secret", "bob": "bob-secret"]
+
+  @Test func aSharedStandupReachesTheOtherMachineAndAPersonalOneNever() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let alice = try await Machine.joined(
+        server, as: "alice", password: "alice-secret", team: "platform")
+      let bob = try await Machine.joined(
+        server, as: "bob", password: "bob-secret", team: "platform")
+      let personal = Standup(
+        id: Standup.ID(UUID()), attendees: [], duration: .seconds(300), meetings: [],
+        theme: .bubblegum, title: "Personal")
+      try await alice.database.apply(.added([.mock, personal]))
+      #expect(try await alice.database.share([Standup.mock.id]) == [Standup.mock.id])
+
+      #expect(try await alice.sync().pushed == 1)
+      let round = try await bob.sync()
+      #expect(round.pulled == 1)
+      #expect(round.report.standupIDs == [Standup.mock.id])
+      #expect(try await bob.standups().elements == [.mock])
+      #expect(try await bob.database.sharedStandupIDs() == [Standup.mock.id])
+
+      // NB: A change to a personal standup stays here.
+      try await alice.database.apply(.edited(personal.id, StandupEdit(title: "Mine alone")))
+      #expect(try await alice.sync().pushed == 0)
+      #expect(
+        try server.administer("SELECT count(*) FROM standups_team.changes") == "1\n")
+    }
+  }
+
+  @Test func editsOnEachSideOfADisconnectionEndUpOnBoth() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let alice = try await Machine.joined(
+        server, as: "alice", password: "alice-secret", team: "platform")
+      let bob = try await Machine.joined(
+        server, as: "bob", password: "bob-secret", team: "platform")
+      try await alice.database.apply(.added([.mock]))
+      try await alice.database.share([Standup.mock.id])
+      try await alice.sync()
+      try await bob.sync()
+
+      try server.stopImmediately()
+      let id = Standup.mock.id
+      try await alice.database.apply(.edited(id, StandupEdit(title: "Design review")))
+      let carol = Attendee(id: Attendee.ID(UUID()), name: "Carol")
+      var order = Array(Standup.mock.attendees.ids)
+      order.append(carol.id)
+      try await bob.database.apply(
+        .edited(id, StandupEdit(attendees: AttendeesEdit(added: [carol], order: order))))
+      let meeting = Meeting(
+        id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: 1_800_000_000),
+        transcript: "Offline")
+      try await bob.database.apply(.meetingRecorded(meeting, standup: .mock))
+      // NB: Unreachable: a sentence and 69, and nothing local touched.
+      let offline = await #expect(throws: SyncProblem.self) { try await alice.sync() }
+      #expect(offline?.exitCode == 69)
+      #expect(try await alice.database.waitingTeamChangeCount() == 1)
+
+      try server.startAgain()
+      try await alice.sync()
+      try await bob.sync()
+      try await alice.sync()
+      let onAlice = try await alice.standups()
+      let onBob = try await bob.standups()
+      #expect(onAlice == onBob)
+      #expect(onAlice[id: id]?.title == "Design review")
+      #expect(onAlice[id: id]?.attendees[id: carol.id]?.name == "Carol")
+      #expect(onAlice[id: id]?.meetings[id: meeting.id] == meeting)
+    }
+  }
+
+  @Test func theSameFieldChangedOnTwoMachinesTakesTheChangeTheServerOrderedLast() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let alice = try await Machine.joined(
+        server, as: "alice", password: "alice-secret", team: "platform")
+      let bob = try await Machine.joined(
+        server, as: "bob", password: "bob-secret", team: "platform")
+      try await alice.database.apply(.added([.mock]))
+      try await alice.database.share([Standup.mock.id])
+      try await alice.sync()
+      try await bob.sync()
+
+      let id = Standup.mock.id
+      try await alice.database.apply(.edited(id, StandupEdit(title: "Alice's")))
+      try await bob.database.apply(.edited(id, StandupEdit(title: "Bob's")))
+      try await alice.sync()
+      // NB: bob's edit waits while alice's arrives: it stays on screen, since it will be
+      // ordered after hers.
+      try await bob.sync()
+      #expect(try await bob.standups()[id: id]?.title == "Bob's")
+      try await alice.sync()
+      #expect(try await alice.standups()[id: id]?.title == "Bob's")
+      #expect(try await alice.standups() == bob.standups())
+    }
+  }
+
+  @Test func aPushMadeAgainAfterACrashAddsNothingTwice() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let alice = try await Machine.joined(
+        server, as: "alice", password: "alice-secret", team: "platform")
+      try await alice.database.apply(.added([.mock]))
+      try await alice.database.share([Standup.mock.id])
+      for minutes in 1...20 {
+        try await alice.database.apply(
+          .edited(Standup.mock.id, StandupEdit(duration: .seconds(60 * minutes))))
+      }
+      // NB: The server commits a push and the machine stops before it forgets what it pushed:
+      // the next round pushes the same changes again.
+      let waiting = try await alice.database.waitingTeamChanges(limit: 100)
+      #expect(waiting.count == 21)
+      let membership = try #require(try await alice.database.teamMembership())
+      let description = try ConnectionDescription(url: membership.server, environment: [:])
+      try await withRunningClient(description.clientConfiguration(password: "alice-secret")) {
+        client in
+        try await client.withConnection { connection in
+          try await TeamServer.push(
+            Array(waiting.prefix(15)), team: "platform", machine: membership.machine,
+            on: connection, logger: TestServer.logger)
+        }
+      }
+      #expect(try await alice.sync().pushed == 21)
+      #expect(
+        try server.administer(
+          "SELECT count(*), count(DISTINCT machine_sequence), max(sequence) FROM standups_team.changes"
+        )
+          == "21|21|21\n")
+      #expect(try await alice.database.waitingTeamChangeCount() == 0)
+    }
+  }
+
+  @Test func aRoleOutsideTheTeamAWrongPasswordAndNoServerEachGetASentenceAndACode() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      try server.administer("CREATE ROLE mallory LOGIN PASSWORD 'mallory-secret'")
+      let mallory = try await Machine.joined(
+        server, as: "mallory", password: "mallory-secret", team: "platform")
+      try await mallory.database.apply(.added([.mock]))
+      let outsider = await #expect(throws: SyncProblem.self) { try await mallory.sync() }
+      #expect(outsider == .notAMember(role: "mallory", team: "platform"))
+      #expect(outsider?.exitCode == 77)
+
+      let wrong = try await Machine.joined(
+        server, as: "alice", password: "not-it", team: "platform")
+      let refused = await #expect(throws: SyncProblem.self) { try await wrong.sync() }
+      #expect(refused?.exitCode == 77, "\(String(describing: refused))")
+      #expect(refused?.description.contains("password") == true, "\(String(describing: refused))")
+
+      // NB: Port 1 on loopback: nothing listens there.
+      let nowhere = try await Machine.joined(
+        server, as: "alice", password: "alice-secret", team: "platform")
+      try await nowhere.database.joinTeam(
+        server: "postgresql://alice@127.0.0.1:1/postgres?sslmode=disable", team: "platform",
+        machine: UUID())
+      let unreachable = await #expect(throws: SyncProblem.self) { try await nowhere.sync() }
+      #expect(unreachable?.exitCode == 69, "\(String(describing: unreachable))")
+    }
+  }
+}
