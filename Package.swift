@@ -186,6 +186,7 @@ let package = Package(
         "StandupsList",
         "SoundClient",
         "StorageClient",
+        "TeamSync",
         "TerminalUI",
         .casePaths,
         .clocks,

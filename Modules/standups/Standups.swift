@@ -21,7 +21,7 @@ struct Standups: AsyncParsableCommand {
       next time: $XDG_STATE_HOME/standups/session.json (~/.local/state/standups/session.json).
       """,
     version: "standups 1.0.0",
-    subcommands: [Export.self, Import.self, Run.self]
+    subcommands: [Export.self, Import.self, Run.self, Share.self, Sync.self, Team.self]
   )
 
   @OptionGroup var app: AppOptions

@@ -2,7 +2,7 @@ public import PostgresNIO
 
 extension ConnectionDescription {
   /// What the connection asks of TLS: the plain statement of ``sslMode`` on this endpoint, which
-  /// ``clientConfiguration(password:)`` turns into postgres-nio's settings.
+  /// ``connectionConfiguration(password:)`` turns into postgres-nio's settings.
   public enum TransportSecurity: Sendable, Equatable {
     /// Plain: `disable`, or any mode over a Unix socket.
     case none
@@ -33,48 +33,10 @@ extension ConnectionDescription {
     }
   }
 
-  /// postgres-nio's settings for a client of this server.
-  ///
-  /// ```swift
-  /// let client = PostgresClient(
-  ///   configuration: try server.clientConfiguration(password: try server.password())
-  /// )
-  /// ```
-  ///
-  /// - Parameter password: The password, from ``password(environment:homeFolder:)``.
-  public func clientConfiguration(password: String?) -> PostgresClient.Configuration {
-    switch endpoint {
-    case .unixSocket(let folder, let port):
-      return PostgresClient.Configuration(
-        unixSocketPath: "\(folder)/.s.PGSQL.\(port)",
-        username: user,
-        password: password,
-        database: database
-      )
-    case .tcp(let host, let port):
-      return PostgresClient.Configuration(
-        host: host,
-        port: port,
-        username: user,
-        password: password,
-        database: database,
-        tls: tls.forClient
-      )
-    }
-  }
-
   private enum TLSSettings {
     case disable
     case prefer(TLSConfiguration)
     case require(TLSConfiguration)
-
-    var forClient: PostgresClient.Configuration.TLS {
-      switch self {
-      case .disable: .disable
-      case .prefer(let settings): .prefer(settings)
-      case .require(let settings): .require(settings)
-      }
-    }
   }
 
   private var tls: TLSSettings {

@@ -17,7 +17,7 @@ public import Foundation
 ///   url: "postgresql://alice@db.example.com/standups?sslmode=verify-full"
 /// )
 /// let password = try server.password()
-/// let configuration = try server.clientConfiguration(password: password)
+/// let configuration = try server.connectionConfiguration(password: password)
 /// ```
 ///
 /// > Important: Only one host is supported, not libpq's comma-separated list, and no client

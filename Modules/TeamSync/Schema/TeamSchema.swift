@@ -13,9 +13,9 @@ public import PostgresNIO
 /// none. The schema's owner administers teams and members, and sees no standups unless a member.
 ///
 /// ```swift
-/// try await withRunningClient(server.clientConfiguration(password: password)) { client in
-///   try await TeamSchema.setUp(on: client, logger: logger)
-///   try await TeamSchema.addMembers(team: "platform", roles: ["alice", "bob"], on: client,
+/// try await server.withConnection(password: password, logger: logger) { connection in
+///   try await TeamSchema.setUp(on: connection, logger: logger)
+///   try await TeamSchema.addMembers(team: "platform", roles: ["alice", "bob"], on: connection,
 ///                                   logger: logger)
 /// }
 /// ```
@@ -30,8 +30,8 @@ public enum TeamSchema {
   ///
   /// - Throws: ``TeamSchemaError/newerSchema(found:supported:)`` when a newer release made the
   ///   schema; postgres-nio's errors when the server refuses (not the database's owner, say).
-  public static func setUp(on client: PostgresClient, logger: Logger) async throws {
-    try await transaction(on: client, logger: logger) { connection in
+  public static func setUp(on connection: PostgresConnection, logger: Logger) async throws {
+    try await transaction(on: connection, logger: logger) {
       try await connection.query("SELECT pg_advisory_xact_lock(\(setUpLock))", logger: logger)
       let found = try await version(on: connection, logger: logger)
       guard found <= currentVersion else {
@@ -55,12 +55,6 @@ public enum TeamSchema {
   }
 
   /// The version of the team schema on the server: 0 when there is none.
-  public static func version(on client: PostgresClient, logger: Logger) async throws -> Int {
-    try await client.withConnection { connection in
-      try await version(on: connection, logger: logger)
-    }
-  }
-
   /// Makes existing login roles members of `team`, creating the team if it is new.
   ///
   /// Each role is granted what a member needs (the schema, reading the teams and members,
@@ -68,7 +62,7 @@ public enum TeamSchema {
   /// Adding a member again changes nothing. All or none: one transaction.
   ///
   /// ```swift
-  /// try await TeamSchema.addMembers(team: "platform", roles: ["alice"], on: client,
+  /// try await TeamSchema.addMembers(team: "platform", roles: ["alice"], on: connection,
   ///                                 logger: logger)
   /// ```
   ///
@@ -77,11 +71,11 @@ public enum TeamSchema {
   public static func addMembers(
     team: String,
     roles: [String],
-    on client: PostgresClient,
+    on connection: PostgresConnection,
     logger: Logger
   ) async throws {
     guard !team.isEmpty else { throw TeamSchemaError.emptyTeamName }
-    try await transaction(on: client, logger: logger) { connection in
+    try await transaction(on: connection, logger: logger) {
       let found = try await version(on: connection, logger: logger)
       guard found == currentVersion else {
         throw found == 0
@@ -108,28 +102,27 @@ public enum TeamSchema {
   /// Runs `body` in one transaction, rolled back if it throws; its error is rethrown as it is
   /// (postgres-nio's `withTransaction` wraps it), so that callers can tell a sentence of ours.
   private static func transaction(
-    on client: PostgresClient,
+    on connection: PostgresConnection,
     logger: Logger,
-    _ body: (PostgresConnection) async throws -> Void
+    _ body: () async throws -> Void
   ) async throws {
-    try await client.withConnection { connection in
-      try await connection.query("BEGIN", logger: logger)
-      do {
-        try await body(connection)
-      } catch {
-        // NB: A rollback that fails means a broken connection, whose transaction the server
-        // rolls back itself; the caller needs the first error.
-        _ = try? await connection.query("ROLLBACK", logger: logger)
-        throw error
-      }
-      try await connection.query("COMMIT", logger: logger)
+    try await connection.query("BEGIN", logger: logger)
+    do {
+      try await body()
+    } catch {
+      // NB: A rollback that fails means a broken connection, whose transaction the server
+      // rolls back itself; the caller needs the first error.
+      _ = try? await connection.query("ROLLBACK", logger: logger)
+      throw error
     }
+    try await connection.query("COMMIT", logger: logger)
   }
 
   // NB: One fixed key for every release: the lock is about the schema, whatever its version.
   private static let setUpLock: Int64 = 0x5354_414E_4455_5053
 
-  static func version(on connection: PostgresConnection, logger: Logger) async throws
+  /// The version of the team schema on the server: 0 when there is none.
+  public static func version(on connection: PostgresConnection, logger: Logger) async throws
     -> Int
   {
     let exists = try await connection.query(

@@ -44,8 +44,7 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .unreachable(let server, let reason):
-      "The team's server at \(server) cannot be reached: \(reason). Changes wait here and go "
-        + "when it can."
+      "The team's server at \(server) cannot be reached: \(reason)."
     case .refused(let server, let reason):
       "The team's server at \(server) refused the connection: \(reason)."
     case .notAMember(let role, let team):

@@ -68,6 +68,18 @@ public actor TeamSyncEngine {
     }
   }
 
+  /// Connects and checks that the role may use the team, changing nothing.
+  ///
+  /// - Throws: ``SyncProblem``.
+  public func checkAccess() async throws(SyncProblem) {
+    let team = membership.team
+    let logger = self.logger
+    try await withServer { connection, description in
+      try await TeamServer.checkAccess(
+        team: team, role: description.user, on: connection, logger: logger)
+    }
+  }
+
   /// Syncs until cancelled: one connection, a round at each announcement of the server's and
   /// each change of this machine's, and a new connection after a wait when one fails.
   ///
@@ -173,8 +185,9 @@ public actor TeamSyncEngine {
       let pulled = try await TeamServer.pull(
         team: membership.team, after: after, limit: Self.batchSize, on: connection,
         logger: logger)
-      guard let last = pulled.last else { break }
-      let report = try await database.applyPulledTeamChanges(pulled, through: last.sequence)
+      // NB: Applying nothing still notes when the machine was last in sync.
+      let report = try await database.applyPulledTeamChanges(
+        pulled, through: pulled.last?.sequence ?? after)
       round.pulled += pulled.count
       round.report.standupIDs.formUnion(report.standupIDs)
       round.report.skipped += report.skipped

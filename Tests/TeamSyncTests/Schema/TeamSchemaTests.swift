@@ -14,15 +14,15 @@ struct TeamSchemaTests {
 
   @Test func setUpCreatesTheSchemaOnceAndRunningItAgainChangesNothing() async throws {
     try await TestServer.withTestServer { server in
-      try await server.withAdministrator { client in
-        #expect(try await TeamSchema.version(on: client, logger: logger) == 0)
-        try await TeamSchema.setUp(on: client, logger: logger)
-        #expect(try await TeamSchema.version(on: client, logger: logger) == 1)
+      try await server.withAdministrator { connection in
+        #expect(try await TeamSchema.version(on: connection, logger: logger) == 0)
+        try await TeamSchema.setUp(on: connection, logger: logger)
+        #expect(try await TeamSchema.version(on: connection, logger: logger) == 1)
       }
       let shape = try server.administer(Self.shapeQuery)
-      try await server.withAdministrator { client in
-        try await TeamSchema.setUp(on: client, logger: logger)
-        #expect(try await TeamSchema.version(on: client, logger: logger) == 1)
+      try await server.withAdministrator { connection in
+        try await TeamSchema.setUp(on: connection, logger: logger)
+        #expect(try await TeamSchema.version(on: connection, logger: logger) == 1)
       }
       #expect(try server.administer(Self.shapeQuery) == shape)
       #expect(
@@ -42,17 +42,17 @@ struct TeamSchemaTests {
 
   @Test func aSchemaFromANewerReleaseIsRefusedWithASentenceAndLeftAlone() async throws {
     try await TestServer.withTestServer { server in
-      try await server.withAdministrator { client in
-        try await TeamSchema.setUp(on: client, logger: logger)
+      try await server.withAdministrator { connection in
+        try await TeamSchema.setUp(on: connection, logger: logger)
       }
       try server.administer("UPDATE standups_team.schema_version SET version = 99")
-      try await server.withAdministrator { client in
+      try await server.withAdministrator { connection in
         let error = await #expect(throws: TeamSchemaError.self) {
-          try await TeamSchema.setUp(on: client, logger: logger)
+          try await TeamSchema.setUp(on: connection, logger: logger)
         }
         #expect(error == .newerSchema(found: 99, supported: TeamSchema.currentVersion))
         #expect(error?.description.contains("newer release") == true)
-        let version = try await TeamSchema.version(on: client, logger: logger)
+        let version = try await TeamSchema.version(on: connection, logger: logger)
         #expect(version == 99)
       }
     }
@@ -61,16 +61,19 @@ struct TeamSchemaTests {
   @Test func addingMembersNeedsExistingLoginRoles() async throws {
     try await TestServer.withTestServer { server in
       try server.administer("CREATE ROLE readers NOLOGIN")
-      try await server.withAdministrator { client in
+      try await server.withAdministrator { connection in
         await #expect(throws: TeamSchemaError.missingSchema) {
-          try await TeamSchema.addMembers(team: "A", roles: ["readers"], on: client, logger: logger)
+          try await TeamSchema.addMembers(
+            team: "A", roles: ["readers"], on: connection, logger: logger)
         }
-        try await TeamSchema.setUp(on: client, logger: logger)
+        try await TeamSchema.setUp(on: connection, logger: logger)
         await #expect(throws: TeamSchemaError.noSuchRole("nobody")) {
-          try await TeamSchema.addMembers(team: "A", roles: ["nobody"], on: client, logger: logger)
+          try await TeamSchema.addMembers(
+            team: "A", roles: ["nobody"], on: connection, logger: logger)
         }
         await #expect(throws: TeamSchemaError.notALoginRole("readers")) {
-          try await TeamSchema.addMembers(team: "A", roles: ["readers"], on: client, logger: logger)
+          try await TeamSchema.addMembers(
+            team: "A", roles: ["readers"], on: connection, logger: logger)
         }
       }
       // NB: All or none: the failed calls made no team.
@@ -86,13 +89,13 @@ struct TeamSchemaTests {
         try server.administer(
           "CREATE ROLE \"\(role)\" LOGIN PASSWORD '\(Self.password(of: role))'")
       }
-      try await server.withAdministrator { client in
-        try await TeamSchema.setUp(on: client, logger: logger)
-        try await TeamSchema.addMembers(team: "A", roles: ["alice"], on: client, logger: logger)
+      try await server.withAdministrator { connection in
+        try await TeamSchema.setUp(on: connection, logger: logger)
+        try await TeamSchema.addMembers(team: "A", roles: ["alice"], on: connection, logger: logger)
         try await TeamSchema.addMembers(
-          team: "B", roles: ["bob", "Carol Q"], on: client, logger: logger)
+          team: "B", roles: ["bob", "Carol Q"], on: connection, logger: logger)
         // NB: Adding again changes nothing.
-        try await TeamSchema.addMembers(team: "A", roles: ["alice"], on: client, logger: logger)
+        try await TeamSchema.addMembers(team: "A", roles: ["alice"], on: connection, logger: logger)
       }
 
       let insertA = """

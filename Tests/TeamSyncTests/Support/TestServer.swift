@@ -32,10 +32,10 @@ struct TestServer {
     for (role, password) in members.sorted(by: { $0.key < $1.key }) {
       try administer("CREATE ROLE \"\(role)\" LOGIN PASSWORD '\(password)'")
     }
-    try await withAdministrator { client in
-      try await TeamSchema.setUp(on: client, logger: Self.logger)
+    try await withAdministrator { connection in
+      try await TeamSchema.setUp(on: connection, logger: Self.logger)
       try await TeamSchema.addMembers(
-        team: team, roles: members.keys.sorted(), on: client, logger: Self.logger)
+        team: team, roles: members.keys.sorted(), on: connection, logger: Self.logger)
     }
   }
 
@@ -56,12 +56,12 @@ struct TestServer {
 
   /// Connects to the server as the administrator, through the app's own connection code.
   func withAdministrator<Result: Sendable>(
-    _ body: (PostgresClient) async throws -> Result
+    _ body: (PostgresConnection) async throws -> Result
   ) async throws -> Result {
     let description = try ConnectionDescription(url: administratorURL, environment: [:])
     let password = try description.password(
       environment: ["PGPASSWORD": Self.administratorPassword], homeFolder: folder)
-    return try await withRunningClient(description.clientConfiguration(password: password), body)
+    return try await description.withConnection(password: password, logger: Self.logger, body)
   }
 
   /// Runs hand-written SQL through `psql` as `role`, the way a member could without the app.

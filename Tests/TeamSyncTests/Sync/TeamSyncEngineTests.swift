@@ -124,13 +124,11 @@ struct TeamSyncEngineTests {
       #expect(waiting.count == 21)
       let membership = try #require(try await alice.database.teamMembership())
       let description = try ConnectionDescription(url: membership.server, environment: [:])
-      try await withRunningClient(description.clientConfiguration(password: "alice-secret")) {
-        client in
-        try await client.withConnection { connection in
-          try await TeamServer.push(
-            Array(waiting.prefix(15)), team: "platform", machine: membership.machine,
-            on: connection, logger: TestServer.logger)
-        }
+      try await description.withConnection(password: "alice-secret", logger: TestServer.logger) {
+        connection in
+        try await TeamServer.push(
+          Array(waiting.prefix(15)), team: "platform", machine: membership.machine,
+          on: connection, logger: TestServer.logger)
       }
       #expect(try await alice.sync().pushed == 21)
       #expect(

@@ -1,0 +1,281 @@
+public import Foundation
+import Logging
+import Models
+public import StorageClient
+public import TeamSync
+
+/// What `standups team …`, `standups share` and `standups sync` do: each returns the lines to
+/// print, or throws a ``TeamCommandError`` whose sentence and exit code the command ends with.
+///
+/// ```swift
+/// let lines = try await TeamCommands.join(url: url, team: "platform", database: file)
+/// lines.forEach { print($0) }
+/// ```
+public enum TeamCommands {
+  /// Creates or upgrades the team schema in the database at `url`, as its owner.
+  public static func setUp(url: String) async throws(TeamCommandError) -> [String] {
+    let description = try describe(url)
+    try await administer {
+      try await TeamSchema.setUp(server: description, logger: logger)
+    }
+    return [
+      "The team schema on \(description.serverName) is at version \(TeamSchema.currentVersion)."
+    ]
+  }
+
+  /// Makes existing login roles members of `team`, creating the team if it is new.
+  public static func add(
+    url: String, team: String, roles: [String]
+  ) async throws(TeamCommandError) -> [String] {
+    let description = try describe(url)
+    try await administer {
+      try await TeamSchema.addMembers(
+        team: team, roles: roles, server: description, logger: logger)
+    }
+    return ["\(roles.joined(separator: ", ")) \(roles.count == 1 ? "is" : "are") in “\(team)”."]
+  }
+
+  /// Joins `team`: checks the server lets this role use it, then syncs once, from the start of
+  /// the team's order.
+  public static func join(
+    url: String, team: String, database file: URL,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) async throws(TeamCommandError) -> [String] {
+    let description = try describe(url, environment: environment)
+    let database = try await open(file)
+    let previous = try await storage { try await database.teamMembership() }
+    try await storage {
+      try await database.joinTeam(server: url, team: team, machine: UUID())
+    }
+    do {
+      let round = try await engine(database, environment).syncOnce()
+      return [
+        "This machine syncs with “\(team)” on \(description.serverName) as "
+          + "\(description.user); \(standups(round.report.standupIDs.count)) came from the team.",
+        "Share a standup with: standups share TITLE (or --all).",
+      ]
+    } catch {
+      // NB: Not joined after all: the machine is as it was.
+      try await storage {
+        if let previous {
+          try await database.joinTeam(
+            server: previous.server, team: previous.team, machine: previous.machine)
+        } else {
+          try await database.leaveTeam()
+        }
+      }
+      throw .sync(error)
+    }
+  }
+
+  /// One round: push everything waiting, pull everything new.
+  public static func sync(
+    database file: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) async throws(TeamCommandError) -> [String] {
+    let database = try await open(file)
+    let round: TeamSyncEngine.Round
+    do {
+      round = try await engine(database, environment).syncOnce()
+    } catch {
+      throw .sync(error)
+    }
+    var lines = ["Pushed \(changes(round.pushed)), pulled \(changes(round.pulled))."]
+    for skipped in round.report.skipped {
+      lines.append("Change \(skipped.sequence) of the team's was not applied: \(skipped.reason)")
+    }
+    return lines
+  }
+
+  /// Server, team, last sync, changes waiting; throws when the server cannot be reached or
+  /// refuses the role.
+  public static func status(
+    database file: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) async throws(TeamCommandError) -> [String] {
+    let database = try await open(file)
+    guard let membership = try await storage({ try await database.teamMembership() }) else {
+      throw .sync(.notJoined)
+    }
+    let waiting = try await storage { try await database.waitingTeamChangeCount() }
+    let shared = try await storage { try await database.sharedStandupIDs() }
+    var lines = [
+      "Team: \(membership.team) on \(membership.server)",
+      "Shared standups: \(shared.count)",
+      "Changes waiting: \(waiting)",
+      "Last sync: "
+        + (membership.lastSyncedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "never"),
+    ]
+    do {
+      try await engine(database, environment).checkAccess()
+    } catch {
+      throw .sync(error, lines)
+    }
+    lines.append(
+      waiting == 0 ? "The server is reachable." : "The server is reachable; run standups sync.")
+    return lines
+  }
+
+  /// Stops syncing; the team's standups stay as personal ones.
+  public static func leave(database file: URL) async throws(TeamCommandError) -> [String] {
+    let database = try await open(file)
+    guard let membership = try await storage({ try await database.teamMembership() }) else {
+      throw .sync(.notJoined)
+    }
+    let shared = try await storage { try await database.leaveTeam() }
+    return [
+      "This machine no longer syncs with “\(membership.team)”; its \(standups(shared)) stay "
+        + "here as personal ones."
+    ]
+  }
+
+  /// Makes standups the team's: those named (a title or an ID, as `--open` takes), or all.
+  public static func share(
+    _ names: [String], all: Bool, database file: URL
+  ) async throws(TeamCommandError) -> [String] {
+    let database = try await open(file)
+    guard try await storage({ try await database.teamMembership() }) != nil else {
+      throw .sync(.notJoined)
+    }
+    let stored = try await storage { try await database.readStandups() }
+    var ids: [Standup.ID] = all ? Array(stored.ids) : []
+    for name in names {
+      let matches = stored.standups(matching: name)
+      guard matches.count == 1, let match = matches.first else {
+        throw matches.isEmpty ? .noSuchStandup(name) : .ambiguous(name, matches.count)
+      }
+      ids.append(match.id)
+    }
+    let shared = try await storage { try await database.share(ids) }
+    let titles = shared.compactMap { stored[id: $0]?.displayTitle }
+    return titles.isEmpty
+      ? ["Nothing new to share: \(ids.count == 1 ? "it is" : "they are") the team's already."]
+      : ["Shared with the team: \(titles.map { "“\($0)”" }.joined(separator: ", "))."]
+  }
+
+  // MARK: - Helpers
+
+  static let logger = {
+    var logger = Logger(label: "standups.team")
+    logger.logLevel = .critical
+    return logger
+  }()
+
+  private static func describe(
+    _ url: String, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(TeamCommandError) -> ConnectionDescription {
+    do {
+      return try ConnectionDescription(url: url, environment: environment)
+    } catch {
+      throw .sync(.connection(error))
+    }
+  }
+
+  private static func administer(
+    _ work: () async throws -> Void
+  ) async throws(TeamCommandError) {
+    do {
+      try await work()
+    } catch let error as TeamSchemaError {
+      throw .schema(error)
+    } catch let error as SyncProblem {
+      throw .sync(error)
+    } catch {
+      throw .sync(.unreachable(server: "", reason: String(describing: error)))
+    }
+  }
+
+  private static func open(_ file: URL) async throws(TeamCommandError) -> StandupsDatabase {
+    if let problem = StorageClient.problemWithDataFile(at: file) {
+      throw .storage(.notADataFile(problem))
+    }
+    let database = StandupsDatabase(path: file.path)
+    let stored = try await storage { try await database.load() }
+    if case .readOnly(let reason) = stored.access {
+      throw .storage(.refused(.readOnly(reason)))
+    }
+    return database
+  }
+
+  // NB: Every call of the database's throws a `StorageError`; a closure's thrown type is not
+  // inferred, so the others are not expected, and are told as a write that failed.
+  private static func storage<T>(
+    _ work: () async throws -> T
+  ) async throws(TeamCommandError) -> T {
+    do {
+      return try await work()
+    } catch let error as StorageError {
+      throw .storage(error)
+    } catch {
+      throw .storage(
+        .writeFailed(
+          FileProblem(
+            path: "", reason: .other(String(describing: error)), technicalDetail: "")))
+    }
+  }
+
+  private static func engine(
+    _ database: StandupsDatabase, _ environment: [String: String]
+  ) async throws(SyncProblem) -> TeamSyncEngine {
+    let membership: TeamMembership?
+    do {
+      membership = try await database.teamMembership()
+    } catch {
+      throw .notJoined
+    }
+    guard let membership else { throw .notJoined }
+    return TeamSyncEngine(
+      database: database, membership: membership, environment: environment, logger: logger)
+  }
+
+  private static func standups(_ count: Int) -> String {
+    count == 1 ? "1 standup" : "\(count) standups"
+  }
+
+  private static func changes(_ count: Int) -> String {
+    count == 1 ? "1 change" : "\(count) changes"
+  }
+}
+
+/// Why a team command did nothing, with the code it exits with (sysexits).
+public enum TeamCommandError: Error, Equatable, CustomStringConvertible {
+  /// The server, the URL or the membership: ``TeamSync/SyncProblem`` says which; the lines
+  /// are what could be said before it (``TeamCommands/status(database:environment:)``).
+  case sync(SyncProblem, [String] = [])
+  /// The team schema refused: a role that does not exist, a newer release's schema.
+  case schema(TeamSchemaError)
+  /// This machine's database could not be opened or written.
+  case storage(StorageError)
+  /// No standup has this title or ID.
+  case noSuchStandup(String)
+  /// Several standups have this title.
+  case ambiguous(String, Int)
+
+  /// The status the command exits with.
+  public var exitCode: Int32 {
+    switch self {
+    case .sync(let problem, _): problem.exitCode
+    case .schema(.noSuchRole), .schema(.notALoginRole): 67
+    case .schema(.emptyTeamName): 64
+    case .schema: 69
+    case .storage(.notADataFile): 64
+    case .storage: 74
+    case .noSuchStandup, .ambiguous: 65
+    }
+  }
+
+  /// The lines to print on standard output before the sentence.
+  public var lines: [String] {
+    if case .sync(_, let lines) = self { lines } else { [] }
+  }
+
+  /// The sentence for standard error.
+  public var description: String {
+    switch self {
+    case .sync(let problem, _): problem.description
+    case .schema(let error): error.description
+    case .storage(let error): "Nothing was changed. \(error)"
+    case .noSuchStandup(let name): "No standup has the title or ID “\(name)”."
+    case .ambiguous(let name, let count):
+      "\(count) standups have the title “\(name)”: give the ID of the one you mean."
+    }
+  }
+}

@@ -1,0 +1,52 @@
+public import Logging
+import PostgresNIO
+
+extension TeamSchema {
+  /// Creates or upgrades the team schema on `server`, connecting as its URL's role with the
+  /// password libpq's rules give (``ConnectionDescription/password(environment:homeFolder:)``).
+  ///
+  /// ```swift
+  /// try await TeamSchema.setUp(server: ConnectionDescription(url: url), logger: logger)
+  /// ```
+  ///
+  /// - Throws: ``TeamSchemaError`` when the server holds a newer release's schema,
+  ///   ``SyncProblem`` when it cannot be reached or refuses the role.
+  public static func setUp(server: ConnectionDescription, logger: Logger) async throws {
+    try await administer(server, logger: logger) { connection in
+      try await setUp(on: connection, logger: logger)
+    }
+  }
+
+  /// Makes existing login roles members of `team` on `server` (see
+  /// ``addMembers(team:roles:on:logger:)``).
+  ///
+  /// - Throws: ``TeamSchemaError`` for a role that does not exist or cannot log in,
+  ///   ``SyncProblem`` when the server cannot be reached or refuses the role.
+  public static func addMembers(
+    team: String, roles: [String], server: ConnectionDescription, logger: Logger
+  ) async throws {
+    try await administer(server, logger: logger) { connection in
+      try await addMembers(team: team, roles: roles, on: connection, logger: logger)
+    }
+  }
+
+  private static func administer(
+    _ server: ConnectionDescription,
+    logger: Logger,
+    _ work: (PostgresConnection) async throws -> Void
+  ) async throws {
+    let password: String?
+    do {
+      password = try server.password()
+    } catch {
+      throw SyncProblem.connection(error)
+    }
+    do {
+      try await server.withConnection(password: password, logger: logger, work)
+    } catch let error as TeamSchemaError {
+      throw error
+    } catch {
+      throw SyncProblem.from(error, server: server.serverName)
+    }
+  }
+}
