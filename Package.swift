@@ -194,6 +194,7 @@ let package = Package(
         .dependencies,
         .identifiedCollections,
         .issueReporting,
+        .tagged,
       ],
       path: "Modules/StandupsTerminal"
     ),

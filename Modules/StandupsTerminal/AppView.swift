@@ -61,7 +61,9 @@ public enum AppView {
     drawBreadcrumb(state, format: format, in: layout.breadcrumb, on: &canvas)
     switch topScreen(state) {
     case .list:
-      ListScreen.render(state.app.list, view.list, in: layout.content, format: format, on: &canvas)
+      ListScreen.render(
+        state.app.list, view.list, shared: view.sharedStandups, in: layout.content,
+        format: format, on: &canvas)
     case .element(let id, .detail(let detail)):
       DetailScreen.render(
         detail, view[screen: id], in: layout.content, format: format, on: &canvas)
@@ -345,9 +347,11 @@ public enum AppView {
         let text: JoinedSequence = ["⚠", problem].joined(separator: " ")
         return text.wrapped(toWidth: width, maxLines: 2).map { ($0, Palette.problem) }
       } ?? []
+    let team: [(String, Style)] =
+      view.team.map { [("⚠ \($0)".truncated(toWidth: width), Palette.problem)] } ?? []
     var notice: [(String, Style)] = []
     let notices = [view.notice, state.storage.notice].compactMap { $0 }
-    let noticeRows = rows - feedback.count - problem.count
+    let noticeRows = rows - feedback.count - problem.count - team.count
     if !notices.isEmpty, noticeRows > 0 {
       // NB: Joined as it is read, and read only as far as the rows shown and one more, to know
       // whether it goes on: a notice can quote a title of any length.
@@ -359,7 +363,7 @@ public enum AppView {
       }
       notice = lines.map { ($0, Palette.title) }
     }
-    return Array((feedback + notice + problem).prefix(max(rows, 0)))
+    return Array((feedback + notice + problem + team).prefix(max(rows, 0)))
   }
 
   private static func drawBreadcrumb(

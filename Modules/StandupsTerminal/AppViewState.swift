@@ -6,6 +6,7 @@ import MeetingFeature
 public import Models
 public import Persistence
 public import StandupForm
+public import Tagged
 public import TerminalUI
 
 /// What the terminal remembers about each screen beyond the features' state: selections,
@@ -46,6 +47,13 @@ public struct AppViewState: Sendable {
   /// run, a meeting kept after a crash, a session that could not be restored, a problem written
   /// to the log. It wraps, so that a path it names is shown whole.
   public var notice: String?
+
+  /// How this machine stands with its team's server when that needs saying ("offline — 3
+  /// changes waiting"); `nil` in no team, or in sync.
+  public var team: String?
+
+  /// The standups shared with the team, which the list marks.
+  public var sharedStandups: Set<Standup.ID> = []
 
   /// The data file the app reads and writes, which every alert about the data names; `nil`
   /// when there is none to name (a test's storage in memory).

@@ -2,8 +2,10 @@ import AppFeature
 import CasePaths
 public import Composable
 public import Foundation
+public import Models
 public import Persistence
 import RecordMeeting
+public import Tagged
 public import TerminalUI
 
 /// The app on a terminal, minus the terminal: the store, the view state, the typed transcript,
@@ -217,6 +219,15 @@ public final class TerminalApp {
   public func render(size: Size) -> Canvas {
     view.prepare(for: store.state, size: size)
     return AppView.render(store.state, view, size: size, format: format)
+  }
+
+  /// Shows how this machine stands with its team's server: `line` on the status line when it
+  /// needs saying, and `shared` marked on the list.
+  public func showTeam(_ line: String?, shared: Set<Standup.ID>) {
+    guard view.team != line || view.sharedStandups != shared else { return }
+    view.team = line
+    view.sharedStandups = shared
+    onChange?()
   }
 
   /// Shows what another instance of the app saved since this one last read or wrote the data,

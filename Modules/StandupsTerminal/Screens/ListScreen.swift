@@ -17,6 +17,7 @@ enum ListScreen {
   static func render(
     _ state: StandupsList.State,
     _ view: ScreenViewState,
+    shared: Set<Standup.ID> = [],
     in region: Rect,
     format: TerminalFormat,
     on canvas: inout Canvas
@@ -42,6 +43,12 @@ enum ListScreen {
       let isSelected = index == selected
       canvas.fill(row, style: isSelected ? Palette.selected : .plain)
       canvas.text("  ", at: row.origin, style: Palette.swatch(standup.theme), clip: row)
+      if shared.contains(standup.id) {
+        // NB: Between the swatch and the title: a shared standup's mark.
+        canvas.text(
+          "•", at: Point(column: row.minColumn + 2, row: row.minRow),
+          style: isSelected ? Palette.selected : Palette.label, clip: row)
+      }
       let count = standup.attendees.count
       // NB: Fixed-width columns keep the counts and lengths aligned from row to row.
       let people = "\(count) \(count == 1 ? "person" : "people")"
