@@ -97,13 +97,16 @@ public enum TeamCommands {
     }
     let waiting = try await storage { try await database.waitingTeamChangeCount() }
     let shared = try await storage { try await database.sharedStandupIDs() }
+    let replaced = try await storage { try await database.valuesReplacedByTheTeam() }
     var lines = [
       "Team: \(membership.team) on \(membership.server)",
       "Shared standups: \(shared.count)",
       "Changes waiting: \(waiting)",
       "Last sync: "
         + (membership.lastSyncedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "never"),
+      "Values of yours another member's change replaced: \(replaced.count)",
     ]
+    lines += replaced.map { "  \($0.sentence)" }
     do {
       try await engine(database, environment).checkAccess()
     } catch {

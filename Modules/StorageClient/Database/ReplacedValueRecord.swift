@@ -32,7 +32,19 @@ struct ReplacedValueRecord: Codable, FetchableRecord, PersistableRecord {
   /// The values replaced by saves of processes other than `owner`, oldest first; a row that
   /// cannot be read is left out (and left as it is).
   static func fetchAll(_ db: Database, notReplacedBy owner: String) throws -> [ReplacedValue] {
-    try Self.filter(Column("replacedBy") != owner).order(Column("replacedAt"), Column("id"))
+    try values(Self.filter(Column("replacedBy") != owner), db)
+  }
+
+  /// The values replaced by saves of `owner`'s, oldest first: ``TeamLedger/teamOwner`` for
+  /// those another machine of the team replaced.
+  static func fetchAll(_ db: Database, replacedBy owner: String) throws -> [ReplacedValue] {
+    try values(Self.filter(Column("replacedBy") == owner), db)
+  }
+
+  private static func values(_ request: QueryInterfaceRequest<Self>, _ db: Database) throws
+    -> [ReplacedValue]
+  {
+    try request.order(Column("replacedAt"), Column("id"))
       .fetchAll(db)
       .compactMap { record in
         guard let id = UUID(uuidString: record.id),

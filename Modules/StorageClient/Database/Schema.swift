@@ -36,6 +36,12 @@ import GRDB
 /// - `teamOutbox`: this machine's changes to shared standups not yet on the server, in the order
 ///   they were made, each written in the transaction of the change itself.
 ///
+/// - `teamFieldOwner`: the fields of shared standups whose value on the server is this
+///   machine's (the last change of the server's order to set them was pushed from here), by
+///   standup and field (`title`, `duration`, `theme`, `attendeeOrder`, `attendee:<ID>`): when
+///   another machine's later change replaces one without having seen it, this machine's user is
+///   told (a `replacedValue` row), as a second instance's save is told today.
+///
 /// A database whose migrations include ones this release does not know was made by a newer
 /// release: it is opened read-only (``DatabaseMigrator/hasBeenSuperseded(_:)``).
 enum Schema {
@@ -138,6 +144,11 @@ enum Schema {
         // NB: The change as the JSON of `StandupsChange`'s Codable conformance.
         table.column("change", .text).notNull()
         table.column("basedOn", .integer).notNull()
+      }
+      try db.create(table: "teamFieldOwner") { table in
+        table.column("standupId", .text).notNull()
+        table.column("field", .text).notNull()
+        table.primaryKey(["standupId", "field"])
       }
     }
     return migrator

@@ -80,8 +80,17 @@ extension StandupsDatabase {
   ) throws(StorageError) -> TeamPullReport {
     let queue = try writableQueue()
     let now = options.now()
+    let makeID = options.makeMeetingID
     return try commit(queue) { db in
-      try TeamLedger.applyPulled(pulled, through: sequence, at: now, db)
+      try TeamLedger.applyPulled(pulled, through: sequence, at: now, makeID: makeID, db)
+    }
+  }
+
+  /// The values of this machine's that another machine's change replaced, still to be put
+  /// away: what `standups team status` lists.
+  public func valuesReplacedByTheTeam() throws(StorageError) -> [ReplacedValue] {
+    try readingTeam(or: []) { db in
+      try ReplacedValueRecord.fetchAll(db, replacedBy: TeamLedger.teamOwner)
     }
   }
 

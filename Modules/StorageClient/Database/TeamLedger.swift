@@ -77,6 +77,7 @@ enum TeamLedger {
     _ pulled: [PulledTeamChange],
     through sequence: Int64,
     at now: Date,
+    makeID: () -> UUID,
     _ db: Database
   ) throws -> TeamPullReport {
     var report = TeamPullReport()
@@ -88,6 +89,10 @@ enum TeamLedger {
           TeamPullReport.Skipped(
             sequence: change.sequence, reason: "it is not a change this release can read"))
         continue
+      }
+      let ownFields = try ownedFields(of: decoded, db)
+      if change.machine != machine {
+        try tellReplaced(by: decoded, ownFields, at: now, makeID: makeID, db)
       }
       if let problem = try writeUnlessRefused(decoded, db) {
         report.skipped.append(TeamPullReport.Skipped(sequence: change.sequence, reason: problem))
@@ -101,6 +106,9 @@ enum TeamLedger {
       }
       if change.machine != machine {
         report.standupIDs.formUnion(decoded.standupIDs)
+        try forget(ownFields, db)
+      } else {
+        try own(ownFields, db)
       }
     }
     if !touched.isEmpty {
@@ -115,6 +123,86 @@ enum TeamLedger {
       sql: "UPDATE teamMembership SET lastSequence = max(lastSequence, ?), lastSyncedAt = ?",
       arguments: [sequence, now.timeIntervalSinceReferenceDate])
     return report
+  }
+
+  /// The owner a replaced value is recorded under when another machine's change replaced it: no
+  /// process of this machine's, so every instance of the app tells it.
+  static let teamOwner = "team"
+
+  /// The fields an edit sets, as `teamFieldOwner` names them.
+  private static func ownedFields(of change: StandupsChange, _ db: Database) throws -> [(
+    String, String
+  )] {
+    guard case .edited(let id, let edit) = change else { return [] }
+    var fields: [String] = []
+    if edit.title != nil { fields.append("title") }
+    if edit.duration != nil { fields.append("duration") }
+    if edit.theme != nil { fields.append("theme") }
+    for attendee in edit.attendees?.renamed ?? [] {
+      fields.append("attendee:\(attendee.id.rawValue.uuidString)")
+    }
+    if edit.seen.attendeeOrder != nil { fields.append("attendeeOrder") }
+    return fields.map { (id.rawValue.uuidString, $0) }
+  }
+
+  private static func field(of value: StandupValue) -> String {
+    switch value {
+    case .title: "title"
+    case .duration: "duration"
+    case .theme: "theme"
+    case .attendeeName(let attendee): "attendee:\(attendee.id.rawValue.uuidString)"
+    case .attendeeOrder: "attendeeOrder"
+    }
+  }
+
+  private static func own(_ fields: [(String, String)], _ db: Database) throws {
+    for (standup, field) in fields {
+      try db.execute(
+        sql: "INSERT OR IGNORE INTO teamFieldOwner (standupId, field) VALUES (?, ?)",
+        arguments: [standup, field])
+    }
+  }
+
+  private static func forget(_ fields: [(String, String)], _ db: Database) throws {
+    for (standup, field) in fields {
+      try db.execute(
+        sql: "DELETE FROM teamFieldOwner WHERE standupId = ? AND field = ?",
+        arguments: [standup, field])
+    }
+  }
+
+  /// Records the values of this machine's that another machine's `change` replaces without
+  /// having seen them: the server ordered it last, so it wins everywhere, and this machine's
+  /// user is told. A field a change still waiting here sets again is not told: that change will
+  /// be ordered later, and win.
+  private static func tellReplaced(
+    by change: StandupsChange, _ fields: [(String, String)], at now: Date,
+    makeID: () -> UUID, _ db: Database
+  ) throws {
+    guard case .edited(let id, let edit) = change, !fields.isEmpty,
+      let stored = try? StandupRows.fetchOne(db, id: id)
+    else { return }
+    let owned = Set(
+      try String.fetchAll(
+        db, sql: "SELECT field FROM teamFieldOwner WHERE standupId = ?",
+        arguments: [id.rawValue.uuidString]))
+    var waiting = Set<String>()
+    for entry in try Self.waiting(limit: .max, db) {
+      if let decoded = decode(entry.change) {
+        waiting.formUnion(
+          try ownedFields(of: decoded, db).filter { $0.0 == id.rawValue.uuidString }.map(\.1))
+      }
+    }
+    for replacement in edit.valuesReplaced(in: stored) {
+      let field = field(of: replacement.replaced)
+      guard owned.contains(field), !waiting.contains(field) else { continue }
+      try ReplacedValueRecord(
+        ReplacedValue(
+          id: ReplacedValue.ID(makeID()), standupID: id, standupTitle: stored.displayTitle,
+          value: replacement.replaced, replacement: replacement.replacement, replacedAt: now),
+        replacedBy: teamOwner
+      ).insert(db)
+    }
   }
 
   /// Writes `change` in a savepoint; returns why it was refused when its content breaks a rule

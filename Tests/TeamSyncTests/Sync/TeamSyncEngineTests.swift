@@ -107,6 +107,67 @@ struct TeamSyncEngineTests {
     }
   }
 
+  @Test func theMachineWhoseValueLostTellsItsUserAndNoOtherDoes() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let alice = try await Machine.joined(
+        server, as: "alice", password: "alice-secret", team: "platform")
+      let bob = try await Machine.joined(
+        server, as: "bob", password: "bob-secret", team: "platform")
+      try await alice.database.apply(.added([.mock]))
+      try await alice.database.share([Standup.mock.id])
+      try await alice.sync()
+      try await bob.sync()
+
+      // NB: Two forms opened on the same standup, each saving a title and bob a length too.
+      let id = Standup.mock.id
+      var alices = Standup.mock
+      alices.title = "Alice's"
+      var bobs = Standup.mock
+      bobs.title = "Bob's"
+      bobs.duration = .seconds(900)
+      try await alice.database.apply(.edited(id, StandupEdit(from: .mock, to: alices)))
+      try await bob.database.apply(.edited(id, StandupEdit(from: .mock, to: bobs)))
+      try await alice.sync()
+      try await bob.sync()
+      try await alice.sync()
+
+      let lost = try await alice.database.valuesReplacedByTheTeam()
+      #expect(lost.map(\.value) == [.title("Alice's")])
+      #expect(lost.map(\.replacement) == [.title("Bob's")])
+      #expect(try await bob.database.valuesReplacedByTheTeam().isEmpty)
+      #expect(try await alice.standups() == bob.standups())
+      #expect(try await alice.standups()[id: id]?.duration == .seconds(900))
+    }
+  }
+
+  @Test func aRunningEngineShowsAnotherMachinesChangeWithoutBeingAsked() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let alice = try await Machine.joined(
+        server, as: "alice", password: "alice-secret", team: "platform")
+      let bob = try await Machine.joined(
+        server, as: "bob", password: "bob-secret", team: "platform")
+      let (statuses, status) = AsyncStream.makeStream(of: TeamSyncStatus.self)
+      let (pulls, pulled) = AsyncStream.makeStream(of: TeamPullReport.self)
+      let engine = try await bob.engine()
+      let running = Task {
+        await engine.run(onStatus: { status.yield($0) }, onPulled: { pulled.yield($0) })
+      }
+      defer { running.cancel() }
+      for await next in statuses where next == .online(waiting: 0) { break }
+
+      try await alice.database.apply(.added([.mock]))
+      try await alice.database.share([Standup.mock.id])
+      try await alice.sync()
+      // NB: No round of bob's is asked for: the server's announcement starts it.
+      var iterator = pulls.makeAsyncIterator()
+      let report = await iterator.next()
+      #expect(report?.standupIDs == [Standup.mock.id])
+      #expect(try await bob.standups().ids == [Standup.mock.id])
+    }
+  }
+
   @Test func aPushMadeAgainAfterACrashAddsNothingTwice() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Self.members)
