@@ -206,7 +206,7 @@ let package = Package(
     // NB: A team's standups meet on the team's PostgreSQL server; only this module talks to it.
     .target(
       name: "TeamSync",
-      dependencies: ["Models", "StorageClient", .postgresNIO],
+      dependencies: ["StorageClient", .postgresNIO],
       path: "Modules/TeamSync"
     ),
     .target(

@@ -1,5 +1,4 @@
 public import Foundation
-import Logging
 import Models
 public import StorageClient
 public import TeamSync
@@ -16,7 +15,7 @@ public enum TeamCommands {
   public static func setUp(url: String) async throws(TeamCommandError) -> [String] {
     let description = try describe(url)
     try await administer {
-      try await TeamSchema.setUp(server: description, logger: logger)
+      try await TeamSchema.setUp(server: description)
     }
     return [
       "The team schema on \(description.serverName) is at version \(TeamSchema.currentVersion)."
@@ -29,8 +28,7 @@ public enum TeamCommands {
   ) async throws(TeamCommandError) -> [String] {
     let description = try describe(url)
     try await administer {
-      try await TeamSchema.addMembers(
-        team: team, roles: roles, server: description, logger: logger)
+      try await TeamSchema.addMembers(team: team, roles: roles, server: description)
     }
     return ["\(roles.joined(separator: ", ")) \(roles.count == 1 ? "is" : "are") in “\(team)”."]
   }
@@ -156,12 +154,6 @@ public enum TeamCommands {
 
   // MARK: - Helpers
 
-  static let logger = {
-    var logger = Logger(label: "standups.team")
-    logger.logLevel = .critical
-    return logger
-  }()
-
   private static func describe(
     _ url: String, environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(TeamCommandError) -> ConnectionDescription {
@@ -225,8 +217,7 @@ public enum TeamCommands {
       throw .notJoined
     }
     guard let membership else { throw .notJoined }
-    return TeamSyncEngine(
-      database: database, membership: membership, environment: environment, logger: logger)
+    return TeamSyncEngine(database: database, membership: membership, environment: environment)
   }
 
   private static func standups(_ count: Int) -> String {

@@ -1,5 +1,4 @@
-public import Logging
-import PostgresNIO
+public import PostgresNIO
 
 extension TeamSchema {
   /// Creates or upgrades the team schema on `server`, connecting as its URL's role with the
@@ -11,7 +10,9 @@ extension TeamSchema {
   ///
   /// - Throws: ``TeamSchemaError`` when the server holds a newer release's schema,
   ///   ``SyncProblem`` when it cannot be reached or refuses the role.
-  public static func setUp(server: ConnectionDescription, logger: Logger) async throws {
+  public static func setUp(server: ConnectionDescription, logger: Logger = .teamSync)
+    async throws
+  {
     try await administer(server, logger: logger) { connection in
       try await setUp(on: connection, logger: logger)
     }
@@ -23,7 +24,7 @@ extension TeamSchema {
   /// - Throws: ``TeamSchemaError`` for a role that does not exist or cannot log in,
   ///   ``SyncProblem`` when the server cannot be reached or refuses the role.
   public static func addMembers(
-    team: String, roles: [String], server: ConnectionDescription, logger: Logger
+    team: String, roles: [String], server: ConnectionDescription, logger: Logger = .teamSync
   ) async throws {
     try await administer(server, logger: logger) { connection in
       try await addMembers(team: team, roles: roles, on: connection, logger: logger)

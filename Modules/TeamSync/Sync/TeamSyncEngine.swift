@@ -1,6 +1,5 @@
 public import Foundation
-public import Logging
-import PostgresNIO
+public import PostgresNIO
 public import StorageClient
 
 /// Syncs this machine's shared standups with its team's PostgreSQL server.
@@ -41,7 +40,7 @@ public actor TeamSyncEngine {
     database: StandupsDatabase,
     membership: TeamMembership,
     environment: [String: String] = ProcessInfo.processInfo.environment,
-    logger: Logger = Logger(label: "standups.team-sync")
+    logger: Logger = .teamSync
   ) {
     self.database = database
     self.membership = membership

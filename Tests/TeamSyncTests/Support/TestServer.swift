@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 import TeamSync
 
-/// A throwaway PostgreSQL 15 cluster for one test: its own folder, socket and loopback port,
+/// A throwaway PostgreSQL cluster (15 where installed) for one test: its own folder, socket and loopback port,
 /// password logins (SCRAM), stopped and removed by ``withTestServer(_:)``.
 ///
 /// initdb refuses to run as root, so the server's commands run as the unprivileged `postgres`
@@ -145,14 +145,22 @@ struct TestServer {
     try? FileManager.default.removeItem(atPath: folder)
   }
 
-  /// A PostgreSQL 15 program: Debian's folder first, then /usr/local/bin.
+  /// A PostgreSQL program: version 15's (the release the team schema is written for) where
+  /// Debian installs it, else the newest version there, else /usr/local/bin, else the PATH.
   static func binary(_ name: String) throws -> String {
-    let candidates = ["/usr/lib/postgresql/15/bin/\(name)", "/usr/local/bin/\(name)"]
+    let versions =
+      ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
+      .sorted { (Int($0) ?? 0, $0) > (Int($1) ?? 0, $1) }
+    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+    let candidates =
+      ["/usr/lib/postgresql/15/bin/\(name)"]
+      + versions.map { "/usr/lib/postgresql/\($0)/bin/\(name)" }
+      + ["/usr/local/bin/\(name)"] + path.map { "\($0)/\(name)" }
     guard let found = candidates.first(where: FileManager.default.isExecutableFile(atPath:))
     else {
       throw TestServerError(
-        "No \(name) in \(candidates.joined(separator: " or ")): the tests of the team schema "
-          + "need PostgreSQL 15's programs (Debian: apt-get install postgresql-15).")
+        "No \(name) in /usr/lib/postgresql/*/bin, /usr/local/bin or the PATH: the tests of the "
+          + "team's server need PostgreSQL's programs (Debian: apt-get install postgresql).")
     }
     return found
   }
