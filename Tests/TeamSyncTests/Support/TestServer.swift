@@ -146,7 +146,8 @@ struct TestServer {
   }
 
   /// A PostgreSQL program: version 15's (the release the team schema is written for) where
-  /// Debian installs it, else the newest version there, else /usr/local/bin, else the PATH.
+  /// Debian installs it, else the newest version there, else Homebrew's postgresql@15, else
+  /// /usr/local/bin, else the PATH.
   static func binary(_ name: String) throws -> String {
     let versions =
       ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
@@ -155,7 +156,10 @@ struct TestServer {
     let candidates =
       ["/usr/lib/postgresql/15/bin/\(name)"]
       + versions.map { "/usr/lib/postgresql/\($0)/bin/\(name)" }
-      + ["/usr/local/bin/\(name)"] + path.map { "\($0)/\(name)" }
+      + [
+        "/opt/homebrew/opt/postgresql@15/bin/\(name)", "/usr/local/opt/postgresql@15/bin/\(name)",
+        "/usr/local/bin/\(name)",
+      ] + path.map { "\($0)/\(name)" }
     guard let found = candidates.first(where: FileManager.default.isExecutableFile(atPath:))
     else {
       throw TestServerError(
@@ -236,7 +240,11 @@ func runProgram(
   let outputFile = folder.appendingPathComponent("out").path
   let errorFile = folder.appendingPathComponent("err").path
 
-  var actions = posix_spawn_file_actions_t()
+  #if canImport(Darwin)
+    var actions: posix_spawn_file_actions_t?
+  #else
+    var actions = posix_spawn_file_actions_t()
+  #endif
   posix_spawn_file_actions_init(&actions)
   defer { posix_spawn_file_actions_destroy(&actions) }
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -245,16 +253,17 @@ func runProgram(
 
   let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     .map { "\($0.key)=\($0.value)" }
-  // NB: Run from `/` (`env -C`): the server's account may not enter the tests' folder, and
-  // initdb looks where it is.
-  let argv = (["/usr/bin/env", "-C", "/", program] + arguments).map { strdup($0) } + [nil]
+  // NB: Run from `/`: the server's account may not enter the tests' folder, and initdb looks
+  // where it is.
+  let argv =
+    (["/bin/sh", "-c", "cd / && exec \"$@\"", "sh", program] + arguments).map { strdup($0) }
+    + [nil]
   let envp = variables.map { strdup($0) } + [nil]
   defer {
-    argv.forEach { free($0) }
-    envp.forEach { free($0) }
+    for pointer in argv + envp { free(pointer) }
   }
   var pid = pid_t()
-  let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, envp)
+  let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp)
   guard spawned == 0 else { throw TestServerError("posix_spawn \(program) failed: \(spawned)") }
   var status: Int32 = 0
   while waitpid(pid, &status, 0) == -1 {
