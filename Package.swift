@@ -518,7 +518,10 @@ let package = Package(
     ),
     .testTarget(
       name: "TeamSyncTests",
-      dependencies: ["Models", "StorageClient", "TeamSync", .postgresNIO],
+      dependencies: [
+        "Models", "StorageClient", "TeamSync", .identifiedCollections, .postgresNIO,
+        .propertyBased,
+      ],
       path: "Tests/TeamSyncTests"
     ),
     .testTarget(

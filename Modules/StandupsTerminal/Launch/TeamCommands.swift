@@ -42,6 +42,15 @@ public enum TeamCommands {
     let description = try describe(url, environment: environment)
     let database = try await open(file)
     let previous = try await storage { try await database.teamMembership() }
+    // NB: Asked first, so that a server that cannot be used leaves the machine untouched.
+    do {
+      try await TeamSyncEngine(
+        database: database, membership: TeamMembership(server: url, team: team, machine: UUID()),
+        environment: environment
+      ).checkAccess()
+    } catch {
+      throw .sync(error)
+    }
     try await storage {
       try await database.joinTeam(server: url, team: team, machine: UUID())
     }

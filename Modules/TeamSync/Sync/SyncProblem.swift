@@ -85,6 +85,9 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
     case .messageDecodingFailure, .unexpectedBackendMessage,
       .receivedUnencryptedDataAfterSSLRequest:
       return .unreachable(server: server, reason: "what answered does not speak PostgreSQL")
+    case .serverClosedConnection, .uncleanShutdown:
+      return .unreachable(
+        server: server, reason: "it closed the connection (is it a PostgreSQL server, and up?)")
     default:
       let underlying = error.underlying.map { String(describing: $0) } ?? "\(error.code)"
       return .unreachable(server: server, reason: underlying)

@@ -1,0 +1,94 @@
+import Foundation
+import IdentifiedCollections
+import Models
+import StorageClient
+import Testing
+
+/// The team's outbox and the changes pulled from the server, on a database in memory: no server,
+/// the server's side played by hand-made `PulledTeamChange`s.
+struct TeamLedgerTests {
+  let other = UUID(uuidString: "00000000-0000-0000-0000-0000000000B0")!
+
+  @Test func aChangeToASharedStandupWaitsForTheServerAndOneToAPersonalOneNever() async throws {
+    let (database, _) = try await joined(holding: [.mock, .engineeringMock])
+    try await database.share([Standup.mock.id])
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Shared")))
+    try await database.apply(.edited(Standup.engineeringMock.id, StandupEdit(title: "Mine")))
+    let waiting = try await database.waitingTeamChanges(limit: 10)
+    #expect(waiting.count == 2)
+    #expect(waiting.map(\.sequence) == waiting.map(\.sequence).sorted())
+    #expect(try decode(waiting[1].change) == .edited(Standup.mock.id, StandupEdit(title: "Shared")))
+    try await database.teamChangesPushed(through: waiting[0].sequence)
+    #expect(try await database.waitingTeamChangeCount() == 1)
+  }
+
+  @Test func aPulledChangeToAFieldAWaitingChangeSetsLeavesTheWaitingValueAndKeepsTheRest()
+    async throws
+  {
+    let (database, _) = try await joined(holding: [.mock])
+    try await database.share([Standup.mock.id])
+    try await database.teamChangesPushed(through: .max)
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Waiting here")))
+
+    // NB: Another machine's change, ordered before the waiting one will be: its title loses to
+    // the waiting change, its length is kept.
+    let theirs = StandupsChange.edited(
+      Standup.mock.id, StandupEdit(title: "Theirs", duration: .seconds(900)))
+    let report = try await database.applyPulledTeamChanges(
+      [PulledTeamChange(sequence: 2, machine: other, change: try encode(theirs))], through: 2)
+    #expect(report.standupIDs == [Standup.mock.id])
+    let stored = try #require(try await database.readStandups()[id: Standup.mock.id])
+    #expect(stored.title == "Waiting here")
+    #expect(stored.duration == .seconds(900))
+    #expect(try await database.teamMembership()?.lastSequence == 2)
+    #expect(try await database.waitingTeamChangeCount() == 1)
+  }
+
+  @Test func aPulledChangeThatCannotBeReadOrBreaksARuleIsSkippedAndTheRestApplied() async throws {
+    let (database, _) = try await joined(holding: [])
+    let negative = """
+      {"added": [{"id": "00000000-0000-0000-0000-00000000000D", "title": "Bad", "theme": "poppy",
+                  "durationSeconds": -5, "attendees": [], "meetings": []}]}
+      """
+    let report = try await database.applyPulledTeamChanges(
+      [
+        PulledTeamChange(sequence: 1, machine: other, change: #"{"renamed": "nothing"}"#),
+        PulledTeamChange(sequence: 2, machine: other, change: negative),
+        PulledTeamChange(
+          sequence: 3, machine: other, change: try encode(.added([.engineeringMock]))),
+      ], through: 3)
+    #expect(report.skipped.map(\.sequence) == [1, 2])
+    #expect(try await database.readStandups().ids == [Standup.engineeringMock.id])
+    #expect(try await database.sharedStandupIDs() == [Standup.engineeringMock.id])
+  }
+
+  @Test func leavingKeepsTheStandupsAndForgetsTheTeam() async throws {
+    let (database, _) = try await joined(holding: [.mock])
+    try await database.share([Standup.mock.id])
+    #expect(try await database.leaveTeam() == 1)
+    #expect(try await database.teamMembership() == nil)
+    #expect(try await database.waitingTeamChangeCount() == 0)
+    #expect(try await database.readStandups().ids == [Standup.mock.id])
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Personal again")))
+    #expect(try await database.waitingTeamChangeCount() == 0)
+  }
+
+  private func joined(holding standups: IdentifiedArrayOf<Standup>) async throws
+    -> (StandupsDatabase, UUID)
+  {
+    let database = StandupsDatabase(inMemoryHolding: standups)
+    _ = try await database.load()
+    let machine = UUID()
+    try await database.joinTeam(
+      server: "postgresql://alice@127.0.0.1/team", team: "platform", machine: machine)
+    return (database, machine)
+  }
+
+  private func encode(_ change: StandupsChange) throws -> String {
+    String(decoding: try JSONEncoder().encode(change), as: UTF8.self)
+  }
+
+  private func decode(_ text: String) throws -> StandupsChange {
+    try JSONDecoder().decode(StandupsChange.self, from: Data(text.utf8))
+  }
+}

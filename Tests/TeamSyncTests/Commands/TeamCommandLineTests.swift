@@ -1,0 +1,200 @@
+import Foundation
+import Models
+import StorageClient
+import Testing
+
+/// The `standups` executable's team commands, as a user runs them, against a real server: each
+/// machine a HOME of its own, each member a role with its own password.
+@Suite(.serialized, .timeLimit(.minutes(5)))
+struct TeamCommandLineTests {
+  @Test func setUpAddJoinShareAndSyncAsAUserDoesWithTheirExitCodes() async throws {
+    try await TestServer.withTestServer { server in
+      let owner = server.administratorURL
+      let adminPassword = ["PGPASSWORD": TestServer.administratorPassword]
+      #expect(try standups(["team", "setup", owner], adminPassword).status == 0)
+      let again = try standups(["team", "setup", owner], adminPassword)
+      #expect(again.status == 0, "\(again.error)")
+      try server.administer("CREATE ROLE alice LOGIN PASSWORD 'alice-secret'")
+      try server.administer("CREATE ROLE bob LOGIN PASSWORD 'bob-secret'")
+      #expect(
+        try standups(["team", "add", owner, "platform", "alice", "bob"], adminPassword).status == 0)
+      let nobody = try standups(["team", "add", owner, "platform", "nobody"], adminPassword)
+      #expect(nobody.status == 67)
+      #expect(nobody.error.contains("createuser"), "\(nobody.error)")
+
+      let alice = try Home(password: "alice-secret")
+      let bob = try Home(password: "bob-secret")
+      let file = try alice.write(standups: [.mock])
+      #expect(try standups(["import", file], alice.environment).status == 0)
+      #expect(try standups(["share", "--all"], alice.environment).status == 64)
+      let join = try standups(
+        ["team", "join", server.url(for: "alice"), "platform"], alice.environment)
+      #expect(join.status == 0, "\(join.error)")
+      #expect(try standups(["share", Standup.mock.title], alice.environment).status == 0)
+      #expect(try standups(["sync"], alice.environment).status == 0)
+      #expect(
+        try standups(["team", "join", server.url(for: "bob"), "platform"], bob.environment)
+          .status == 0)
+      let export = try standups(["export"], bob.environment)
+      #expect(export.standardOutput.contains(Standup.mock.title))
+
+      let status = try standups(["team", "status"], bob.environment)
+      #expect(status.status == 0, "\(status.error)")
+      #expect(status.standardOutput.contains("Changes waiting: 0"))
+      var wrong = bob.environment
+      wrong["PGPASSWORD"] = "not-it"
+      let refused = try standups(["team", "status"], wrong)
+      #expect(refused.status == 77)
+      #expect(refused.error.contains("password authentication failed"), "\(refused.error)")
+      #expect(!refused.error.contains("PSQLError"))
+
+      let leave = try standups(["team", "leave"], bob.environment)
+      #expect(leave.status == 0)
+      #expect(try standups(["export"], bob.environment).standardOutput.contains(Standup.mock.title))
+      #expect(try standups(["sync"], bob.environment).status == 64)
+    }
+  }
+
+  @Test func killedInTheMiddleOfAPushOfAThousandChangesEveryChangeLandsOnce() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: ["alice": "alice-secret"])
+      let alice = try Home(password: "alice-secret")
+      let database = StandupsDatabase(path: alice.database)
+      _ = try await database.load()
+      try await database.apply(.added([.mock]))
+      try await database.joinTeam(
+        server: server.url(for: "alice"), team: "platform", machine: UUID())
+      try await database.share([Standup.mock.id])
+      for minutes in 0..<1000 {
+        try await database.apply(
+          .edited(Standup.mock.id, StandupEdit(duration: .seconds(60 * (minutes % 60 + 1)))))
+      }
+      #expect(try await database.waitingTeamChangeCount() == 1001)
+
+      // NB: Killed at a different moment each time: before connecting, mid-push, after the
+      // server's commit and before the outbox is emptied.
+      for delay in [5, 40, 80, 120, 200] {
+        let process = try start(["sync"], alice.environment)
+        usleep(useconds_t(delay * 1000))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+      }
+      let finish = try standups(["sync"], alice.environment)
+      #expect(finish.status == 0, "\(finish.error)")
+      #expect(
+        try server.administer(
+          "SELECT count(*), count(DISTINCT machine_sequence) FROM standups_team.changes")
+          == "1001|1001\n")
+      #expect(try await database.waitingTeamChangeCount() == 0)
+    }
+  }
+
+  @Test func aServerThatIsNotPostgreSQLGetsASentenceAndNothingLocalIsTouched() async throws {
+    let listener = try NotPostgres()
+    defer { listener.stop() }
+    let home = try Home(password: "whatever")
+    let file = try home.write(standups: [.mock])
+    #expect(try standups(["import", file], home.environment).status == 0)
+    let join = try standups(
+      ["team", "join", "postgresql://alice@127.0.0.1:\(listener.port)/db?sslmode=disable", "t"],
+      home.environment)
+    #expect(join.status == 69, "\(join.error)")
+    #expect(join.error.contains("PostgreSQL server"), "\(join.error)")
+    #expect(!join.error.contains("ClosedConnection"), "\(join.error)")
+    #expect(!join.error.contains("Error("))
+    let status = try standups(["team", "status"], home.environment)
+    #expect(status.status == 64, "\(status.error)")
+    #expect(try standups(["export"], home.environment).standardOutput.contains(Standup.mock.title))
+  }
+}
+
+/// A HOME of its own for one machine, with the member's password in `PGPASSWORD`.
+private struct Home {
+  let folder: String
+  let environment: [String: String]
+
+  init(password: String) throws {
+    folder =
+      FileManager.default.temporaryDirectory
+      .appendingPathComponent("teamsync-home-\(UUID().uuidString.prefix(8))").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    environment = [
+      "HOME": folder, "PGPASSWORD": password, "XDG_DATA_HOME": "", "XDG_STATE_HOME": "",
+    ]
+  }
+
+  var database: String { "\(folder)/.local/share/standups/standups.sqlite" }
+
+  func write(standups: [Standup]) throws -> String {
+    let path = "\(folder)/standups.json"
+    try StandupsFile(standups: .init(uniqueElements: standups)).encoded()
+      .write(to: URL(fileURLWithPath: path))
+    return path
+  }
+}
+
+/// The `standups` executable beside the test binary.
+private let standupsExecutable: String = {
+  var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  for _ in 0..<4 {
+    let candidate = directory.appendingPathComponent("standups")
+    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
+    directory = directory.deletingLastPathComponent()
+  }
+  return ".build/debug/standups"
+}()
+
+private func standups(_ arguments: [String], _ environment: [String: String]) throws
+  -> CommandOutput
+{
+  try runProgram(standupsExecutable, arguments, environment: environment)
+}
+
+private func start(_ arguments: [String], _ environment: [String: String]) throws -> Process {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: standupsExecutable)
+  process.arguments = arguments
+  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  process.standardOutput = FileHandle.nullDevice
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  return process
+}
+
+/// A loopback port that answers like a web server, not PostgreSQL.
+private final class NotPostgres: @unchecked Sendable {
+  // NB: Unchecked: `descriptor` and `port` are set once, before the thread starts.
+  let port: Int
+  private let descriptor: Int32
+
+  init() throws {
+    descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let descriptor = self.descriptor
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+        bind(descriptor, socketAddress, length) == 0 && listen(descriptor, 8) == 0
+          && getsockname(descriptor, socketAddress, &length) == 0
+      }
+    }
+    guard bound else { throw TestServerError("listening on loopback failed: errno \(errno)") }
+    port = Int(UInt16(bigEndian: address.sin_port))
+    Thread {
+      while true {
+        let client = accept(descriptor, nil, nil)
+        guard client >= 0 else { return }
+        let answer = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8)
+        _ = answer.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+        close(client)
+      }
+    }.start()
+  }
+
+  func stop() {
+    shutdown(descriptor, Int32(SHUT_RDWR))
+    close(descriptor)
+  }
+}
