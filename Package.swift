@@ -248,10 +248,12 @@ let package = Package(
         "Composable",
         "Models",
         "Persistence",
+        "PostgresTestServer",
         "StandupDetail",
         "StandupsList",
         "StandupsTerminal",
         "StorageClient",
+        "TeamSync",
         "TerminalUI",
         .product(name: "Benchmark", package: "benchmark"),
         .concurrencyExtras,
@@ -516,11 +518,17 @@ let package = Package(
       path: "Tests/StandupsTerminalTests",
       exclude: ["Screens/__Snapshots__"]
     ),
+    // NB: A throwaway PostgreSQL cluster, for the team sync tests and benchmarks.
+    .target(
+      name: "PostgresTestServer",
+      dependencies: ["TeamSync", .postgresNIO],
+      path: "Tests/PostgresTestServer"
+    ),
     .testTarget(
       name: "TeamSyncTests",
       dependencies: [
-        "Models", "StorageClient", "TeamSync", .identifiedCollections, .postgresNIO,
-        .propertyBased,
+        "Models", "PostgresTestServer", "StorageClient", "TeamSync", .identifiedCollections,
+        .postgresNIO, .propertyBased,
       ],
       path: "Tests/TeamSyncTests"
     ),

@@ -10,6 +10,7 @@ let benchmarks: @Sendable () -> Void = {
   effectBenchmarks()
   appBenchmarks()
   storageBenchmarks()
+  syncBenchmarks()
 }
 
 /// The configuration every case shares: wall clock, throughput and mallocs, for about a second

@@ -89,8 +89,12 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
       return .unreachable(
         server: server, reason: "it closed the connection (is it a PostgreSQL server, and up?)")
     default:
-      let underlying = error.underlying.map { String(describing: $0) } ?? "\(error.code)"
-      return .unreachable(server: server, reason: underlying)
+      // NB: A system call's failure is told by its error's words ("Connection refused"), not
+      // by the call.
+      let reason =
+        (error.underlying as? IOError).map { String(cString: strerror($0.errnoCode)) }
+        ?? error.underlying.map { String(describing: $0) } ?? "\(error.code)"
+      return .unreachable(server: server, reason: reason)
     }
   }
 }

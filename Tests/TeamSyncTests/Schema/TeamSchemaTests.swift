@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import PostgresTestServer
 import TeamSync
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import IdentifiedCollections
 import Models
+import PostgresTestServer
 import StorageClient
 import TeamSync
 

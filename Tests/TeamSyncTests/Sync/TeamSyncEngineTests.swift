@@ -1,5 +1,6 @@
 import Foundation
 import Models
+import PostgresTestServer
 import StorageClient
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import PostgresNIO
+public import PostgresNIO
 import TeamSync
 
 /// A throwaway PostgreSQL cluster (15 where installed) for one test: its own folder, socket and loopback port,
@@ -9,26 +9,26 @@ import TeamSync
 /// account when the tests run as root. Where no server can be started, the test fails with a
 /// sentence saying why: a test of row-level security that passed without a server would
 /// prove nothing.
-struct TestServer {
-  static let administrator = "standups_admin"
-  static let administratorPassword = "admin-secret"
+public struct TestServer: Sendable {
+  public static let administrator = "standups_admin"
+  public static let administratorPassword = "admin-secret"
 
-  let folder: String
-  let port: Int
+  public let folder: String
+  public let port: Int
 
   /// The administrator's URL, through loopback TCP.
-  var administratorURL: String {
+  public var administratorURL: String {
     "postgresql://\(Self.administrator)@127.0.0.1:\(port)/postgres?sslmode=disable"
   }
 
   /// A member's URL, through loopback TCP.
-  func url(for role: String) -> String {
+  public func url(for role: String) -> String {
     "postgresql://\(role)@127.0.0.1:\(port)/postgres?sslmode=disable"
   }
 
   /// Creates login roles with passwords, sets the schema up, and makes the roles members of
   /// `team`.
-  func makeTeam(_ team: String, members: [String: String]) async throws {
+  public func makeTeam(_ team: String, members: [String: String]) async throws {
     for (role, password) in members.sorted(by: { $0.key < $1.key }) {
       try administer("CREATE ROLE \"\(role)\" LOGIN PASSWORD '\(password)'")
     }
@@ -39,14 +39,14 @@ struct TestServer {
     }
   }
 
-  static let logger = {
+  public static let logger = {
     var logger = Logger(label: "TeamSyncTests")
     logger.logLevel = .error
     return logger
   }()
 
   /// Runs `body` with a new server, then stops the server and removes its folder.
-  static func withTestServer<Result: Sendable>(
+  public static func withTestServer<Result: Sendable>(
     _ body: (TestServer) async throws -> Result
   ) async throws -> Result {
     let server = try start()
@@ -55,7 +55,7 @@ struct TestServer {
   }
 
   /// Connects to the server as the administrator, through the app's own connection code.
-  func withAdministrator<Result: Sendable>(
+  public func withAdministrator<Result: Sendable>(
     _ body: (PostgresConnection) async throws -> Result
   ) async throws -> Result {
     let description = try ConnectionDescription(url: administratorURL, environment: [:])
@@ -65,7 +65,7 @@ struct TestServer {
   }
 
   /// Runs hand-written SQL through `psql` as `role`, the way a member could without the app.
-  func psql(_ sql: String, as role: String, password: String) throws -> CommandOutput {
+  public func psql(_ sql: String, as role: String, password: String) throws -> CommandOutput {
     try runProgram(
       Self.binary("psql"),
       [
@@ -78,7 +78,7 @@ struct TestServer {
 
   /// Runs SQL through `psql` as the administrator, and fails unless it succeeds.
   @discardableResult
-  func administer(_ sql: String) throws -> String {
+  public func administer(_ sql: String) throws -> String {
     let output = try psql(sql, as: Self.administrator, password: Self.administratorPassword)
     guard output.status == 0 else {
       throw TestServerError("psql as the administrator failed on \(sql): \(output.error)")
@@ -86,7 +86,9 @@ struct TestServer {
     return output.standardOutput
   }
 
-  private static func start() throws -> TestServer {
+  /// Starts a new server; ``stop()`` stops it and removes its folder. Tests use
+  /// ``withTestServer(_:)``, which does both.
+  public static func start() throws -> TestServer {
     let account = try ServerAccount.current()
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("teamsync-\(UUID().uuidString.prefix(8))").path
@@ -122,13 +124,13 @@ struct TestServer {
   }
 
   /// Stops the server at once, as a crash or a pulled plug would (`-m immediate`).
-  func stopImmediately() throws {
+  public func stopImmediately() throws {
     try ServerAccount.current().mustRun(
       Self.binary("pg_ctl"), ["-D", "\(folder)/data", "-m", "immediate", "-w", "stop"])
   }
 
   /// Starts the server again, on the same port.
-  func startAgain() throws {
+  public func startAgain() throws {
     try ServerAccount.current().mustRun(
       Self.binary("pg_ctl"),
       [
@@ -137,7 +139,8 @@ struct TestServer {
       ])
   }
 
-  private func stop() {
+  /// Stops the server and removes its folder.
+  public func stop() {
     if let account = try? ServerAccount.current() {
       _ = try? account.run(
         Self.binary("pg_ctl"), ["-D", "\(folder)/data", "-m", "fast", "-w", "stop"])
@@ -148,7 +151,7 @@ struct TestServer {
   /// A PostgreSQL program: version 15's (the release the team schema is written for) where
   /// Debian installs it, else the newest version there, else Homebrew's postgresql@15, else
   /// /usr/local/bin, else the PATH.
-  static func binary(_ name: String) throws -> String {
+  public static func binary(_ name: String) throws -> String {
     let versions =
       ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
       .sorted { (Int($0) ?? 0, $0) > (Int($1) ?? 0, $1) }
@@ -215,22 +218,29 @@ private struct ServerAccount {
   }
 }
 
-struct CommandOutput {
-  var status: Int32
-  var standardOutput: String
-  var error: String
+/// What a program printed, and how it ended.
+public struct CommandOutput: Sendable {
+  /// Its exit status (128 + the signal when a signal ended it).
+  public var status: Int32
+  /// What it wrote to standard output.
+  public var standardOutput: String
+  /// What it wrote to standard error.
+  public var error: String
 }
 
-struct TestServerError: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
+/// Why a test server or a program could not be run, in a sentence.
+public struct TestServerError: Error, CustomStringConvertible {
+  /// The sentence.
+  public var description: String
+  /// A failure with this sentence.
+  public init(_ description: String) { self.description = description }
 }
 
 /// Runs a program to its end. Its output goes to files, not pipes: `pg_ctl start` leaves a
 /// server running that inherits them, and a pipe a server holds would never reach its end. It
 /// is spawned and waited for with `posix_spawn` and `waitpid`, in the calling thread, so that
 /// nothing depends on another thread noticing the child's exit.
-func runProgram(
+public func runProgram(
   _ program: String, _ arguments: [String], environment: [String: String] = [:]
 ) throws -> CommandOutput {
   let folder = FileManager.default.temporaryDirectory
