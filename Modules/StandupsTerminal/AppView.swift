@@ -2,6 +2,7 @@ import AppFeature
 import CasePaths
 public import Composable
 import MeetingFeature
+public import Models
 public import Persistence
 import RecordMeeting
 import StandupDetail
@@ -35,6 +36,12 @@ public enum AppView {
     case quitAnyway
     /// Stay in the app instead of quitting with changes that could not be saved.
     case stay
+    /// Ask whether to share this standup with the team.
+    case askToShare(Standup.ID)
+    /// Share this standup with the team.
+    case share(Standup.ID)
+    /// Close the question about sharing, sharing nothing.
+    case keepPersonal
 
     /// Send this action of the app's screens to the store.
     static func sendToApp(_ action: AppFeature.Action) -> Self {
@@ -186,6 +193,10 @@ public enum AppView {
         return [.quit]
       case .escape, .left, .backspace, .character("h"):
         return [.sendToApp(.path(.popFrom(id: id)))]
+      case .character("t"):
+        if case .detail(let detail) = element, canShare(detail.standup, view) {
+          return [.askToShare(detail.standup.id)]
+        }
       default:
         break
       }
@@ -210,6 +221,14 @@ public enum AppView {
   {
     if let question = view.quitQuestion {
       return PresentedAlert(question) { $0 == .presented(.quit) ? .quitAnyway : .stay }
+    }
+    if let question = view.shareQuestion {
+      return PresentedAlert(
+        question,
+        command: { answer -> Command in
+          guard case .presented(.share(let id)) = answer else { return .keepPersonal }
+          return .share(id)
+        })
     }
     if let alert = state.alert {
       // NB: Every alert of the app itself is about the data, and the front end knows its file.
@@ -307,10 +326,18 @@ public enum AppView {
     }
     switch topScreen(state) {
     case .list: return ListScreen.keys(state.app.list)
-    case .element(_, .detail(let detail)): return DetailScreen.keys(detail)
+    case .element(_, .detail(let detail)):
+      let keys = DetailScreen.keys(detail)
+      guard canShare(detail.standup, view) else { return keys }
+      return keys.dropLast() + [KeyHelp("t", "share with team")] + keys.suffix(1)
     case .element(_, .meeting): return MeetingScreen.keys
     case .element(_, .record): return RecordScreen.keys
     }
+  }
+
+  /// Whether `t` offers to share `standup`: this machine is in a team, and it is personal.
+  static func canShare(_ standup: Standup, _ view: AppViewState) -> Bool {
+    view.teamName != nil && !view.sharedStandups.contains(standup.id)
   }
 
   private static func sheetTitle(_ destination: AppFeature.Destination.State) -> String {

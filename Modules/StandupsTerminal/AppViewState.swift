@@ -55,6 +55,13 @@ public struct AppViewState: Sendable {
   /// The standups shared with the team, which the list marks.
   public var sharedStandups: Set<Standup.ID> = []
 
+  /// The team this machine syncs with, when it has joined one: the detail screen's `t` then
+  /// offers to share a personal standup with it.
+  public var teamName: String?
+
+  /// The question `t` asks before a standup becomes the team's.
+  public var shareQuestion: AlertState<ShareAnswer>?
+
   /// The data file the app reads and writes, which every alert about the data names; `nil`
   /// when there is none to name (a test's storage in memory).
   public var dataFile: String?

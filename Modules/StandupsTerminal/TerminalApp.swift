@@ -173,6 +173,18 @@ public final class TerminalApp {
         closeQuitQuestion()
         removePreparedRecoveryFile()
         resumeAfterStaying()
+      case .askToShare(let id):
+        if let standup = store.state.app.list.standups[id: id], let team = view.teamName {
+          view.alertSelection = 0
+          view.shareQuestion = .shareWithTeam(standup, team: team)
+        }
+      case .share(let id):
+        view.shareQuestion = nil
+        if let shareWithTeam {
+          Task { await shareWithTeam(id) }
+        }
+      case .keepPersonal:
+        view.shareQuestion = nil
       }
     }
     if let line = lineInProgress, line != draft {
@@ -221,10 +233,16 @@ public final class TerminalApp {
     return AppView.render(store.state, view, size: size, format: format)
   }
 
-  /// Shows how this machine stands with its team's server: `line` on the status line when it
-  /// needs saying, and `shared` marked on the list.
-  public func showTeam(_ line: String?, shared: Set<Standup.ID>) {
-    guard view.team != line || view.sharedStandups != shared else { return }
+  /// Shares a standup with the team: set by the front end when this machine has joined one.
+  public var shareWithTeam: (@Sendable (Standup.ID) async -> Void)?
+
+  /// Shows how this machine stands with its team: `team`'s name (which lets `t` share a
+  /// standup), `line` on the status line when it needs saying, and `shared` marked on the list.
+  public func showTeam(_ team: String, status line: String?, shared: Set<Standup.ID>) {
+    guard view.teamName != team || view.team != line || view.sharedStandups != shared else {
+      return
+    }
+    view.teamName = team
     view.team = line
     view.sharedStandups = shared
     onChange?()

@@ -10,10 +10,14 @@ import TeamSync
 /// sentence saying why: a test of row-level security that passed without a server would
 /// prove nothing.
 public struct TestServer: Sendable {
+  /// The superuser initdb makes, who owns the cluster.
   public static let administrator = "standups_admin"
+  /// The administrator's password.
   public static let administratorPassword = "admin-secret"
 
+  /// The cluster's folder: its data, its socket, its log.
   public let folder: String
+  /// The loopback port it listens on.
   public let port: Int
 
   /// The administrator's URL, through loopback TCP.
@@ -39,6 +43,7 @@ public struct TestServer: Sendable {
     }
   }
 
+  /// A logger that reports only errors, for the tests' own connections.
   public static let logger = {
     var logger = Logger(label: "TeamSyncTests")
     logger.logLevel = .error

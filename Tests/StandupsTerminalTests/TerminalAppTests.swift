@@ -32,3 +32,36 @@ struct TerminalAppTests {
     }
   }
 }
+
+/// The detail screen's `t`, in a team: it asks first, keeping the standup personal unless told.
+@MainActor
+struct ShareKeyTests {
+  @Test func tAsksBeforeAStandupBecomesTheTeamsAndEnterKeepsItPersonal() async {
+    let driver = await Driver(standups: [.mock])
+    await driver.start()
+    let (shares, shared) = AsyncStream.makeStream(of: Standup.ID.self)
+    driver.app.shareWithTeam = { shared.yield($0) }
+    driver.press(.enter)
+    driver.press(.character("?"))
+    #expect(!driver.screen.contains("share with team"), "no team, no key")
+    driver.press(.escape)
+    driver.press(.character("t"))
+    #expect(!driver.screen.contains("Share “"))
+
+    driver.app.showTeam("platform", status: nil, shared: [])
+    driver.press(.character("?"))
+    #expect(driver.screen.contains("share with team"))
+    driver.press(.escape)
+    driver.press(.character("t"))
+    #expect(driver.screen.contains("Share “\(Standup.mock.title)” with “platform”?"))
+    driver.press(.enter)
+    #expect(!driver.screen.contains("with “platform”?"))
+
+    driver.press(.character("t"), .character("s"))
+    var iterator = shares.makeAsyncIterator()
+    #expect(await iterator.next() == Standup.mock.id)
+    driver.app.showTeam("platform", status: nil, shared: [Standup.mock.id])
+    driver.press(.character("?"))
+    #expect(!driver.screen.contains("share with team"), "shared already")
+  }
+}

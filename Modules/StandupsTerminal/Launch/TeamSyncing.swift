@@ -18,11 +18,18 @@ enum TeamSyncing {
       let membership = try? await database.teamMembership()
     else { return nil }
     let engine = TeamSyncEngine(database: database, membership: membership)
-    app.showTeam(nil, shared: (try? await database.sharedStandupIDs()) ?? [])
+    let team = membership.team
+    app.showTeam(team, status: nil, shared: (try? await database.sharedStandupIDs()) ?? [])
+    app.shareWithTeam = { id in
+      // NB: The engine sees the change it keeps for the team at its next look at the outbox.
+      _ = try? await database.share([id])
+      let shared = (try? await database.sharedStandupIDs()) ?? []
+      await MainActor.run { app.showTeam(team, status: app.view.team, shared: shared) }
+    }
     return Task.detached {
       await engine.run(
         onStatus: { status in
-          Task { await show(status, database, app) }
+          Task { await show(status, team, database, app) }
         },
         onPulled: { _ in
           Task { @MainActor in app.lookForChangesElsewhere() }
@@ -31,7 +38,7 @@ enum TeamSyncing {
   }
 
   private static func show(
-    _ status: TeamSyncStatus, _ database: StandupsDatabase, _ app: TerminalApp
+    _ status: TeamSyncStatus, _ team: String, _ database: StandupsDatabase, _ app: TerminalApp
   ) async {
     let shared = (try? await database.sharedStandupIDs()) ?? []
     let line: String? =
@@ -39,6 +46,6 @@ enum TeamSyncing {
       case .offline, .stopped: status.line
       case .connecting, .online: nil
       }
-    await app.showTeam(line, shared: shared)
+    await app.showTeam(team, status: line, shared: shared)
   }
 }
