@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import StorageClient
 
 /// Why a round with the team's server did not happen, in a sentence, with the exit code the
 /// commands end with (sysexits).
@@ -28,6 +29,9 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
   case connection(ConnectionProblem)
   /// This machine has joined no team.
   case notJoined
+  /// This machine's database could not be read or written (another program holds it, the disk
+  /// is full): nothing was lost, and the round is made again later.
+  case database(reason: String)
 
   /// The code a command exits with: 69 (`EX_UNAVAILABLE`) when the server cannot be reached or
   /// used by this release, 77 (`EX_NOPERM`) when it refuses the role, 64 (`EX_USAGE`) for a URL
@@ -37,6 +41,7 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
     case .unreachable, .schema: 69
     case .refused, .notAMember: 77
     case .connection, .notJoined: 64
+    case .database: 74
     }
   }
 
@@ -54,6 +59,8 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
     case .connection(let problem): problem.description
     case .notJoined:
       "This machine has joined no team: standups team join URL TEAM."
+    case .database(let reason):
+      "Nothing was synced: this machine's database could not be used. \(reason)"
     }
   }
 
@@ -61,6 +68,7 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
   static func from(_ error: any Error, server: String) -> SyncProblem {
     if let problem = error as? SyncProblem { return problem }
     if let error = error as? TeamSchemaError { return .schema(error) }
+    if let error = error as? StorageError { return .database(reason: error.description) }
     guard let error = error as? PSQLError else {
       return .unreachable(server: server, reason: String(describing: error))
     }

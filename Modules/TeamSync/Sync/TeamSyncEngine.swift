@@ -138,7 +138,7 @@ public actor TeamSyncEngine {
         case .notAMember, .schema, .connection, .notJoined:
           onStatus(.stopped(waiting: waiting, problem: problem))
           return
-        case .unreachable, .refused:
+        case .unreachable, .refused, .database:
           onStatus(.offline(waiting: waiting, problem: problem))
         }
         failures += 1

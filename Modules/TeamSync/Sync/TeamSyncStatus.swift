@@ -15,6 +15,8 @@ public enum TeamSyncStatus: Equatable, Sendable {
     case .connecting: "team: connecting"
     case .online(0): "team: in sync"
     case .online(let waiting): "team: \(Self.changes(waiting)) on the way"
+    case .offline(let waiting, .database):
+      "team: waiting for this machine's database — \(Self.changes(waiting)) waiting"
     case .offline(let waiting, _): "offline — \(Self.changes(waiting)) waiting"
     case .stopped(_, let problem):
       if case .schema = problem {
