@@ -42,6 +42,10 @@ public enum AppView {
     case share(Standup.ID)
     /// Close the question about sharing, sharing nothing.
     case keepPersonal
+    /// Answer the question about a standup another member deleted.
+    case answerTeamDeletion(TeamDeletionAnswer)
+    /// Put that question away until the next launch.
+    case putTeamDeletionAway
 
     /// Send this action of the app's screens to the store.
     static func sendToApp(_ action: AppFeature.Action) -> Self {
@@ -221,6 +225,14 @@ public enum AppView {
   {
     if let question = view.quitQuestion {
       return PresentedAlert(question) { $0 == .presented(.quit) ? .quitAnyway : .stay }
+    }
+    if let question = view.teamDeletionQuestion {
+      return PresentedAlert(
+        question,
+        command: { answer -> Command in
+          guard case .presented(let answer) = answer else { return .putTeamDeletionAway }
+          return .answerTeamDeletion(answer)
+        })
     }
     if let question = view.shareQuestion {
       return PresentedAlert(

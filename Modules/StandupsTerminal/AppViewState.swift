@@ -62,6 +62,13 @@ public struct AppViewState: Sendable {
   /// The question `t` asks before a standup becomes the team's.
   public var shareQuestion: AlertState<ShareAnswer>?
 
+  /// The question about a standup another member deleted while this machine changed it.
+  public var teamDeletionQuestion: AlertState<TeamDeletionAnswer>?
+
+  /// The standups whose deletion question the user put away with `esc` in this session: asked
+  /// again at the next launch, not at every round.
+  public var teamDeletionsPutAway: Set<Standup.ID> = []
+
   /// The data file the app reads and writes, which every alert about the data names; `nil`
   /// when there is none to name (a test's storage in memory).
   public var dataFile: String?

@@ -5,6 +5,7 @@ public import Foundation
 public import Models
 public import Persistence
 import RecordMeeting
+public import StorageClient
 public import Tagged
 public import TerminalUI
 
@@ -185,6 +186,16 @@ public final class TerminalApp {
         }
       case .keepPersonal:
         view.shareQuestion = nil
+      case .answerTeamDeletion(let answer):
+        view.teamDeletionQuestion = nil
+        if let answerTeamDeletion {
+          Task { await answerTeamDeletion(answer) }
+        }
+      case .putTeamDeletionAway:
+        if case .keep(let id)? = view.teamDeletionQuestion?.buttons.first?.action {
+          view.teamDeletionsPutAway.insert(id)
+        }
+        view.teamDeletionQuestion = nil
       }
     }
     if let line = lineInProgress, line != draft {
@@ -235,6 +246,22 @@ public final class TerminalApp {
 
   /// Shares a standup with the team: set by the front end when this machine has joined one.
   public var shareWithTeam: (@Sendable (Standup.ID) async -> Void)?
+
+  /// Answers the question about a standup another member deleted: set by the front end.
+  public var answerTeamDeletion: (@Sendable (TeamDeletionAnswer) async -> Void)?
+
+  /// Asks about the first standup another member deleted while this machine changed it, unless
+  /// a question about one is up or the user put it away in this session.
+  public func askAboutTeamDeletions(_ questions: [TeamDeletionQuestion]) {
+    guard view.teamDeletionQuestion == nil,
+      let question = questions.first(where: {
+        !view.teamDeletionsPutAway.contains($0.standup.id)
+      })
+    else { return }
+    view.alertSelection = 0
+    view.teamDeletionQuestion = .deletedByTeam(question.standup, by: question.deletedBy)
+    onChange?()
+  }
 
   /// Shows how this machine stands with its team: `team`'s name (which lets `t` share a
   /// standup), `line` on the status line when it needs saying, and `shared` marked on the list.

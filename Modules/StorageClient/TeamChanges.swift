@@ -19,13 +19,22 @@ public struct PulledTeamChange: Equatable, Sendable {
   public var sequence: Int64
   /// The machine that made it.
   public var machine: UUID
+  /// Its number on that machine.
+  public var machineSequence: Int64
+  /// The role that made it.
+  public var madeBy: String
   /// The change, as the JSON of ``Models/StandupsChange``.
   public var change: String
 
   /// A change read from the server.
-  public init(sequence: Int64, machine: UUID, change: String) {
+  public init(
+    sequence: Int64, machine: UUID, machineSequence: Int64 = 0, madeBy: String = "",
+    change: String
+  ) {
     self.sequence = sequence
     self.machine = machine
+    self.machineSequence = machineSequence
+    self.madeBy = madeBy
     self.change = change
   }
 }
@@ -36,9 +45,17 @@ public struct TeamPullReport: Equatable, Sendable {
   public var standupIDs: Set<Standup.ID> = []
   /// Changes that were not applied, and why: a release cannot read them, or they break a rule.
   public var skipped: [Skipped] = []
+  /// Standups another member deleted while this machine had changed them: kept here, and the
+  /// user is asked (``TeamDeletionQuestion``).
+  public var deletedWhileChangedHere: [Standup.ID] = []
 
   /// A report of nothing applied.
   public init() {}
+
+  /// Whether nothing another machine did reached this one.
+  public var isEmpty: Bool {
+    standupIDs.isEmpty && deletedWhileChangedHere.isEmpty
+  }
 
   /// A change that was not applied.
   public struct Skipped: Equatable, Sendable {
@@ -47,4 +64,13 @@ public struct TeamPullReport: Equatable, Sendable {
     /// Why, in a sentence.
     public var reason: String
   }
+}
+
+/// A standup another member deleted while this machine had changed it without seeing the
+/// deletion: it stays here until the user keeps it for the team (as it is here) or lets it go.
+public struct TeamDeletionQuestion: Equatable, Sendable {
+  /// The standup, as it is here.
+  public var standup: Standup
+  /// The role that deleted it.
+  public var deletedBy: String
 }

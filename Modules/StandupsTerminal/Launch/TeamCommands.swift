@@ -90,6 +90,7 @@ public enum TeamCommands {
     for skipped in round.report.skipped {
       lines.append("Change \(skipped.sequence) of the team's was not applied: \(skipped.reason)")
     }
+    lines += try await deletionLines(database)
     return lines
   }
 
@@ -114,6 +115,7 @@ public enum TeamCommands {
       "Values of yours another member's change replaced: \(replaced.count)",
     ]
     lines += replaced.map { "  \($0.sentence)" }
+    lines += try await deletionLines(database)
     do {
       try await engine(database, environment).checkAccess()
     } catch {
@@ -227,6 +229,17 @@ public enum TeamCommands {
     }
     guard let membership else { throw .notJoined }
     return TeamSyncEngine(database: database, membership: membership, environment: environment)
+  }
+
+  /// The standups another member deleted while this machine had changed them, which the app
+  /// asks about.
+  private static func deletionLines(_ database: StandupsDatabase) async throws(TeamCommandError)
+    -> [String]
+  {
+    try await storage { try await database.teamDeletionQuestions() }.map {
+      "“\($0.standup.displayTitle)” was deleted by \($0.deletedBy) while you changed it here: "
+        + "it is kept here until you answer in the app (keep it for the team, or let it go)."
+    }
   }
 
   private static func standups(_ count: Int) -> String {

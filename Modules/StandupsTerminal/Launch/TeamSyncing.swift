@@ -26,15 +26,32 @@ enum TeamSyncing {
       let shared = (try? await database.sharedStandupIDs()) ?? []
       await MainActor.run { app.showTeam(team, status: app.view.team, shared: shared) }
     }
+    app.answerTeamDeletion = { answer in
+      switch answer {
+      case .keep(let id): try? await database.answerTeamDeletion(of: id, keep: true)
+      case .letGo(let id): try? await database.answerTeamDeletion(of: id, keep: false)
+      }
+      await MainActor.run { app.lookForChangesElsewhere() }
+      await askAboutDeletions(database, app)
+    }
+    await askAboutDeletions(database, app)
     return Task.detached {
       await engine.run(
         onStatus: { status in
           Task { await show(status, team, database, app) }
         },
-        onPulled: { _ in
+        onPulled: { report in
           Task { @MainActor in app.lookForChangesElsewhere() }
+          if !report.deletedWhileChangedHere.isEmpty {
+            Task { await askAboutDeletions(database, app) }
+          }
         })
     }
+  }
+
+  private static func askAboutDeletions(_ database: StandupsDatabase, _ app: TerminalApp) async {
+    let questions = (try? await database.teamDeletionQuestions()) ?? []
+    await app.askAboutTeamDeletions(questions)
   }
 
   private static func show(

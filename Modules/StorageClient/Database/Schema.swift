@@ -36,6 +36,9 @@ import GRDB
 /// - `teamOutbox`: this machine's changes to shared standups not yet on the server, in the order
 ///   they were made, each written in the transaction of the change itself.
 ///
+/// - `teamOutbox.pushed`: a change the server has, kept until it comes back in a pull.
+/// - `teamDeletionQuestion`: standups another member deleted while this machine had changed them
+///   without seeing the deletion: kept here until the user keeps them for the team or lets go.
 /// - `teamFieldOwner`: the fields of shared standups whose value on the server is this
 ///   machine's (the last change of the server's order to set them was pushed from here), by
 ///   standup and field (`title`, `duration`, `theme`, `attendeeOrder`, `attendee:<ID>`): when
@@ -144,6 +147,13 @@ enum Schema {
         // NB: The change as the JSON of `StandupsChange`'s Codable conformance.
         table.column("change", .text).notNull()
         table.column("basedOn", .integer).notNull()
+        // NB: Pushed rows stay until they come back in a pull: until then the server will
+        // order them after anything pulled, and a deletion pulled meanwhile must see them.
+        table.column("pushed", .boolean).notNull().defaults(to: false)
+      }
+      try db.create(table: "teamDeletionQuestion") { table in
+        table.primaryKey("standupId", .text)
+        table.column("deletedBy", .text).notNull()
       }
       try db.create(table: "teamFieldOwner") { table in
         table.column("standupId", .text).notNull()

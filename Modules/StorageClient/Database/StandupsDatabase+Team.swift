@@ -34,6 +34,8 @@ extension StandupsDatabase {
       try db.execute(sql: "DELETE FROM teamMembership")
       try db.execute(sql: "DELETE FROM sharedStandup")
       try db.execute(sql: "DELETE FROM teamOutbox")
+      try db.execute(sql: "DELETE FROM teamDeletionQuestion")
+      try db.execute(sql: "DELETE FROM teamFieldOwner")
       return shared
     }
   }
@@ -63,12 +65,26 @@ extension StandupsDatabase {
     try readingTeam(or: 0) { db in try TeamLedger.waitingCount(db) }
   }
 
-  /// Forgets the waiting changes up to `sequence`: the server has them.
+  /// Notes that the server has the waiting changes up to `sequence`; each is forgotten when it
+  /// comes back in a pull.
   public func teamChangesPushed(through sequence: Int64) throws(StorageError) {
     let queue = try writableQueue()
     try commit(queue) { db in
-      try db.execute(sql: "DELETE FROM teamOutbox WHERE sequence <= ?", arguments: [sequence])
+      try db.execute(
+        sql: "UPDATE teamOutbox SET pushed = 1 WHERE sequence <= ?", arguments: [sequence])
     }
+  }
+
+  /// The standups another member deleted while this machine had changed them, kept here until
+  /// the user answers (``answerTeamDeletion(of:keep:)``).
+  public func teamDeletionQuestions() throws(StorageError) -> [TeamDeletionQuestion] {
+    try readingTeam(or: []) { db in try TeamLedger.deletionQuestions(db) }
+  }
+
+  /// Keeps a standup another member deleted, for the whole team as it is here, or lets it go.
+  public func answerTeamDeletion(of id: Standup.ID, keep: Bool) throws(StorageError) {
+    let queue = try writableQueue()
+    try commit(queue) { db in try TeamLedger.answerDeletion(of: id, keep: keep, db) }
   }
 
   /// Applies changes in the server's order, up to and including `sequence`, then this machine's

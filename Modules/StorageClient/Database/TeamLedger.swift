@@ -55,11 +55,18 @@ enum TeamLedger {
     return ids
   }
 
-  /// The changes waiting for the server, oldest first.
-  static func waiting(limit: Int, _ db: Database) throws -> [WaitingTeamChange] {
+  /// The changes waiting for the server, oldest first: not pushed yet, or (`includingPushed`)
+  /// also pushed and not yet pulled back, which the server will order after everything pulled.
+  static func waiting(limit: Int, includingPushed: Bool = false, _ db: Database) throws
+    -> [WaitingTeamChange]
+  {
     try Row.fetchAll(
-      db, sql: "SELECT sequence, change, basedOn FROM teamOutbox ORDER BY sequence LIMIT ?",
-      arguments: [limit]
+      db,
+      sql: """
+        SELECT sequence, change, basedOn FROM teamOutbox
+        WHERE pushed = 0 OR ? ORDER BY sequence LIMIT ?
+        """,
+      arguments: [includingPushed, limit]
     ).map { row in
       WaitingTeamChange(sequence: row["sequence"], change: row["change"], basedOn: row["basedOn"])
     }
@@ -67,7 +74,24 @@ enum TeamLedger {
 
   /// How many changes wait for the server.
   static func waitingCount(_ db: Database) throws -> Int {
-    try Int.fetchOne(db, sql: "SELECT count(*) FROM teamOutbox") ?? 0
+    try Int.fetchOne(db, sql: "SELECT count(*) FROM teamOutbox WHERE pushed = 0") ?? 0
+  }
+
+  /// Whether another machine's deletion, `sequence` in the server's order, deletes a standup
+  /// this machine changed without having seen the deletion: a change of its in the outbox
+  /// (pushed or not) made before it had pulled that far. The standup then stays here, and the
+  /// user is asked (`teamDeletionQuestion`), as when a second instance deletes a standup being
+  /// edited.
+  private static func deletionMeetsChangesHere(
+    of id: Standup.ID, at sequence: Int64, _ db: Database
+  ) throws -> Bool {
+    for entry in try waiting(limit: .max, includingPushed: true, db)
+    where entry.basedOn < sequence {
+      guard let change = decode(entry.change), change.standupIDs.contains(id) else { continue }
+      if case .deleted = change { continue }
+      return true
+    }
+    return false
   }
 
   /// Applies the changes the server ordered after the last one applied, then this machine's
@@ -93,6 +117,21 @@ enum TeamLedger {
       let ownFields = try ownedFields(of: decoded, db)
       if change.machine != machine {
         try tellReplaced(by: decoded, ownFields, at: now, makeID: makeID, db)
+      } else {
+        try db.execute(
+          sql: "DELETE FROM teamOutbox WHERE pushed = 1 AND sequence = ?",
+          arguments: [change.machineSequence])
+      }
+      if case .deleted(let id) = decoded, change.machine != machine,
+        try deletionMeetsChangesHere(of: id, at: change.sequence, db)
+      {
+        try db.execute(
+          sql: """
+            INSERT OR REPLACE INTO teamDeletionQuestion (standupId, deletedBy) VALUES (?, ?)
+            """,
+          arguments: [id.rawValue.uuidString, change.madeBy])
+        report.deletedWhileChangedHere.append(id)
+        continue
       }
       if let problem = try writeUnlessRefused(decoded, db) {
         report.skipped.append(TeamPullReport.Skipped(sequence: change.sequence, reason: problem))
@@ -112,7 +151,7 @@ enum TeamLedger {
       }
     }
     if !touched.isEmpty {
-      for waiting in try waiting(limit: .max, db) {
+      for waiting in try waiting(limit: .max, includingPushed: true, db) {
         guard let decoded = decode(waiting.change),
           decoded.standupIDs.contains(where: touched.contains)
         else { continue }
@@ -123,6 +162,38 @@ enum TeamLedger {
       sql: "UPDATE teamMembership SET lastSequence = max(lastSequence, ?), lastSyncedAt = ?",
       arguments: [sequence, now.timeIntervalSinceReferenceDate])
     return report
+  }
+
+  /// The standups the team deleted while this machine had changed them, and who deleted each.
+  static func deletionQuestions(_ db: Database) throws -> [TeamDeletionQuestion] {
+    var questions: [TeamDeletionQuestion] = []
+    for row in try Row.fetchAll(
+      db, sql: "SELECT standupId, deletedBy FROM teamDeletionQuestion ORDER BY standupId")
+    {
+      // NB: A standup deleted here since is no question any more; the answer's commit (or
+      // leaving the team) removes its row.
+      guard
+        let standup = try? StandupRows.fetchOne(db, id: Standup.ID(uuidString: row["standupId"]))
+      else { continue }
+      questions.append(TeamDeletionQuestion(standup: standup, deletedBy: row["deletedBy"]))
+    }
+    return questions
+  }
+
+  /// The user's answer: keep the standup (it is the team's again, as it is here) or let it go.
+  static func answerDeletion(of id: Standup.ID, keep: Bool, _ db: Database) throws {
+    let key = id.rawValue.uuidString
+    try db.execute(sql: "DELETE FROM teamDeletionQuestion WHERE standupId = ?", arguments: [key])
+    guard let standup = try StandupRows.fetchOne(db, id: id) else { return }
+    if keep {
+      let basedOn = try TeamMembership.fetch(db)?.lastSequence ?? 0
+      try db.execute(
+        sql: "INSERT INTO teamOutbox (change, basedOn) VALUES (?, ?)",
+        arguments: [try encode(.added([standup])), basedOn])
+    } else {
+      // NB: Nothing for the team: the server has the deletion already.
+      try StandupRecord.deleteOne(db, key: key)
+    }
   }
 
   /// The owner a replaced value is recorded under when another machine's change replaced it: no
@@ -187,7 +258,7 @@ enum TeamLedger {
         db, sql: "SELECT field FROM teamFieldOwner WHERE standupId = ?",
         arguments: [id.rawValue.uuidString]))
     var waiting = Set<String>()
-    for entry in try Self.waiting(limit: .max, db) {
+    for entry in try Self.waiting(limit: .max, includingPushed: true, db) {
       if let decoded = decode(entry.change) {
         waiting.formUnion(
           try ownedFields(of: decoded, db).filter { $0.0 == id.rawValue.uuidString }.map(\.1))

@@ -97,12 +97,29 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
       return .unreachable(
         server: server, reason: "it closed the connection (is it a PostgreSQL server, and up?)")
     default:
-      // NB: A system call's failure is told by its error's words ("Connection refused"), not
-      // by the call.
       let reason =
-        (error.underlying as? IOError).map { String(cString: strerror($0.errnoCode)) }
-        ?? error.underlying.map { String(describing: $0) } ?? "\(error.code)"
+        error.underlying.flatMap(networkReason) ?? error.underlying.map { String(describing: $0) }
+        ?? "\(error.code)"
       return .unreachable(server: server, reason: reason)
+    }
+  }
+
+  /// A network failure in the words people know ("Connection refused"), not the calls and
+  /// types that met it.
+  private static func networkReason(_ error: any Error) -> String? {
+    switch error {
+    case let error as IOError:
+      return String(cString: strerror(error.errnoCode))
+    case let error as NIOConnectionError:
+      if let failure = error.connectionErrors.first {
+        return networkReason(failure.error) ?? String(describing: failure.error)
+      }
+      return error.dnsAError != nil || error.dnsAAAAError != nil
+        ? "the host name \(error.host) could not be found" : nil
+    case ChannelError.connectTimeout:
+      return "no answer in time"
+    default:
+      return nil
     }
   }
 }

@@ -75,13 +75,19 @@ enum TeamServer {
   ) async throws -> [PulledTeamChange] {
     let rows = try await connection.query(
       """
-      SELECT sequence, machine, change::text FROM standups_team.changes
+      SELECT sequence, machine, machine_sequence, made_by::text, change::text
+      FROM standups_team.changes
       WHERE team = \(team) AND sequence > \(sequence)
       ORDER BY sequence LIMIT \(limit)
       """, logger: logger)
     var pulled: [PulledTeamChange] = []
-    for try await (sequence, machine, change) in rows.decode((Int64, UUID, String).self) {
-      pulled.append(PulledTeamChange(sequence: sequence, machine: machine, change: change))
+    for try await (sequence, machine, machineSequence, madeBy, change) in rows.decode(
+      (Int64, UUID, Int64, String, String).self)
+    {
+      pulled.append(
+        PulledTeamChange(
+          sequence: sequence, machine: machine, machineSequence: machineSequence, madeBy: madeBy,
+          change: change))
     }
     return pulled
   }

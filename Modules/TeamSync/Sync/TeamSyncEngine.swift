@@ -123,7 +123,7 @@ public actor TeamSyncEngine {
           try await connection.listen(on: TeamServer.channel) { announcements in
             let first = try await self.round(on: connection, role: description.user)
             await self.connected()
-            if !first.report.standupIDs.isEmpty { onPulled(first.report) }
+            if !first.report.isEmpty { onPulled(first.report) }
             onStatus(.online(waiting: try await self.waitingCount()))
             try await self.keepSyncing(
               on: connection, role: description.user, announcements: announcements,
@@ -143,8 +143,27 @@ public actor TeamSyncEngine {
         }
         failures += 1
         let seconds = min(1 << min(failures - 1, 5), Int(Self.longestWait.components.seconds))
-        try? await Task.sleep(for: .seconds(seconds))
+        await waitBeforeTryingAgain(
+          for: .seconds(seconds), waiting: waiting, problem: problem, onStatus: onStatus)
       }
+    }
+  }
+
+  /// Waits `duration` before the next connection, saying how many changes wait as the user
+  /// makes more: the status line counts them while the server is away.
+  private func waitBeforeTryingAgain(
+    for duration: Duration,
+    waiting: Int,
+    problem: SyncProblem,
+    onStatus: @Sendable (TeamSyncStatus) -> Void
+  ) async {
+    var told = waiting
+    let end = ContinuousClock.now + duration
+    while ContinuousClock.now < end, !Task.isCancelled {
+      try? await Task.sleep(for: min(Self.outboxLookInterval, end - ContinuousClock.now))
+      guard let now = try? await waitingCount(), now != told else { continue }
+      told = now
+      onStatus(.offline(waiting: now, problem: problem))
     }
   }
 
@@ -180,7 +199,7 @@ public actor TeamSyncEngine {
       group.addTask {
         for await _ in wakes {
           let round = try await self.round(on: connection, role: role)
-          if !round.report.standupIDs.isEmpty { onPulled(round.report) }
+          if !round.report.isEmpty { onPulled(round.report) }
           onStatus(.online(waiting: try await self.waitingCount()))
         }
       }
@@ -218,6 +237,7 @@ public actor TeamSyncEngine {
       round.pulled += pulled.count
       round.report.standupIDs.formUnion(report.standupIDs)
       round.report.skipped += report.skipped
+      round.report.deletedWhileChangedHere += report.deletedWhileChangedHere
       if pulled.count < Self.batchSize { break }
     }
     return round

@@ -62,6 +62,27 @@ struct TeamLedgerTests {
     #expect(try await database.sharedStandupIDs() == [Standup.engineeringMock.id])
   }
 
+  @Test func aPulledDeletionOfAStandupWithAWaitingChangeKeepsItAndAsks() async throws {
+    let (database, machine) = try await joined(holding: [.mock])
+    try await database.share([Standup.mock.id])
+    let shared = try #require(try await database.waitingTeamChanges(limit: 1).first)
+    try await database.teamChangesPushed(through: shared.sequence)
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Waiting here")))
+    // NB: The server's order: this machine's share, then another's deletion, made after it
+    // pulled the share but before this machine's edit reached it.
+    let report = try await database.applyPulledTeamChanges(
+      [
+        PulledTeamChange(
+          sequence: 4, machine: machine, machineSequence: shared.sequence, madeBy: "alice",
+          change: shared.change),
+        PulledTeamChange(
+          sequence: 5, machine: other, madeBy: "bob", change: try encode(.deleted(Standup.mock.id))),
+      ], through: 5)
+    #expect(report.deletedWhileChangedHere == [Standup.mock.id])
+    #expect(try await database.readStandups().map(\.title) == ["Waiting here"])
+    #expect(try await database.teamDeletionQuestions().map(\.deletedBy) == ["bob"])
+  }
+
   @Test func leavingKeepsTheStandupsAndForgetsTheTeam() async throws {
     let (database, _) = try await joined(holding: [.mock])
     try await database.share([Standup.mock.id])

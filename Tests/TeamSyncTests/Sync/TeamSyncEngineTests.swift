@@ -169,6 +169,53 @@ struct TeamSyncEngineTests {
     }
   }
 
+  @Test func aStandupDeletedElsewhereWhileChangedHereStaysUntilTheUserChooses() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let alice = try await Machine.joined(
+        server, as: "alice", password: "alice-secret", team: "platform")
+      let bob = try await Machine.joined(
+        server, as: "bob", password: "bob-secret", team: "platform")
+      var other = Standup.engineeringMock
+      other.title = "Untouched"
+      try await alice.database.apply(.added([.mock, other]))
+      try await alice.database.share([Standup.mock.id, other.id])
+      try await alice.sync()
+      try await bob.sync()
+
+      let id = Standup.mock.id
+      try await bob.database.apply(.edited(id, StandupEdit(title: "Bob's, unseen")))
+      try await alice.database.apply(.deleted(id))
+      try await alice.database.apply(.deleted(other.id))
+      try await alice.sync()
+      let round = try await bob.sync()
+      #expect(round.report.deletedWhileChangedHere == [id])
+      // NB: A standup bob never changed goes, as alice chose; his is kept, and he is asked.
+      #expect(try await bob.standups().map(\.title) == ["Bob's, unseen"])
+      let questions = try await bob.database.teamDeletionQuestions()
+      #expect(questions.map(\.standup.id) == [id])
+      #expect(questions.map(\.deletedBy) == ["alice"])
+
+      try await bob.database.answerTeamDeletion(of: id, keep: true)
+      #expect(try await bob.database.teamDeletionQuestions().isEmpty)
+      try await bob.sync()
+      try await alice.sync()
+      #expect(try await alice.standups().map(\.title) == ["Bob's, unseen"])
+      #expect(try await alice.standups() == bob.standups())
+
+      // NB: Letting go: the standup goes here too, and nothing more is sent.
+      try await bob.database.apply(.edited(id, StandupEdit(title: "Again")))
+      try await alice.database.apply(.deleted(id))
+      try await alice.sync()
+      try await bob.sync()
+      try await bob.database.answerTeamDeletion(of: id, keep: false)
+      try await bob.sync()
+      try await alice.sync()
+      #expect(try await bob.standups().isEmpty)
+      #expect(try await alice.standups().isEmpty)
+    }
+  }
+
   @Test func aPushMadeAgainAfterACrashAddsNothingTwice() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Self.members)

@@ -1,0 +1,36 @@
+public import Composable
+public import Models
+
+/// The answer to the question asked when another member deleted a standup this machine had
+/// changed without seeing the deletion.
+public enum TeamDeletionAnswer: Equatable, Sendable {
+  /// Keep it, as it is here, for the whole team: it comes back on every machine.
+  case keep(Standup.ID)
+  /// Let it go, as the other member chose.
+  case letGo(Standup.ID)
+}
+
+extension AlertState where Action == TeamDeletionAnswer {
+  /// Asks what to do with a standup another member deleted while this machine changed it: the
+  /// same choice the app gives when a second instance deletes a standup being edited. Keeping
+  /// it, which loses nothing, is the default.
+  public static func deletedByTeam(_ standup: Standup, by role: String) -> Self {
+    AlertState {
+      TextState("“\(standup.displayTitle)” was deleted by \(role)")
+    } actions: {
+      ButtonState(role: .cancel, action: .keep(standup.id)) {
+        TextState("Keep it")
+      }
+      ButtonState(role: .destructive, action: .letGo(standup.id)) {
+        TextState("Let it go")
+      }
+    } message: {
+      TextState(
+        """
+        You changed it here before this machine heard of the deletion. Keep it, with your \
+        changes, for the whole team, or let it go?
+        """
+      )
+    }
+  }
+}
