@@ -23,18 +23,21 @@ public struct PulledTeamChange: Equatable, Sendable {
   public var machineSequence: Int64
   /// The role that made it.
   public var madeBy: String
+  /// The last change of the server's order its machine had applied when it was made.
+  public var basedOn: Int64
   /// The change, as the JSON of ``Models/StandupsChange``.
   public var change: String
 
   /// A change read from the server.
   public init(
     sequence: Int64, machine: UUID, machineSequence: Int64 = 0, madeBy: String = "",
-    change: String
+    basedOn: Int64 = 0, change: String
   ) {
     self.sequence = sequence
     self.machine = machine
     self.machineSequence = machineSequence
     self.madeBy = madeBy
+    self.basedOn = basedOn
     self.change = change
   }
 }

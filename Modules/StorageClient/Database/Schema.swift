@@ -39,6 +39,8 @@ import GRDB
 /// - `teamOutbox.pushed`: a change the server has, kept until it comes back in a pull.
 /// - `teamDeletionQuestion`: standups another member deleted while this machine had changed them
 ///   without seeing the deletion: kept here until the user keeps them for the team or lets go.
+/// - `teamOwnChange`: where in the server's order this machine last changed each shared
+///   standup: a deletion made by a machine that had not pulled that far deleted a change unseen.
 /// - `teamFieldOwner`: the fields of shared standups whose value on the server is this
 ///   machine's (the last change of the server's order to set them was pushed from here), by
 ///   standup and field (`title`, `duration`, `theme`, `attendeeOrder`, `attendee:<ID>`): when
@@ -154,6 +156,10 @@ enum Schema {
       try db.create(table: "teamDeletionQuestion") { table in
         table.primaryKey("standupId", .text)
         table.column("deletedBy", .text).notNull()
+      }
+      try db.create(table: "teamOwnChange") { table in
+        table.primaryKey("standupId", .text)
+        table.column("sequence", .integer).notNull()
       }
       try db.create(table: "teamFieldOwner") { table in
         table.column("standupId", .text).notNull()

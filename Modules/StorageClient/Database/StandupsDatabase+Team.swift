@@ -36,6 +36,7 @@ extension StandupsDatabase {
       try db.execute(sql: "DELETE FROM teamOutbox")
       try db.execute(sql: "DELETE FROM teamDeletionQuestion")
       try db.execute(sql: "DELETE FROM teamFieldOwner")
+      try db.execute(sql: "DELETE FROM teamOwnChange")
       return shared
     }
   }

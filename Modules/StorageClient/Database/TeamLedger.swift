@@ -82,9 +82,17 @@ enum TeamLedger {
   /// (pushed or not) made before it had pulled that far. The standup then stays here, and the
   /// user is asked (`teamDeletionQuestion`), as when a second instance deletes a standup being
   /// edited.
+  ///
+  /// A change of this machine's the server ordered before the deletion counts too when the
+  /// deleting machine had not pulled it (`basedOn`): `teamOwnChange` keeps the place of this
+  /// machine's last change to each standup.
   private static func deletionMeetsChangesHere(
-    of id: Standup.ID, at sequence: Int64, _ db: Database
+    of id: Standup.ID, at sequence: Int64, basedOn: Int64, _ db: Database
   ) throws -> Bool {
+    let lastOwn = try Int64.fetchOne(
+      db, sql: "SELECT sequence FROM teamOwnChange WHERE standupId = ?",
+      arguments: [id.rawValue.uuidString])
+    if let lastOwn, lastOwn > basedOn { return true }
     for entry in try waiting(limit: .max, includingPushed: true, db)
     where entry.basedOn < sequence {
       guard let change = decode(entry.change), change.standupIDs.contains(id) else { continue }
@@ -121,9 +129,18 @@ enum TeamLedger {
         try db.execute(
           sql: "DELETE FROM teamOutbox WHERE pushed = 1 AND sequence = ?",
           arguments: [change.machineSequence])
+        if case .deleted = decoded {
+        } else {
+          for id in decoded.standupIDs {
+            try db.execute(
+              sql: "INSERT OR REPLACE INTO teamOwnChange (standupId, sequence) VALUES (?, ?)",
+              arguments: [id.rawValue.uuidString, change.sequence])
+          }
+        }
       }
       if case .deleted(let id) = decoded, change.machine != machine,
-        try deletionMeetsChangesHere(of: id, at: change.sequence, db)
+        try deletionMeetsChangesHere(
+          of: id, at: change.sequence, basedOn: change.basedOn, db)
       {
         try db.execute(
           sql: """

@@ -75,19 +75,19 @@ enum TeamServer {
   ) async throws -> [PulledTeamChange] {
     let rows = try await connection.query(
       """
-      SELECT sequence, machine, machine_sequence, made_by::text, change::text
+      SELECT sequence, machine, machine_sequence, made_by::text, based_on, change::text
       FROM standups_team.changes
       WHERE team = \(team) AND sequence > \(sequence)
       ORDER BY sequence LIMIT \(limit)
       """, logger: logger)
     var pulled: [PulledTeamChange] = []
-    for try await (sequence, machine, machineSequence, madeBy, change) in rows.decode(
-      (Int64, UUID, Int64, String, String).self)
+    for try await (sequence, machine, machineSequence, madeBy, basedOn, change) in rows.decode(
+      (Int64, UUID, Int64, String, Int64, String).self)
     {
       pulled.append(
         PulledTeamChange(
           sequence: sequence, machine: machine, machineSequence: machineSequence, madeBy: madeBy,
-          change: change))
+          basedOn: basedOn, change: change))
     }
     return pulled
   }

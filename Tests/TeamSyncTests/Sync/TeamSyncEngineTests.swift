@@ -216,6 +216,40 @@ struct TeamSyncEngineTests {
     }
   }
 
+  @Test func aDeletionMadeWithoutSeeingAnEarlierEditAsksTheEditorToo() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let alice = try await Machine.joined(
+        server, as: "alice", password: "alice-secret", team: "platform")
+      let bob = try await Machine.joined(
+        server, as: "bob", password: "bob-secret", team: "platform")
+      try await alice.database.apply(.added([.mock]))
+      try await alice.database.share([Standup.mock.id])
+      try await alice.sync()
+      try await bob.sync()
+
+      // NB: bob's edit reaches the server first; alice deletes without having pulled it.
+      let id = Standup.mock.id
+      try await bob.database.apply(.edited(id, StandupEdit(title: "Bob's, first")))
+      try await bob.sync()
+      try await alice.database.apply(.deleted(id))
+      try await alice.sync()
+      let round = try await bob.sync()
+      #expect(round.report.deletedWhileChangedHere == [id])
+      #expect(try await bob.standups().map(\.title) == ["Bob's, first"])
+
+      // NB: A deletion made after pulling bob's edit is no question: alice saw it.
+      try await bob.database.answerTeamDeletion(of: id, keep: true)
+      try await bob.sync()
+      try await alice.sync()
+      #expect(try await alice.standups().map(\.title) == ["Bob's, first"])
+      try await alice.database.apply(.deleted(id))
+      try await alice.sync()
+      #expect(try await bob.sync().report.deletedWhileChangedHere.isEmpty)
+      #expect(try await bob.standups().isEmpty)
+    }
+  }
+
   @Test func aPushMadeAgainAfterACrashAddsNothingTwice() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Self.members)
