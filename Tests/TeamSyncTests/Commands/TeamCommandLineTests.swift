@@ -23,8 +23,8 @@ struct TeamCommandLineTests {
       #expect(nobody.status == 67)
       #expect(nobody.error.contains("createuser"), "\(nobody.error)")
 
-      let alice = try Home(password: "alice-secret")
-      let bob = try Home(password: "bob-secret")
+      let alice = try Home(password: "alice-secret", in: server.folder)
+      let bob = try Home(password: "bob-secret", in: server.folder)
       let file = try alice.write(standups: [.mock])
       #expect(try standups(["import", file], alice.environment).status == 0)
       #expect(try standups(["share", "--all"], alice.environment).status == 64)
@@ -59,7 +59,7 @@ struct TeamCommandLineTests {
   @Test func killedInTheMiddleOfAPushOfAThousandChangesEveryChangeLandsOnce() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: ["alice": "alice-secret"])
-      let alice = try Home(password: "alice-secret")
+      let alice = try Home(password: "alice-secret", in: server.folder)
       let database = StandupsDatabase(path: alice.database)
       _ = try await database.load()
       try await database.apply(.added([.mock]))
@@ -93,7 +93,10 @@ struct TeamCommandLineTests {
   @Test func aServerThatIsNotPostgreSQLGetsASentenceAndNothingLocalIsTouched() async throws {
     let listener = try NotPostgres()
     defer { listener.stop() }
-    let home = try Home(password: "whatever")
+    let parent = FileManager.default.temporaryDirectory
+      .appendingPathComponent("teamsync-\(UUID().uuidString.prefix(8))").path
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    let home = try Home(password: "whatever", in: parent)
     let file = try home.write(standups: [.mock])
     #expect(try standups(["import", file], home.environment).status == 0)
     let join = try standups(
@@ -120,10 +123,12 @@ private struct Home {
   let folder: String
   let environment: [String: String]
 
-  init(password: String) throws {
+  /// A HOME inside `parent`: the server's folder, which stopping the server removes, or one the
+  /// test removes.
+  init(password: String, in parent: String) throws {
     folder =
-      FileManager.default.temporaryDirectory
-      .appendingPathComponent("teamsync-home-\(UUID().uuidString.prefix(8))").path
+      URL(fileURLWithPath: parent)
+      .appendingPathComponent("home-\(UUID().uuidString.prefix(8))").path
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     environment = [
       "HOME": folder, "PGPASSWORD": password, "XDG_DATA_HOME": "", "XDG_STATE_HOME": "",

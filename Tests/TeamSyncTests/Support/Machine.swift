@@ -11,12 +11,14 @@ struct Machine {
   let database: StandupsDatabase
   let environment: [String: String]
 
-  /// A machine with an empty database that has joined `team` as `role`.
+  /// A machine with an empty database that has joined `team` as `role`, its folder inside the
+  /// server's.
   static func joined(
     _ server: TestServer, as role: String, password: String, team: String
   ) async throws -> Machine {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("teamsync-machine-\(UUID().uuidString.prefix(8))")
+    // NB: Inside the server's folder, which stopping the server removes.
+    let folder = URL(fileURLWithPath: server.folder)
+      .appendingPathComponent("machine-\(UUID().uuidString.prefix(8))")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let database = StandupsDatabase(path: folder.appendingPathComponent("standups.sqlite").path)
     _ = try await database.load()
