@@ -87,19 +87,34 @@ enum TeamLedger {
   /// deleting machine had not pulled it (`basedOn`): `teamOwnChange` keeps the place of this
   /// machine's last change to each standup.
   private static func deletionMeetsChangesHere(
-    of id: Standup.ID, at sequence: Int64, basedOn: Int64, _ db: Database
+    of id: Standup.ID, at sequence: Int64, basedOn: Int64, _ outbox: Outbox, _ db: Database
   ) throws -> Bool {
     let lastOwn = try Int64.fetchOne(
       db, sql: "SELECT sequence FROM teamOwnChange WHERE standupId = ?",
       arguments: [id.rawValue.uuidString])
     if let lastOwn, lastOwn > basedOn { return true }
-    for entry in try waiting(limit: .max, includingPushed: true, db)
-    where entry.basedOn < sequence {
-      guard let change = decode(entry.change), change.standupIDs.contains(id) else { continue }
-      if case .deleted = change { continue }
+    return outbox.entries.contains { entry in
+      guard entry.basedOn < sequence, entry.change.standupIDs.contains(id) else { return false }
+      if case .deleted = entry.change { return false }
       return true
     }
-    return false
+  }
+
+  /// This machine's outbox, pushed rows too, read and decoded once for a pull; its own changes
+  /// coming back in the pull take their rows out of it as they do out of the table. (A row that
+  /// cannot be read is left out, as every use of it would skip it.)
+  private struct Outbox {
+    var entries: [(sequence: Int64, basedOn: Int64, change: StandupsChange)]
+
+    init(_ db: Database) throws {
+      entries = try TeamLedger.waiting(limit: .max, includingPushed: true, db).compactMap {
+        entry in decode(entry.change).map { (entry.sequence, entry.basedOn, $0) }
+      }
+    }
+
+    mutating func remove(sequence: Int64) {
+      entries.removeAll { $0.sequence == sequence }
+    }
   }
 
   /// Applies the changes the server ordered after the last one applied, then this machine's
@@ -114,6 +129,7 @@ enum TeamLedger {
   ) throws -> TeamPullReport {
     var report = TeamPullReport()
     let machine = try TeamMembership.fetch(db)?.machine
+    var outbox = try Outbox(db)
     var touched = Set<Standup.ID>()
     for change in pulled {
       guard let decoded = decode(change.change) else {
@@ -122,13 +138,14 @@ enum TeamLedger {
             sequence: change.sequence, reason: "it is not a change this release can read"))
         continue
       }
-      let ownFields = try ownedFields(of: decoded, db)
+      let ownFields = ownedFields(of: decoded)
       if change.machine != machine {
-        try tellReplaced(by: decoded, ownFields, at: now, makeID: makeID, db)
+        try tellReplaced(by: decoded, ownFields, outbox, at: now, makeID: makeID, db)
       } else {
         try db.execute(
           sql: "DELETE FROM teamOutbox WHERE pushed = 1 AND sequence = ?",
           arguments: [change.machineSequence])
+        outbox.remove(sequence: change.machineSequence)
         if case .deleted = decoded {
         } else {
           for id in decoded.standupIDs {
@@ -140,7 +157,7 @@ enum TeamLedger {
       }
       if case .deleted(let id) = decoded, change.machine != machine,
         try deletionMeetsChangesHere(
-          of: id, at: change.sequence, basedOn: change.basedOn, db)
+          of: id, at: change.sequence, basedOn: change.basedOn, outbox, db)
       {
         try db.execute(
           sql: """
@@ -167,13 +184,8 @@ enum TeamLedger {
         try own(ownFields, db)
       }
     }
-    if !touched.isEmpty {
-      for waiting in try waiting(limit: .max, includingPushed: true, db) {
-        guard let decoded = decode(waiting.change),
-          decoded.standupIDs.contains(where: touched.contains)
-        else { continue }
-        _ = try writeUnlessRefused(decoded, db)
-      }
+    for entry in outbox.entries where entry.change.standupIDs.contains(where: touched.contains) {
+      _ = try writeUnlessRefused(entry.change, db)
     }
     try db.execute(
       sql: "UPDATE teamMembership SET lastSequence = max(lastSequence, ?), lastSyncedAt = ?",
@@ -218,9 +230,7 @@ enum TeamLedger {
   static let teamOwner = "team"
 
   /// The fields an edit sets, as `teamFieldOwner` names them.
-  private static func ownedFields(of change: StandupsChange, _ db: Database) throws -> [(
-    String, String
-  )] {
+  private static func ownedFields(of change: StandupsChange) -> [(String, String)] {
     guard case .edited(let id, let edit) = change else { return [] }
     var fields: [String] = []
     if edit.title != nil { fields.append("title") }
@@ -264,7 +274,7 @@ enum TeamLedger {
   /// user is told. A field a change still waiting here sets again is not told: that change will
   /// be ordered later, and win.
   private static func tellReplaced(
-    by change: StandupsChange, _ fields: [(String, String)], at now: Date,
+    by change: StandupsChange, _ fields: [(String, String)], _ outbox: Outbox, at now: Date,
     makeID: () -> UUID, _ db: Database
   ) throws {
     guard case .edited(let id, let edit) = change, !fields.isEmpty,
@@ -274,13 +284,9 @@ enum TeamLedger {
       try String.fetchAll(
         db, sql: "SELECT field FROM teamFieldOwner WHERE standupId = ?",
         arguments: [id.rawValue.uuidString]))
-    var waiting = Set<String>()
-    for entry in try Self.waiting(limit: .max, includingPushed: true, db) {
-      if let decoded = decode(entry.change) {
-        waiting.formUnion(
-          try ownedFields(of: decoded, db).filter { $0.0 == id.rawValue.uuidString }.map(\.1))
-      }
-    }
+    let waiting = Set(
+      outbox.entries.flatMap { ownedFields(of: $0.change) }
+        .filter { $0.0 == id.rawValue.uuidString }.map(\.1))
     for replacement in edit.valuesReplaced(in: stored) {
       let field = field(of: replacement.replaced)
       guard owned.contains(field), !waiting.contains(field) else { continue }

@@ -51,12 +51,8 @@ extension TeamSchema {
       UNIQUE (team, machine, machine_sequence)
     )
     """,
-    // NB: A change's place in its team's order is the team's clock, moved on under the team's
-    // row lock, which the inserting transaction holds until it commits: so a change with a
-    // higher number always commits after every lower one, and a pull that read up to N never
-    // misses a change numbered below N. (A `bigserial` numbers in the order of inserts, not of
-    // commits.) A definer's function, so that members need no right to update teams; it sets
-    // only the number.
+    // NB: Numbers in commit order (the team's row stays locked until commit), so a pull up to N
+    // misses nothing below N; guarded by ConvergenceTests. Definer's: members may not update teams.
     """
     CREATE FUNCTION standups_team.next_sequence() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
@@ -91,10 +87,8 @@ extension TeamSchema {
     CREATE TRIGGER announced AFTER INSERT ON standups_team.changes
     FOR EACH STATEMENT EXECUTE FUNCTION standups_team.announce()
     """,
-    // NB: An invoker's function, not SECURITY DEFINER: inside a definer's function
-    // `current_user` is the function's owner, not the member asking. It reads `team_members`
-    // as the member, whose own policy there shows the member its own rows only. The fixed
-    // search_path keeps a member's objects from standing in for the catalog's.
+    // NB: An invoker's function, so `current_user` is the member asking (in a definer's it is the
+    // owner); the fixed search_path keeps a member's objects out. Guarded by the psql RLS test.
     """
     CREATE FUNCTION standups_team.is_member(team text) RETURNS boolean
     LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp

@@ -83,6 +83,30 @@ struct TeamLedgerTests {
     #expect(try await database.teamDeletionQuestions().map(\.deletedBy) == ["bob"])
   }
 
+  @Test func aDeletionMadeAfterSeeingThisMachinesChangeInTheSamePullIsNoQuestion() async throws {
+    let (database, machine) = try await joined(holding: [.mock])
+    try await database.share([Standup.mock.id])
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Seen by bob")))
+    let waiting = try await database.waitingTeamChanges(limit: 10)
+    try await database.teamChangesPushed(through: waiting[1].sequence)
+    // NB: Both of this machine's changes come back first; bob deleted after pulling them.
+    let report = try await database.applyPulledTeamChanges(
+      [
+        PulledTeamChange(
+          sequence: 1, machine: machine, machineSequence: waiting[0].sequence, madeBy: "alice",
+          change: waiting[0].change),
+        PulledTeamChange(
+          sequence: 2, machine: machine, machineSequence: waiting[1].sequence, madeBy: "alice",
+          basedOn: 1, change: waiting[1].change),
+        PulledTeamChange(
+          sequence: 3, machine: other, madeBy: "bob", basedOn: 2,
+          change: try encode(.deleted(Standup.mock.id))),
+      ], through: 3)
+    #expect(report.deletedWhileChangedHere.isEmpty)
+    #expect(try await database.readStandups().isEmpty)
+    #expect(try await database.teamDeletionQuestions().isEmpty)
+  }
+
   @Test func leavingKeepsTheStandupsAndForgetsTheTeam() async throws {
     let (database, _) = try await joined(holding: [.mock])
     try await database.share([Standup.mock.id])

@@ -4,6 +4,7 @@ import Models
 import PostgresTestServer
 import PropertyBased
 import StorageClient
+import Synchronization
 import Testing
 
 @testable import TeamSync
@@ -38,10 +39,15 @@ struct ConvergenceTests {
   @Test func threeMachinesConvergeOnTheServersOrder() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("seed", members: Self.members)
-      let teams = Counter()
+      // NB: A fresh team for each run of the property.
+      let teams = Mutex(0)
       await propertyCheck(count: 12, input: Self.steps) { steps in
         do {
-          try await run(steps, team: "team\(teams.next())", server)
+          let team = teams.withLock { count in
+            count += 1
+            return count
+          }
+          try await run(steps, team: "team\(team)", server)
         } catch {
           Issue.record(error)
         }
@@ -129,19 +135,5 @@ struct ConvergenceTests {
         .apply(to: &standups)
     }
     return standups
-  }
-}
-
-/// A number that goes up, for names each run of a property needs fresh.
-private final class Counter: @unchecked Sendable {
-  // NB: Unchecked: every access holds `lock`.
-  private let lock = NSLock()
-  private var value = 0
-
-  func next() -> Int {
-    lock.withLock {
-      value += 1
-      return value
-    }
   }
 }

@@ -12,13 +12,28 @@ import Testing
 struct TeamSyncEngineTests {
   static let members = ["alice": "alice-secret", "bob": "bob-secret"]
 
+  /// alice's and bob's machines, members of "platform".
+  private func aliceAndBob(_ server: TestServer) async throws -> (Machine, Machine) {
+    try await server.makeTeam("platform", members: Self.members)
+    return (
+      try await Machine.joined(server, as: "alice", password: "alice-secret", team: "platform"),
+      try await Machine.joined(server, as: "bob", password: "bob-secret", team: "platform")
+    )
+  }
+
+  /// alice's and bob's machines, once alice has shared `Standup.mock` and both have synced.
+  private func aliceAndBobSharingTheMock(_ server: TestServer) async throws -> (Machine, Machine) {
+    let (alice, bob) = try await aliceAndBob(server)
+    try await alice.database.apply(.added([.mock]))
+    try await alice.database.share([Standup.mock.id])
+    try await alice.sync()
+    try await bob.sync()
+    return (alice, bob)
+  }
+
   @Test func aSharedStandupReachesTheOtherMachineAndAPersonalOneNever() async throws {
     try await TestServer.withTestServer { server in
-      try await server.makeTeam("platform", members: Self.members)
-      let alice = try await Machine.joined(
-        server, as: "alice", password: "alice-secret", team: "platform")
-      let bob = try await Machine.joined(
-        server, as: "bob", password: "bob-secret", team: "platform")
+      let (alice, bob) = try await aliceAndBob(server)
       let personal = Standup(
         id: Standup.ID(UUID()), attendees: [], duration: .seconds(300), meetings: [],
         theme: .bubblegum, title: "Personal")
@@ -42,15 +57,7 @@ struct TeamSyncEngineTests {
 
   @Test func editsOnEachSideOfADisconnectionEndUpOnBoth() async throws {
     try await TestServer.withTestServer { server in
-      try await server.makeTeam("platform", members: Self.members)
-      let alice = try await Machine.joined(
-        server, as: "alice", password: "alice-secret", team: "platform")
-      let bob = try await Machine.joined(
-        server, as: "bob", password: "bob-secret", team: "platform")
-      try await alice.database.apply(.added([.mock]))
-      try await alice.database.share([Standup.mock.id])
-      try await alice.sync()
-      try await bob.sync()
+      let (alice, bob) = try await aliceAndBobSharingTheMock(server)
 
       try server.stopImmediately()
       let id = Standup.mock.id
@@ -84,15 +91,7 @@ struct TeamSyncEngineTests {
 
   @Test func theSameFieldChangedOnTwoMachinesTakesTheChangeTheServerOrderedLast() async throws {
     try await TestServer.withTestServer { server in
-      try await server.makeTeam("platform", members: Self.members)
-      let alice = try await Machine.joined(
-        server, as: "alice", password: "alice-secret", team: "platform")
-      let bob = try await Machine.joined(
-        server, as: "bob", password: "bob-secret", team: "platform")
-      try await alice.database.apply(.added([.mock]))
-      try await alice.database.share([Standup.mock.id])
-      try await alice.sync()
-      try await bob.sync()
+      let (alice, bob) = try await aliceAndBobSharingTheMock(server)
 
       let id = Standup.mock.id
       try await alice.database.apply(.edited(id, StandupEdit(title: "Alice's")))
@@ -110,15 +109,7 @@ struct TeamSyncEngineTests {
 
   @Test func theMachineWhoseValueLostTellsItsUserAndNoOtherDoes() async throws {
     try await TestServer.withTestServer { server in
-      try await server.makeTeam("platform", members: Self.members)
-      let alice = try await Machine.joined(
-        server, as: "alice", password: "alice-secret", team: "platform")
-      let bob = try await Machine.joined(
-        server, as: "bob", password: "bob-secret", team: "platform")
-      try await alice.database.apply(.added([.mock]))
-      try await alice.database.share([Standup.mock.id])
-      try await alice.sync()
-      try await bob.sync()
+      let (alice, bob) = try await aliceAndBobSharingTheMock(server)
 
       // NB: Two forms opened on the same standup, each saving a title and bob a length too.
       let id = Standup.mock.id
@@ -144,11 +135,7 @@ struct TeamSyncEngineTests {
 
   @Test func aRunningEngineShowsAnotherMachinesChangeWithoutBeingAsked() async throws {
     try await TestServer.withTestServer { server in
-      try await server.makeTeam("platform", members: Self.members)
-      let alice = try await Machine.joined(
-        server, as: "alice", password: "alice-secret", team: "platform")
-      let bob = try await Machine.joined(
-        server, as: "bob", password: "bob-secret", team: "platform")
+      let (alice, bob) = try await aliceAndBob(server)
       let (statuses, status) = AsyncStream.makeStream(of: TeamSyncStatus.self)
       let (pulls, pulled) = AsyncStream.makeStream(of: TeamPullReport.self)
       let engine = try await bob.engine()
@@ -171,11 +158,7 @@ struct TeamSyncEngineTests {
 
   @Test func aStandupDeletedElsewhereWhileChangedHereStaysUntilTheUserChooses() async throws {
     try await TestServer.withTestServer { server in
-      try await server.makeTeam("platform", members: Self.members)
-      let alice = try await Machine.joined(
-        server, as: "alice", password: "alice-secret", team: "platform")
-      let bob = try await Machine.joined(
-        server, as: "bob", password: "bob-secret", team: "platform")
+      let (alice, bob) = try await aliceAndBob(server)
       var other = Standup.engineeringMock
       other.title = "Untouched"
       try await alice.database.apply(.added([.mock, other]))
@@ -218,15 +201,7 @@ struct TeamSyncEngineTests {
 
   @Test func aDeletionMadeWithoutSeeingAnEarlierEditAsksTheEditorToo() async throws {
     try await TestServer.withTestServer { server in
-      try await server.makeTeam("platform", members: Self.members)
-      let alice = try await Machine.joined(
-        server, as: "alice", password: "alice-secret", team: "platform")
-      let bob = try await Machine.joined(
-        server, as: "bob", password: "bob-secret", team: "platform")
-      try await alice.database.apply(.added([.mock]))
-      try await alice.database.share([Standup.mock.id])
-      try await alice.sync()
-      try await bob.sync()
+      let (alice, bob) = try await aliceAndBobSharingTheMock(server)
 
       // NB: bob's edit reaches the server first; alice deletes without having pulled it.
       let id = Standup.mock.id
