@@ -2,8 +2,19 @@ import Foundation
 public import PostgresNIO
 import TeamSync
 
-/// A throwaway PostgreSQL cluster (15 where installed) for one test: its own folder, socket and loopback port,
-/// password logins (SCRAM), stopped and removed by ``withTestServer(_:)``.
+/// A PostgreSQL server (15 where installed) for one test, with a database and login roles of the
+/// test's own, all removed by ``withTestServer(_:)``.
+///
+/// The server is the one `.ci/run` started for the whole run when it names it in
+/// `STANDUPS_TEST_POSTGRES_PORT` (and the administrator's password in
+/// `STANDUPS_TEST_POSTGRES_PASSWORD`); otherwise, as under a plain `swift test`, a throwaway
+/// cluster of the test's own: its own folder, socket and loopback port, password logins (SCRAM).
+/// A test that stops the server asks for a cluster of its own with ``withOwnServer(_:)``, so that
+/// it stops nobody else's.
+///
+/// Roles belong to the whole cluster, not to a database, so a test names its members by their
+/// first names (`"alice"`) and the server gives each test's roles a suffix of the test's own
+/// (``role(_:)``): tests running at once on one server never meet.
 ///
 /// initdb refuses to run as root, so the server's commands run as the unprivileged `postgres`
 /// account when the tests run as root. Where no server can be started, the test fails with a
@@ -12,34 +23,48 @@ import TeamSync
 public struct TestServer: Sendable {
   /// The superuser initdb makes, who owns the cluster.
   public static let administrator = "standups_admin"
+
   /// The administrator's password.
-  public static let administratorPassword = "admin-secret"
-
-  /// The cluster's folder: its data, its socket, its log.
+  public let administratorPassword: String
+  /// The test's own folder, for its machines' data and HOMEs, removed when the test ends.
   public let folder: String
-  /// The loopback port it listens on.
+  /// The loopback port the server listens on.
   public let port: Int
+  /// The test's own database.
+  public let database: String
+  /// What this test's role names end with.
+  private let suffix: String
+  /// The data folder of the cluster this test started and stops, or nil when it is the run's.
+  private let ownCluster: String?
 
-  /// The administrator's URL, through loopback TCP.
+  /// The administrator's URL, through loopback TCP, to the test's database.
   public var administratorURL: String {
-    "postgresql://\(Self.administrator)@127.0.0.1:\(port)/postgres?sslmode=disable"
+    "postgresql://\(Self.administrator)@127.0.0.1:\(port)/\(database)?sslmode=disable"
   }
 
-  /// A member's URL, through loopback TCP.
-  public func url(for role: String) -> String {
-    "postgresql://\(role)@127.0.0.1:\(port)/postgres?sslmode=disable"
+  /// The login role this test's member `name` is on the server: `name` and the test's suffix.
+  public func role(_ name: String) -> String { "\(name)_\(suffix)" }
+
+  /// A member's URL, through loopback TCP, to the test's database.
+  public func url(for member: String) -> String {
+    "postgresql://\(role(member))@127.0.0.1:\(port)/\(database)?sslmode=disable"
+  }
+
+  /// Creates the login role of member `name`, with a password.
+  public func createRole(_ name: String, password: String) throws {
+    try administer("CREATE ROLE \"\(role(name))\" LOGIN PASSWORD '\(password)'")
   }
 
   /// Creates login roles with passwords, sets the schema up, and makes the roles members of
   /// `team`.
   public func makeTeam(_ team: String, members: [String: String]) async throws {
-    for (role, password) in members.sorted(by: { $0.key < $1.key }) {
-      try administer("CREATE ROLE \"\(role)\" LOGIN PASSWORD '\(password)'")
+    for (name, password) in members.sorted(by: { $0.key < $1.key }) {
+      try createRole(name, password: password)
     }
     try await withAdministrator { connection in
       try await TeamSchema.setUp(on: connection, logger: Self.logger)
       try await TeamSchema.addMembers(
-        team: team, roles: members.keys.sorted(), on: connection, logger: Self.logger)
+        team: team, roles: members.keys.sorted().map(role), on: connection, logger: Self.logger)
     }
   }
 
@@ -50,7 +75,8 @@ public struct TestServer: Sendable {
     return logger
   }()
 
-  /// Runs `body` with a new server, then stops the server and removes its folder.
+  /// Runs `body` with a database and roles of its own on the run's server, or on a new cluster
+  /// when the run named none; then removes them.
   public static func withTestServer<Result: Sendable>(
     _ body: (TestServer) async throws -> Result
   ) async throws -> Result {
@@ -59,98 +85,173 @@ public struct TestServer: Sendable {
     return try await body(server)
   }
 
-  /// Connects to the server as the administrator, through the app's own connection code.
+  /// Runs `body` with a new cluster of its own, which it may stop and start
+  /// (``stopImmediately()``, ``startAgain()``); then stops the cluster and removes its folder.
+  public static func withOwnServer<Result: Sendable>(
+    _ body: (TestServer) async throws -> Result
+  ) async throws -> Result {
+    let server = try startOwnCluster()
+    defer { server.stop() }
+    return try await body(server)
+  }
+
+  /// Connects to the test's database as the administrator, through the app's own connection
+  /// code.
   public func withAdministrator<Result: Sendable>(
     _ body: (PostgresConnection) async throws -> Result
   ) async throws -> Result {
     let description = try ConnectionDescription(url: administratorURL, environment: [:])
     let password = try description.password(
-      environment: ["PGPASSWORD": Self.administratorPassword], homeFolder: folder)
+      environment: ["PGPASSWORD": administratorPassword], homeFolder: folder)
     return try await description.withConnection(password: password, logger: Self.logger, body)
   }
 
-  /// Runs hand-written SQL through `psql` as `role`, the way a member could without the app.
-  public func psql(_ sql: String, as role: String, password: String) throws -> CommandOutput {
-    try runProgram(
-      Self.binary("psql"),
-      [
-        "-h", "127.0.0.1", "-p", String(port), "-U", role, "-d", "postgres", "-X", "-A", "-t",
-        "-v", "ON_ERROR_STOP=1", "-c", sql,
-      ],
-      environment: ["PGPASSWORD": password, "PGCONNECT_TIMEOUT": "10"]
-    )
+  /// Runs hand-written SQL through `psql` in the test's database as the role of member `name`,
+  /// the way a member could without the app.
+  public func psql(_ sql: String, as name: String, password: String) throws -> CommandOutput {
+    try psql(sql, role: role(name), password: password, database: database)
   }
 
-  /// Runs SQL through `psql` as the administrator, and fails unless it succeeds.
+  /// Runs SQL through `psql` as the administrator in the test's database, and fails unless it
+  /// succeeds.
   @discardableResult
   public func administer(_ sql: String) throws -> String {
-    let output = try psql(sql, as: Self.administrator, password: Self.administratorPassword)
-    guard output.status == 0 else {
-      throw TestServerError("psql as the administrator failed on \(sql): \(output.error)")
-    }
-    return output.standardOutput
+    try administer(sql, in: database)
   }
 
-  /// Starts a new server; ``stop()`` stops it and removes its folder. Tests use
-  /// ``withTestServer(_:)``, which does both.
+  /// Starts a server for one test: a database and roles on the run's server, or a new cluster;
+  /// ``stop()`` removes them. Tests use ``withTestServer(_:)``, which does both.
   public static func start() throws -> TestServer {
-    let account = try ServerAccount.current()
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("teamsync-\(UUID().uuidString.prefix(8))").path
-    try FileManager.default.createDirectory(
-      atPath: folder, withIntermediateDirectories: false,
-      attributes: [.posixPermissions: 0o700])
-    let passwordFile = "\(folder)/password"
-    try "\(administratorPassword)\n".write(toFile: passwordFile, atomically: false, encoding: .utf8)
-    try account.hand(folder, passwordFile)
+    let environment = ProcessInfo.processInfo.environment
+    guard let named = environment["STANDUPS_TEST_POSTGRES_PORT"] else {
+      return try startOwnCluster()
+    }
+    guard let port = Int(named), let password = environment["STANDUPS_TEST_POSTGRES_PASSWORD"]
+    else {
+      throw TestServerError(
+        "STANDUPS_TEST_POSTGRES_PORT is \"\(named)\": it must be the port of the run's server, "
+          + "with its administrator's password in STANDUPS_TEST_POSTGRES_PASSWORD.")
+    }
+    let folder = try makeFolder()
+    let server = TestServer(
+      administratorPassword: password, folder: folder.path, port: port,
+      database: "standups_\(folder.suffix)", suffix: folder.suffix, ownCluster: nil)
+    do {
+      try server.administer("CREATE DATABASE \"\(server.database)\"", in: "postgres")
+    } catch {
+      try? FileManager.default.removeItem(atPath: folder.path)
+      throw error
+    }
+    return server
+  }
 
-    let data = "\(folder)/data"
+  /// Starts a new cluster of its own for one test.
+  private static func startOwnCluster() throws -> TestServer {
+    let account = try ServerAccount.current()
+    let folder = try makeFolder()
+    let password = "admin-secret"
+    let passwordFile = "\(folder.path)/password"
+    try "\(password)\n".write(toFile: passwordFile, atomically: false, encoding: .utf8)
+    try account.hand(folder.path, passwordFile)
+
+    let data = "\(folder.path)/data"
     try account.mustRun(
       binary("initdb"),
       [
         "-D", data, "-U", administrator, "--auth=scram-sha-256", "--pwfile=\(passwordFile)",
         "--no-sync", "--encoding=UTF8", "--locale=C",
       ])
-    let port = try freeLoopbackPort()
-    let server = TestServer(folder: folder, port: port)
+    let server = TestServer(
+      administratorPassword: password, folder: folder.path, port: try freeLoopbackPort(),
+      database: "standups_\(folder.suffix)", suffix: folder.suffix, ownCluster: data)
     do {
-      try account.mustRun(
-        binary("pg_ctl"),
-        [
-          "-D", data, "-l", "\(folder)/server.log", "-w", "-t", "60", "-o",
-          "-k \(folder) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off", "start",
-        ])
+      try server.startAgain()
+      try server.administer("CREATE DATABASE \"\(server.database)\"", in: "postgres")
     } catch {
-      let log = (try? String(contentsOfFile: "\(folder)/server.log", encoding: .utf8)) ?? ""
-      try? FileManager.default.removeItem(atPath: folder)
+      let log = (try? String(contentsOfFile: "\(folder.path)/server.log", encoding: .utf8)) ?? ""
+      server.stop()
       throw TestServerError("\(error)\nserver log:\n\(log)")
     }
     return server
   }
 
-  /// Stops the server at once, as a crash or a pulled plug would (`-m immediate`).
+  /// Stops the server at once, as a crash or a pulled plug would (`-m immediate`). Only a
+  /// cluster of the test's own (``withOwnServer(_:)``) may be stopped.
   public func stopImmediately() throws {
     try ServerAccount.current().mustRun(
-      Self.binary("pg_ctl"), ["-D", "\(folder)/data", "-m", "immediate", "-w", "stop"])
+      Self.binary("pg_ctl"), ["-D", try ownData(), "-m", "immediate", "-w", "stop"])
   }
 
-  /// Starts the server again, on the same port.
+  /// Starts the test's own cluster again, on the same port.
   public func startAgain() throws {
     try ServerAccount.current().mustRun(
       Self.binary("pg_ctl"),
       [
-        "-D", "\(folder)/data", "-l", "\(folder)/server.log", "-w", "-t", "60", "-o",
+        "-D", try ownData(), "-l", "\(folder)/server.log", "-w", "-t", "60", "-o",
         "-k \(folder) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off", "start",
       ])
   }
 
-  /// Stops the server and removes its folder.
+  private func ownData() throws -> String {
+    guard let ownCluster else {
+      throw TestServerError(
+        "This test's server is the one the whole run shares: a test that stops it runs in "
+          + "TestServer.withOwnServer.")
+    }
+    return ownCluster
+  }
+
+  /// Removes what the test made: its cluster, or its database and roles on the run's server;
+  /// and its folder.
   public func stop() {
-    if let account = try? ServerAccount.current() {
-      _ = try? account.run(
-        Self.binary("pg_ctl"), ["-D", "\(folder)/data", "-m", "fast", "-w", "stop"])
+    if let ownCluster, let account = try? ServerAccount.current() {
+      _ = try? account.run(Self.binary("pg_ctl"), ["-D", ownCluster, "-m", "fast", "-w", "stop"])
+    } else {
+      _ = try? administer("DROP DATABASE IF EXISTS \"\(database)\" WITH (FORCE)", in: "postgres")
+      _ = try? administer(
+        """
+        DO $$ DECLARE name text; BEGIN
+          FOR name IN SELECT rolname FROM pg_roles WHERE rolname LIKE '%\\_\(suffix)' LOOP
+            EXECUTE format('DROP ROLE %I', name);
+          END LOOP;
+        END $$
+        """, in: "postgres")
     }
     try? FileManager.default.removeItem(atPath: folder)
+  }
+
+  private func psql(_ sql: String, role: String, password: String, database: String) throws
+    -> CommandOutput
+  {
+    try runProgram(
+      Self.binary("psql"),
+      [
+        "-h", "127.0.0.1", "-p", String(port), "-U", role, "-d", database, "-X", "-A", "-t",
+        "-v", "ON_ERROR_STOP=1", "-c", sql,
+      ],
+      environment: ["PGPASSWORD": password, "PGCONNECT_TIMEOUT": "10"]
+    )
+  }
+
+  @discardableResult
+  private func administer(_ sql: String, in database: String) throws -> String {
+    let output = try psql(
+      sql, role: Self.administrator, password: administratorPassword, database: database)
+    guard output.status == 0 else {
+      throw TestServerError("psql as the administrator failed on \(sql): \(output.error)")
+    }
+    return output.standardOutput
+  }
+
+  /// A new folder of the test's own in the temporary folder, and the suffix its names share.
+  private static func makeFolder() throws -> (path: String, suffix: String) {
+    let suffix = UUID().uuidString.prefix(8).lowercased()
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("teamsync-\(suffix)").path
+    try FileManager.default.createDirectory(
+      atPath: path, withIntermediateDirectories: false,
+      attributes: [.posixPermissions: 0o700])
+    return (path, suffix)
   }
 
   /// A PostgreSQL program: version 15's (the release the team schema is written for) where

@@ -11,15 +11,17 @@ struct TeamCommandLineTests {
   @Test func setUpAddJoinShareAndSyncAsAUserDoesWithTheirExitCodes() async throws {
     try await TestServer.withTestServer { server in
       let owner = server.administratorURL
-      let adminPassword = ["PGPASSWORD": TestServer.administratorPassword]
+      let adminPassword = ["PGPASSWORD": server.administratorPassword]
       #expect(try standups(["team", "setup", owner], adminPassword).status == 0)
       let again = try standups(["team", "setup", owner], adminPassword)
       #expect(again.status == 0, "\(again.error)")
-      try server.administer("CREATE ROLE alice LOGIN PASSWORD 'alice-secret'")
-      try server.administer("CREATE ROLE bob LOGIN PASSWORD 'bob-secret'")
+      try server.createRole("alice", password: "alice-secret")
+      try server.createRole("bob", password: "bob-secret")
+      let members = [server.role("alice"), server.role("bob")]
       #expect(
-        try standups(["team", "add", owner, "platform", "alice", "bob"], adminPassword).status == 0)
-      let nobody = try standups(["team", "add", owner, "platform", "nobody"], adminPassword)
+        try standups(["team", "add", owner, "platform"] + members, adminPassword).status == 0)
+      let nobody = try standups(
+        ["team", "add", owner, "platform", server.role("nobody")], adminPassword)
       #expect(nobody.status == 67)
       #expect(nobody.error.contains("createuser"), "\(nobody.error)")
 
@@ -58,35 +60,40 @@ struct TeamCommandLineTests {
 
   @Test func killedInTheMiddleOfAPushOfAThousandChangesEveryChangeLandsOnce() async throws {
     try await TestServer.withTestServer { server in
-      try await server.makeTeam("platform", members: ["alice": "alice-secret"])
-      let alice = try Home(password: "alice-secret", in: server.folder)
-      let database = StandupsDatabase(path: alice.database)
-      _ = try await database.load()
-      try await database.apply(.added([.mock]))
-      try await database.joinTeam(
-        server: server.url(for: "alice"), team: "platform", machine: UUID())
-      try await database.share([Standup.mock.id])
-      for minutes in 0..<1000 {
-        try await database.apply(
-          .edited(Standup.mock.id, StandupEdit(duration: .seconds(60 * (minutes % 60 + 1)))))
-      }
-      #expect(try await database.waitingTeamChangeCount() == 1001)
+      let alice = try await PushingMachine.withAThousandChanges(server)
 
-      // NB: The waits only spread a real process's kills (before connecting, mid-push, after
-      // the commit); no assertion depends on them: any moment must end with each change once.
+      try await alice.whileItsPushWaits(atChange: 500, server) { process in
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+      }
+      // NB: The waits only spread more kills (before connecting, mid-push, after a commit); no
+      // assertion depends on them: any moment must end with each change once.
       for delay in [5, 40, 80, 120, 200] {
-        let process = try start(["sync"], alice.environment)
+        let process = try start(["sync"], alice.home.environment)
         usleep(useconds_t(delay * 1000))
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
       }
-      let finish = try standups(["sync"], alice.environment)
-      #expect(finish.status == 0, "\(finish.error)")
-      #expect(
-        try server.administer(
-          "SELECT count(*), count(DISTINCT machine_sequence) FROM standups_team.changes")
-          == "1001|1001\n")
-      #expect(try await database.waitingTeamChangeCount() == 0)
+      try await alice.finishesWithEveryChangeOnTheServerOnce(server)
+    }
+  }
+
+  @Test func theServerStoppedInTheMiddleOfAPushLosesNothingAndStoresNothingTwice() async throws {
+    try await TestServer.withOwnServer { server in
+      let alice = try await PushingMachine.withAThousandChanges(server)
+
+      try await alice.whileItsPushWaits(atChange: 500, server) { process in
+        try server.stopImmediately()
+        try #require(endsWithin(seconds: 60, process), "standups sync hung when the server stopped")
+        #expect(process.terminationStatus == 69)
+      }
+      let told = try String(contentsOfFile: alice.home.errorFile, encoding: .utf8)
+      #expect(told.hasPrefix("standups: The team's server at 127.0.0.1:"), "\(told)")
+      #expect(try await alice.database.waitingTeamChangeCount() == 1001)
+
+      try server.startAgain()
+      try await alice.finishesWithEveryChangeOnTheServerOnce(server)
     }
   }
 
@@ -118,6 +125,56 @@ struct TeamCommandLineTests {
   }
 }
 
+/// alice's machine, a member of "platform", with 1,001 changes waiting to be pushed: a standup
+/// shared and edited 1,000 times.
+private struct PushingMachine {
+  let home: Home
+  let database: StandupsDatabase
+  let machine: UUID
+
+  static func withAThousandChanges(_ server: TestServer) async throws -> PushingMachine {
+    try await server.makeTeam("platform", members: ["alice": "alice-secret"])
+    let home = try Home(password: "alice-secret", in: server.folder)
+    let database = StandupsDatabase(path: home.database)
+    _ = try await database.load()
+    try await database.apply(.added([.mock]))
+    let machine = UUID()
+    try await database.joinTeam(
+      server: server.url(for: "alice"), team: "platform", machine: machine)
+    try await database.share([Standup.mock.id])
+    for minutes in 0..<1000 {
+      try await database.apply(
+        .edited(Standup.mock.id, StandupEdit(duration: .seconds(60 * (minutes % 60 + 1)))))
+    }
+    #expect(try await database.waitingTeamChangeCount() == 1001)
+    return PushingMachine(home: home, database: database, machine: machine)
+  }
+
+  /// Runs `body` with a `standups sync` of this machine's in the middle of its push: the changes
+  /// before change `number` inserted, not committed, and the insert of `number` waiting.
+  func whileItsPushWaits(
+    atChange number: Int64, _ server: TestServer, _ body: (Process) throws -> Void
+  ) async throws {
+    try await server.holdingPushes(of: machine, in: "platform", atChange: number) { hold in
+      let process = try start(["sync"], home.environment, errorFile: home.errorFile)
+      try hold.waitUntilAPushWaits(as: "alice", gaveUp: { !process.isRunning })
+      try body(process)
+    }
+  }
+
+  /// One more `standups sync`, which must end with every change on the server exactly once and
+  /// none waiting.
+  func finishesWithEveryChangeOnTheServerOnce(_ server: TestServer) async throws {
+    let finish = try standups(["sync"], home.environment)
+    #expect(finish.status == 0, "\(finish.error)")
+    #expect(
+      try server.administer(
+        "SELECT count(*), count(DISTINCT machine_sequence) FROM standups_team.changes")
+        == "1001|1001\n")
+    #expect(try await database.waitingTeamChangeCount() == 0)
+  }
+}
+
 /// A HOME of its own for one machine, with the member's password in `PGPASSWORD`.
 private struct Home {
   let folder: String
@@ -136,6 +193,9 @@ private struct Home {
   }
 
   var database: String { "\(folder)/.local/share/standups/standups.sqlite" }
+
+  /// Where a started command's standard error goes.
+  var errorFile: String { "\(folder)/error.txt" }
 
   func write(standups: [Standup]) throws -> String {
     let path = "\(folder)/standups.json"
@@ -162,15 +222,34 @@ private func standups(_ arguments: [String], _ environment: [String: String]) th
   try runProgram(standupsExecutable, arguments, environment: environment)
 }
 
-private func start(_ arguments: [String], _ environment: [String: String]) throws -> Process {
+private func start(
+  _ arguments: [String], _ environment: [String: String], errorFile: String? = nil
+) throws -> Process {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: standupsExecutable)
   process.arguments = arguments
   process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
   process.standardOutput = FileHandle.nullDevice
-  process.standardError = FileHandle.nullDevice
+  if let errorFile {
+    guard FileManager.default.createFile(atPath: errorFile, contents: nil) else {
+      throw TestServerError("\(errorFile) could not be made")
+    }
+    process.standardError = FileHandle(forWritingAtPath: errorFile)
+  } else {
+    process.standardError = FileHandle.nullDevice
+  }
   try process.run()
   return process
+}
+
+/// Whether `process` ends within `seconds`; one that does not is killed. A guard against a
+/// hang, not a measure of time: a process that works ends long before.
+private func endsWithin(seconds: Int, _ process: Process) -> Bool {
+  for _ in 0..<(seconds * 50) where process.isRunning { usleep(20_000) }
+  guard process.isRunning else { return true }
+  kill(process.processIdentifier, SIGKILL)
+  process.waitUntilExit()
+  return false
 }
 
 /// A loopback port that answers like a web server, not PostgreSQL.

@@ -4,7 +4,8 @@ import PostgresTestServer
 import TeamSync
 import Testing
 
-/// The team schema on a real PostgreSQL 15 server (``TestServer``), each test with its own.
+/// The team schema on a real PostgreSQL 15 server (``TestServer``), each test with a database
+/// and roles of its own.
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct TeamSchemaTests {
   let logger = {
@@ -61,20 +62,22 @@ struct TeamSchemaTests {
 
   @Test func addingMembersNeedsExistingLoginRoles() async throws {
     try await TestServer.withTestServer { server in
-      try server.administer("CREATE ROLE readers NOLOGIN")
+      let readers = server.role("readers")
+      let nobody = server.role("nobody")
+      try server.administer("CREATE ROLE \(readers) NOLOGIN")
       try await server.withAdministrator { connection in
         await #expect(throws: TeamSchemaError.missingSchema) {
           try await TeamSchema.addMembers(
-            team: "A", roles: ["readers"], on: connection, logger: logger)
+            team: "A", roles: [readers], on: connection, logger: logger)
         }
         try await TeamSchema.setUp(on: connection, logger: logger)
-        await #expect(throws: TeamSchemaError.noSuchRole("nobody")) {
+        await #expect(throws: TeamSchemaError.noSuchRole(nobody)) {
           try await TeamSchema.addMembers(
-            team: "A", roles: ["nobody"], on: connection, logger: logger)
+            team: "A", roles: [nobody], on: connection, logger: logger)
         }
-        await #expect(throws: TeamSchemaError.notALoginRole("readers")) {
+        await #expect(throws: TeamSchemaError.notALoginRole(readers)) {
           try await TeamSchema.addMembers(
-            team: "A", roles: ["readers"], on: connection, logger: logger)
+            team: "A", roles: [readers], on: connection, logger: logger)
         }
       }
       // NB: All or none: the failed calls made no team.
@@ -86,17 +89,18 @@ struct TeamSchemaTests {
   @Test func aRoleSeesAndChangesOnlyTheRowsOfItsTeams() async throws {
     try await TestServer.withTestServer { server in
       // NB: A role name that needs quoting proves the grants quote it.
-      for role in ["alice", "bob", "Carol Q"] {
-        try server.administer(
-          "CREATE ROLE \"\(role)\" LOGIN PASSWORD '\(Self.password(of: role))'")
+      for name in ["alice", "bob", "Carol Q"] {
+        try server.createRole(name, password: Self.password(of: name))
       }
       try await server.withAdministrator { connection in
         try await TeamSchema.setUp(on: connection, logger: logger)
-        try await TeamSchema.addMembers(team: "A", roles: ["alice"], on: connection, logger: logger)
+        let alice = server.role("alice")
+        try await TeamSchema.addMembers(team: "A", roles: [alice], on: connection, logger: logger)
         try await TeamSchema.addMembers(
-          team: "B", roles: ["bob", "Carol Q"], on: connection, logger: logger)
+          team: "B", roles: [server.role("bob"), server.role("Carol Q")], on: connection,
+          logger: logger)
         // NB: Adding again changes nothing.
-        try await TeamSchema.addMembers(team: "A", roles: ["alice"], on: connection, logger: logger)
+        try await TeamSchema.addMembers(team: "A", roles: [alice], on: connection, logger: logger)
       }
 
       let insertA = """
@@ -112,7 +116,7 @@ struct TeamSchemaTests {
         try psql(
           server, "SELECT sequence, made_by FROM standups_team.changes ORDER BY 1", as: "alice"
         )
-        .standardOutput == "1|alice\n2|alice\n")
+        .standardOutput == "1|\(server.role("alice"))\n2|\(server.role("alice"))\n")
 
       for outsider in ["bob", "Carol Q"] {
         for table in ["changes", "teams", "team_members"] {
@@ -140,7 +144,8 @@ struct TeamSchemaTests {
       }
 
       // NB: bob keeps his grants but leaves every team: RLS alone now shuts him out.
-      try server.administer("DELETE FROM standups_team.team_members WHERE role = 'bob'")
+      try server.administer(
+        "DELETE FROM standups_team.team_members WHERE role = '\(server.role("bob"))'")
       for table in ["changes", "teams", "team_members"] {
         #expect(
           try psql(server, "SELECT count(*) FROM standups_team.\(table)", as: "bob")
@@ -160,7 +165,7 @@ struct TeamSchemaTests {
         """
         INSERT INTO standups_team.changes
           (team, machine, machine_sequence, based_on, change, made_by)
-        VALUES ('A', '00000000-0000-0000-0000-00000000000a', 5, 0, '{}', 'bob')
+        VALUES ('A', '00000000-0000-0000-0000-00000000000a', 5, 0, '{}', '\(server.role("bob"))')
         """,
         as: "alice")
       #expect(forged.error.contains("row-level security"), "\(forged.error)")

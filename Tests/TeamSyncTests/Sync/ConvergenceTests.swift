@@ -58,7 +58,8 @@ struct ConvergenceTests {
   private func run(_ steps: [Step], team: String, _ server: TestServer) async throws {
     try await server.withAdministrator { connection in
       try await TeamSchema.addMembers(
-        team: team, roles: Self.members.keys.sorted(), on: connection, logger: TestServer.logger)
+        team: team, roles: Self.members.keys.sorted().map(server.role), on: connection,
+        logger: TestServer.logger)
     }
     var machines: [Machine] = []
     for role in Self.members.keys.sorted() {

@@ -7,7 +7,8 @@ import Testing
 @testable import TeamSync
 
 /// Machines syncing through a real PostgreSQL 15 server (``TestServer``): each machine its own
-/// SQLite database, each member its own role.
+/// SQLite database, each member its own role. The engine's rounds are driven from the test, so
+/// the machines share its process; ``ConvergenceTests`` runs each machine as processes of its own.
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct TeamSyncEngineTests {
   static let members = ["alice": "alice-secret", "bob": "bob-secret"]
@@ -56,7 +57,7 @@ struct TeamSyncEngineTests {
   }
 
   @Test func editsOnEachSideOfADisconnectionEndUpOnBoth() async throws {
-    try await TestServer.withTestServer { server in
+    try await TestServer.withOwnServer { server in
       let (alice, bob) = try await aliceAndBobSharingTheMock(server)
 
       try server.stopImmediately()
@@ -86,6 +87,41 @@ struct TeamSyncEngineTests {
       #expect(onAlice[id: id]?.title == "Design review")
       #expect(onAlice[id: id]?.attendees[id: carol.id]?.name == "Carol")
       #expect(onAlice[id: id]?.meetings[id: meeting.id] == meeting)
+    }
+  }
+
+  @Test func aRunningEngineWhoseServerStopsMidPushGoesOfflineAndPushesOnceItIsBack()
+    async throws
+  {
+    try await TestServer.withOwnServer { server in
+      let (alice, _) = try await aliceAndBob(server)
+      try await alice.database.apply(.added([.mock]))
+      try await alice.database.share([Standup.mock.id])
+      try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Edited")))
+      let machine = try #require(try await alice.database.teamMembership()).machine
+      let (statuses, status) = AsyncStream.makeStream(of: TeamSyncStatus.self)
+      let engine = try await alice.engine()
+      let running = Task { await engine.run(onStatus: { status.yield($0) }, onPulled: { _ in }) }
+      defer { running.cancel() }
+      var told = statuses.makeAsyncIterator()
+
+      try await server.holdingPushes(of: machine, in: "platform", atChange: 2) { hold in
+        try hold.waitUntilAPushWaits(as: "alice")
+        try server.stopImmediately()
+      }
+      // NB: A hang here is what the suite's time limit catches.
+      while let next = await told.next() {
+        if case .offline(let waiting, _) = next {
+          #expect(waiting == 2)
+          break
+        }
+      }
+      try server.startAgain()
+      while let next = await told.next(), next != .online(waiting: 0) {}
+      #expect(
+        try server.administer(
+          "SELECT count(*), count(DISTINCT machine_sequence) FROM standups_team.changes")
+          == "2|2\n")
     }
   }
 
@@ -177,7 +213,7 @@ struct TeamSyncEngineTests {
       #expect(try await bob.standups().map(\.title) == ["Bob's, unseen"])
       let questions = try await bob.database.teamDeletionQuestions()
       #expect(questions.map(\.standup.id) == [id])
-      #expect(questions.map(\.deletedBy) == ["alice"])
+      #expect(questions.map(\.deletedBy) == [server.role("alice")])
 
       try await bob.database.answerTeamDeletion(of: id, keep: true)
       #expect(try await bob.database.teamDeletionQuestions().isEmpty)
@@ -261,12 +297,12 @@ struct TeamSyncEngineTests {
   @Test func aRoleOutsideTheTeamAWrongPasswordAndNoServerEachGetASentenceAndACode() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Self.members)
-      try server.administer("CREATE ROLE mallory LOGIN PASSWORD 'mallory-secret'")
+      try server.createRole("mallory", password: "mallory-secret")
       let mallory = try await Machine.joined(
         server, as: "mallory", password: "mallory-secret", team: "platform")
       try await mallory.database.apply(.added([.mock]))
       let outsider = await #expect(throws: SyncProblem.self) { try await mallory.sync() }
-      #expect(outsider == .notAMember(role: "mallory", team: "platform"))
+      #expect(outsider == .notAMember(role: server.role("mallory"), team: "platform"))
       #expect(outsider?.exitCode == 77)
 
       let wrong = try await Machine.joined(

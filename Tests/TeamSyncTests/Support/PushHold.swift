@@ -1,0 +1,56 @@
+import Foundation
+import PostgresNIO
+import PostgresTestServer
+
+extension TestServer {
+  /// Runs `body` with a machine's pushes held in their middle: a push of `machine`'s changes to
+  /// `team` inserts the changes before change `number`, without committing, and waits at
+  /// `number` until `body` ends. `body` starts the push and waits for it to arrive
+  /// (``PushHold/waitUntilAPushWaits(as:)``), then stops the server or kills the machine.
+  ///
+  /// What holds the push is an administrator's uncommitted row with the same machine and
+  /// number, which the push's insert must wait for on the unique index. The row is written with
+  /// the triggers off (`session_replication_role = replica`), so that it takes no lock on the
+  /// team's row, which the push's own inserts update. It is rolled back after `body`, unless
+  /// `body` stopped the server.
+  func holdingPushes(
+    of machine: UUID, in team: String, atChange number: Int64,
+    _ body: (PushHold) async throws -> Void
+  ) async throws {
+    try await withAdministrator { connection in
+      let logger = TestServer.logger
+      try await connection.query("BEGIN", logger: logger)
+      try await connection.query("SET LOCAL session_replication_role = replica", logger: logger)
+      try await connection.query(
+        """
+        INSERT INTO standups_team.changes
+          (team, sequence, machine, machine_sequence, based_on, change)
+        VALUES (\(team), 1000000, \(machine), \(number), 0, '{}')
+        """, logger: logger)
+      try await body(PushHold(server: self, number: number))
+      // NB: A statement on a connection the server has ended is never answered.
+      if !connection.isClosed { try await connection.query("ROLLBACK", logger: logger) }
+    }
+  }
+}
+
+/// A push held by ``TestServer/holdingPushes(of:in:atChange:_:)``.
+struct PushHold {
+  let server: TestServer
+  let number: Int64
+
+  /// Returns once a push of member `name`'s waits at the held change; throws after a minute
+  /// without one, or as soon as `gaveUp` says the push will not come.
+  func waitUntilAPushWaits(as name: String, gaveUp: () -> Bool = { false }) throws {
+    let waiting = """
+      SELECT count(*) FROM pg_stat_activity
+      WHERE usename = '\(server.role(name))' AND wait_event_type = 'Lock'
+        AND query LIKE 'INSERT%'
+      """
+    for _ in 0..<3000 where !gaveUp() {
+      if try server.administer(waiting) == "1\n" { return }
+      usleep(20_000)
+    }
+    throw TestServerError("no push of \(name)'s reached change \(number)")
+  }
+}
