@@ -110,16 +110,34 @@ public enum TeamSchema {
     do {
       try await body()
     } catch {
-      // NB: A rollback that fails means a broken connection, whose transaction the server
-      // rolls back itself; the caller needs the first error.
-      _ = try? await connection.query("ROLLBACK", logger: logger)
+      // NB: A session the server ended (stopped, say) is not rolled back: a statement sent on it
+      // is never answered, and its transaction ended with it. Guarded by
+      // TeamCommandLineTests.setUpWaitingOnAnotherWhenTheServerStopsEndsWithASentence.
+      if !connection.isClosed, !serverEndedTheSession(error) {
+        _ = try? await connection.query("ROLLBACK", logger: logger)
+      }
       throw error
     }
     try await connection.query("COMMIT", logger: logger)
   }
 
+  /// Whether `error` says the server ended the session: the connection closed under the
+  /// statement, or the server's error was FATAL or PANIC (it closes the connection after).
+  private static func serverEndedTheSession(_ error: any Error) -> Bool {
+    guard let error = error as? PSQLError else { return false }
+    switch error.code {
+    case .serverClosedConnection, .uncleanShutdown, .connectionError, .clientClosedConnection:
+      return true
+    case .server:
+      let severity = error.serverInfo?[.severity]
+      return severity == "FATAL" || severity == "PANIC"
+    default:
+      return false
+    }
+  }
+
   // NB: One fixed key for every release: the lock is about the schema, whatever its version.
-  private static let setUpLock: Int64 = 0x5354_414E_4455_5053
+  static let setUpLock: Int64 = 0x5354_414E_4455_5053
 
   /// The version of the team schema on the server: 0 when there is none.
   public static func version(on connection: PostgresConnection, logger: Logger) async throws

@@ -4,6 +4,8 @@ import PostgresTestServer
 import StorageClient
 import Testing
 
+@testable import TeamSync
+
 /// The `standups` executable's team commands, as a user runs them, against a real server: each
 /// machine a HOME of its own, each member a role with its own password.
 @Suite(.serialized, .timeLimit(.minutes(5)))
@@ -94,6 +96,35 @@ struct TeamCommandLineTests {
 
       try server.startAgain()
       try await alice.finishesWithEveryChangeOnTheServerOnce(server)
+    }
+  }
+
+  @Test func setUpWaitingOnAnotherWhenTheServerStopsEndsWithASentence() async throws {
+    try await TestServer.withOwnServer { server in
+      let home = try Home(password: server.administratorPassword, in: server.folder)
+      // NB: Another `team setup` holds the schema's lock, so this one waits inside its
+      // transaction when the server stops.
+      try await server.withAdministrator { connection in
+        try await connection.query(
+          "SELECT pg_advisory_lock(\(TeamSchema.setUpLock))", logger: TestServer.logger)
+        let process = try start(
+          ["team", "setup", server.administratorURL], home.environment, errorFile: home.errorFile)
+        let waiting = """
+          SELECT count(*) FROM pg_stat_activity
+          WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'
+          """
+        var isWaiting = false
+        for _ in 0..<3000 where process.isRunning && !isWaiting {
+          isWaiting = try server.administer(waiting) == "1\n"
+          if !isWaiting { usleep(20_000) }
+        }
+        try #require(isWaiting, "team setup never waited on the lock")
+        try server.stopImmediately()
+        try #require(endsWithin(seconds: 60, process), "team setup hung when the server stopped")
+        #expect(process.terminationStatus == 69)
+      }
+      let told = try String(contentsOfFile: home.errorFile, encoding: .utf8)
+      #expect(told.hasPrefix("standups: The team's server at 127.0.0.1:"), "\(told)")
     }
   }
 
