@@ -524,6 +524,13 @@ let package = Package(
       dependencies: ["TeamSync", .postgresNIO],
       path: "Tests/PostgresTestServer"
     ),
+    // NB: A member's edit on a machine of its own, for the team tests that run each machine as
+    // processes.
+    .executableTarget(
+      name: "TeamMachine",
+      dependencies: ["Models", "StorageClient", .identifiedCollections],
+      path: "Tests/TeamMachine"
+    ),
     .testTarget(
       name: "TeamSyncTests",
       dependencies: [

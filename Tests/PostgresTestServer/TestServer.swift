@@ -98,12 +98,31 @@ public struct TestServer: Sendable {
   /// Connects to the test's database as the administrator, through the app's own connection
   /// code.
   public func withAdministrator<Result: Sendable>(
-    _ body: (PostgresConnection) async throws -> Result
+    _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
   ) async throws -> Result {
     let description = try ConnectionDescription(url: administratorURL, environment: [:])
     let password = try description.password(
       environment: ["PGPASSWORD": administratorPassword], homeFolder: folder)
     return try await description.withConnection(password: password, logger: Self.logger, body)
+  }
+
+  /// Connects to the test's database as the administrator for a `body` that stops the server
+  /// under its own connection: unlike ``withAdministrator(_:)``, the call waits for `body` to
+  /// end whatever happens to the connection.
+  public func withAdministratorWhileStopping(
+    _ body: (PostgresConnection) async throws -> Void
+  ) async throws {
+    let description = try ConnectionDescription(url: administratorURL, environment: [:])
+    let connection = try await PostgresConnection.connect(
+      configuration: description.connectionConfiguration(password: administratorPassword), id: 1,
+      logger: Self.logger)
+    do {
+      try await body(connection)
+      try? await connection.close()
+    } catch {
+      try? await connection.close()
+      throw error
+    }
   }
 
   /// Runs hand-written SQL through `psql` in the test's database as the role of member `name`,
@@ -161,18 +180,30 @@ public struct TestServer: Sendable {
         "-D", data, "-U", administrator, "--auth=scram-sha-256", "--pwfile=\(passwordFile)",
         "--no-sync", "--encoding=UTF8", "--locale=C",
       ])
-    let server = TestServer(
-      administratorPassword: password, folder: folder.path, port: try freeLoopbackPort(),
-      database: "standups_\(folder.suffix)", suffix: folder.suffix, ownCluster: data)
-    do {
-      try server.startAgain()
-      try server.administer("CREATE DATABASE \"\(server.database)\"", in: "postgres")
-    } catch {
-      let log = (try? String(contentsOfFile: "\(folder.path)/server.log", encoding: .utf8)) ?? ""
-      server.stop()
-      throw TestServerError("\(error)\nserver log:\n\(log)")
+    // NB: A port free when asked may be taken before the server binds it (by a client's
+    // connection: the kernel gives both from one range), so a start that fails tries another.
+    var failures: [String] = []
+    for _ in 1...5 {
+      let server = TestServer(
+        administratorPassword: password, folder: folder.path, port: try freeLoopbackPort(),
+        database: "standups_\(folder.suffix)", suffix: folder.suffix, ownCluster: data)
+      do {
+        try server.startAgain()
+      } catch {
+        let log = (try? String(contentsOfFile: "\(folder.path)/server.log", encoding: .utf8)) ?? ""
+        failures.append("\(error)\nserver log:\n\(log)")
+        continue
+      }
+      do {
+        try server.administer("CREATE DATABASE \"\(server.database)\"", in: "postgres")
+      } catch {
+        server.stop()
+        throw error
+      }
+      return server
     }
-    return server
+    try? FileManager.default.removeItem(atPath: folder.path)
+    throw TestServerError(failures.joined(separator: "\n"))
   }
 
   /// Stops the server at once, as a crash or a pulled plug would (`-m immediate`). Only a

@@ -89,6 +89,9 @@ extension ConnectionDescription {
 
   /// Connects to the server for `body` and closes the connection after.
   ///
+  /// When the server closes the connection first, the call ends at once, even if a statement
+  /// of `body`'s was never answered: a stopped server never hangs the caller.
+  ///
   /// ```swift
   /// try await server.withConnection(password: password, logger: logger) { connection in
   ///   try await connection.query("SELECT 1", logger: logger)
@@ -97,12 +100,12 @@ extension ConnectionDescription {
   public func withConnection<Result: Sendable>(
     password: String?,
     logger: Logger,
-    _ body: (PostgresConnection) async throws -> Result
+    _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
   ) async throws -> Result {
     let connection = try await PostgresConnection.connect(
       configuration: connectionConfiguration(password: password), id: 1, logger: logger)
     do {
-      let result = try await body(connection)
+      let result = try await connection.untilClosed { try await body(connection) }
       try? await connection.close()
       return result
     } catch {

@@ -34,7 +34,7 @@ extension TeamSchema {
   private static func administer(
     _ server: ConnectionDescription,
     logger: Logger,
-    _ work: (PostgresConnection) async throws -> Void
+    _ work: @escaping @Sendable (PostgresConnection) async throws -> Void
   ) async throws {
     let password: String?
     do {

@@ -124,6 +124,7 @@ public enum TeamSchema {
   /// Whether `error` says the server ended the session: the connection closed under the
   /// statement, or the server's error was FATAL or PANIC (it closes the connection after).
   private static func serverEndedTheSession(_ error: any Error) -> Bool {
+    if error is ServerClosedTheConnection { return true }
     guard let error = error as? PSQLError else { return false }
     switch error.code {
     case .serverClosedConnection, .uncleanShutdown, .connectionError, .clientClosedConnection:

@@ -69,6 +69,7 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
     if let problem = error as? SyncProblem { return problem }
     if let error = error as? TeamSchemaError { return .schema(error) }
     if let error = error as? StorageError { return .database(reason: error.description) }
+    if error is ServerClosedTheConnection { return .unreachable(server: server, reason: closed) }
     guard let error = error as? PSQLError else {
       return .unreachable(server: server, reason: String(describing: error))
     }
@@ -94,8 +95,7 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
       .receivedUnencryptedDataAfterSSLRequest:
       return .unreachable(server: server, reason: "what answered does not speak PostgreSQL")
     case .serverClosedConnection, .uncleanShutdown:
-      return .unreachable(
-        server: server, reason: "it closed the connection (is it a PostgreSQL server, and up?)")
+      return .unreachable(server: server, reason: closed)
     default:
       let reason =
         error.underlying.flatMap(networkReason) ?? error.underlying.map { String(describing: $0) }
@@ -103,6 +103,8 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
       return .unreachable(server: server, reason: reason)
     }
   }
+
+  private static let closed = "it closed the connection (is it a PostgreSQL server, and up?)"
 
   /// A network failure in the words people know ("Connection refused"), not the calls and
   /// types that met it.

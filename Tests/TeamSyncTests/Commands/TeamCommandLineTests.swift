@@ -104,7 +104,7 @@ struct TeamCommandLineTests {
       let home = try Home(password: server.administratorPassword, in: server.folder)
       // NB: Another `team setup` holds the schema's lock, so this one waits inside its
       // transaction when the server stops.
-      try await server.withAdministrator { connection in
+      try await server.withAdministratorWhileStopping { connection in
         try await connection.query(
           "SELECT pg_advisory_lock(\(TeamSchema.setUpLock))", logger: TestServer.logger)
         let process = try start(
@@ -184,7 +184,8 @@ private struct PushingMachine {
   /// Runs `body` with a `standups sync` of this machine's in the middle of its push: the changes
   /// before change `number` inserted, not committed, and the insert of `number` waiting.
   func whileItsPushWaits(
-    atChange number: Int64, _ server: TestServer, _ body: (Process) throws -> Void
+    atChange number: Int64, _ server: TestServer,
+    _ body: (Process) throws -> Void
   ) async throws {
     try await server.holdingPushes(of: machine, in: "platform", atChange: number) { hold in
       let process = try start(["sync"], home.environment, errorFile: home.errorFile)
@@ -204,83 +205,6 @@ private struct PushingMachine {
         == "1001|1001\n")
     #expect(try await database.waitingTeamChangeCount() == 0)
   }
-}
-
-/// A HOME of its own for one machine, with the member's password in `PGPASSWORD`.
-private struct Home {
-  let folder: String
-  let environment: [String: String]
-
-  /// A HOME inside `parent`: the server's folder, which stopping the server removes, or one the
-  /// test removes.
-  init(password: String, in parent: String) throws {
-    folder =
-      URL(fileURLWithPath: parent)
-      .appendingPathComponent("home-\(UUID().uuidString.prefix(8))").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    environment = [
-      "HOME": folder, "PGPASSWORD": password, "XDG_DATA_HOME": "", "XDG_STATE_HOME": "",
-    ]
-  }
-
-  var database: String { "\(folder)/.local/share/standups/standups.sqlite" }
-
-  /// Where a started command's standard error goes.
-  var errorFile: String { "\(folder)/error.txt" }
-
-  func write(standups: [Standup]) throws -> String {
-    let path = "\(folder)/standups.json"
-    try StandupsFile(standups: .init(uniqueElements: standups)).encoded()
-      .write(to: URL(fileURLWithPath: path))
-    return path
-  }
-}
-
-/// The `standups` executable beside the test binary.
-private let standupsExecutable: String = {
-  var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-  for _ in 0..<4 {
-    let candidate = directory.appendingPathComponent("standups")
-    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
-    directory = directory.deletingLastPathComponent()
-  }
-  return ".build/debug/standups"
-}()
-
-private func standups(_ arguments: [String], _ environment: [String: String]) throws
-  -> CommandOutput
-{
-  try runProgram(standupsExecutable, arguments, environment: environment)
-}
-
-private func start(
-  _ arguments: [String], _ environment: [String: String], errorFile: String? = nil
-) throws -> Process {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: standupsExecutable)
-  process.arguments = arguments
-  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-  process.standardOutput = FileHandle.nullDevice
-  if let errorFile {
-    guard FileManager.default.createFile(atPath: errorFile, contents: nil) else {
-      throw TestServerError("\(errorFile) could not be made")
-    }
-    process.standardError = FileHandle(forWritingAtPath: errorFile)
-  } else {
-    process.standardError = FileHandle.nullDevice
-  }
-  try process.run()
-  return process
-}
-
-/// Whether `process` ends within `seconds`; one that does not is killed. A guard against a
-/// hang, not a measure of time: a process that works ends long before.
-private func endsWithin(seconds: Int, _ process: Process) -> Bool {
-  for _ in 0..<(seconds * 50) where process.isRunning { usleep(20_000) }
-  guard process.isRunning else { return true }
-  kill(process.processIdentifier, SIGKILL)
-  process.waitUntilExit()
-  return false
 }
 
 /// A loopback port that answers like a web server, not PostgreSQL.

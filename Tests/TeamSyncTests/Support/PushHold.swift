@@ -17,7 +17,7 @@ extension TestServer {
     of machine: UUID, in team: String, atChange number: Int64,
     _ body: (PushHold) async throws -> Void
   ) async throws {
-    try await withAdministrator { connection in
+    try await withAdministratorWhileStopping { connection in
       let logger = TestServer.logger
       try await connection.query("BEGIN", logger: logger)
       try await connection.query("SET LOCAL session_replication_role = replica", logger: logger)

@@ -3,16 +3,17 @@ import IdentifiedCollections
 import Models
 import PostgresTestServer
 import PropertyBased
-import StorageClient
 import Synchronization
 import Testing
 
 @testable import TeamSync
 
-/// Random edits on three machines, each now and then offline, through one real server: once all
-/// are back and have synced, every machine holds the same standups, and they are what applying
-/// the server's change log in its order gives — so an edit is missing only where a change the
-/// server ordered later set the same field. No recorded meeting is ever lost.
+/// Random edits on three machines, each machine a HOME of its own and every step a process of
+/// its own (`TeamMachine` edits, `standups sync` syncs), with machines cut off and the server
+/// stopped now and then. Once all are back and have synced, every machine's `standups export`
+/// is the same, byte for byte, and it is what applying the server's change log in its order
+/// gives — so an edit is missing only where a change the server ordered later set the same
+/// field. No recorded meeting is ever lost.
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct ConvergenceTests {
   enum Step: Equatable, Sendable {
@@ -20,6 +21,8 @@ struct ConvergenceTests {
     case sync(machine: Int)
     case goOffline(machine: Int)
     case comeBack(machine: Int)
+    case serverStops
+    case serverStarts
   }
 
   static let steps = Gen.frequency(
@@ -30,18 +33,20 @@ struct ConvergenceTests {
     ),
     (4, Gen.int(in: 0...2).map(Step.sync)),
     (1, Gen.int(in: 0...2).map(Step.goOffline)),
-    (1, Gen.int(in: 0...2).map(Step.comeBack))
+    (1, Gen.int(in: 0...2).map(Step.comeBack)),
+    (1, Gen.always(Step.serverStops)),
+    (1, Gen.always(Step.serverStarts))
   )
-  .array(of: 1...40)
+  .array(of: 1...30)
 
   static let members = ["alice": "alice-secret", "bob": "bob-secret", "carol": "carol-secret"]
 
   @Test func threeMachinesConvergeOnTheServersOrder() async throws {
-    try await TestServer.withTestServer { server in
+    try await TestServer.withOwnServer { server in
       try await server.makeTeam("seed", members: Self.members)
       // NB: A fresh team for each run of the property.
       let teams = Mutex(0)
-      await propertyCheck(count: 12, input: Self.steps) { steps in
+      await propertyCheck(count: 8, input: Self.steps) { steps in
         do {
           let team = teams.withLock { count in
             count += 1
@@ -61,61 +66,64 @@ struct ConvergenceTests {
         team: team, roles: Self.members.keys.sorted().map(server.role), on: connection,
         logger: TestServer.logger)
     }
-    var machines: [Machine] = []
-    for role in Self.members.keys.sorted() {
-      machines.append(
-        try await .joined(server, as: role, password: Self.members[role]!, team: team))
+    var machines: [Home] = []
+    for name in Self.members.keys.sorted() {
+      let home = try Home(password: Self.members[name]!, in: server.folder)
+      try expectSuccess(standups(["team", "join", server.url(for: name), team], home.environment))
+      machines.append(home)
     }
-    let standups = [Standup.mock, Standup.engineeringMock]
-    try await machines[0].database.apply(.added(standups))
-    try await machines[0].database.share(standups.map(\.id))
-    for machine in machines { try await machine.sync() }
+    let standupIDs = [Standup.mock.id, Standup.engineeringMock.id]
+    let seed = try machines[0].write(standups: [.mock, .engineeringMock])
+    try expectSuccess(standups(["import", seed], machines[0].environment))
+    try expectSuccess(standups(["share", "--all"], machines[0].environment))
+    for machine in machines { try expectSuccess(standups(["sync"], machine.environment)) }
 
     var offline = Set<Int>()
-    var meetings: [Meeting] = []
-    var counter = 0
-    for step in steps {
-      counter += 1
+    var isServerUp = true
+    var transcripts: [String] = []
+    for (number, step) in steps.enumerated() {
       switch step {
-      case .edit(let index, let standup, let kind, let value):
-        let machine = machines[index]
-        guard let stored = try await machine.standups()[id: standups[standup].id] else { continue }
-        var edited = stored
-        switch kind {
-        case 0: edited.title = ["Design", "Review", "Sync", "Retro"][value]
-        case 1: edited.duration = .seconds(60 * (value + 1))
-        case 2: edited.theme = [.bubblegum, .buttercup, .lavender, .orange][value]
-        case 3:
-          edited.attendees.append(Attendee(id: Attendee.ID(UUID()), name: "New \(counter)"))
-        case 4:
-          guard let first = edited.attendees.first else { continue }
-          edited.attendees[id: first.id]?.name = ["Ann", "Ben", "Cy", "Di"][value]
-        default:
-          let meeting = Meeting(
-            id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: Double(counter) * 60),
-            transcript: "Meeting \(counter)")
-          meetings.append(meeting)
-          try await machine.database.apply(.meetingRecorded(meeting, standup: stored))
-          continue
-        }
-        try await machine.database.apply(.edited(stored.id, StandupEdit(from: stored, to: edited)))
-      case .sync(let index):
-        if !offline.contains(index) { try await machines[index].sync() }
-      case .goOffline(let index): offline.insert(index)
-      case .comeBack(let index): offline.remove(index)
+      case .edit(let machine, let standup, let kind, let value):
+        let kind = TeamMachineKind.allCases[kind]
+        if kind == .meeting { transcripts.append("Meeting \(number)") }
+        try expectSuccess(
+          runProgram(
+            executable("TeamMachine"),
+            [
+              machines[machine].database, standupIDs[standup].uuidString, kind.rawValue,
+              String(value), String(number),
+            ]))
+      case .sync(let machine):
+        guard !offline.contains(machine) else { continue }
+        let sync = try standups(["sync"], machines[machine].environment)
+        // NB: With the server stopped, a sentence and 69, and the changes still waiting.
+        #expect(sync.status == (isServerUp ? 0 : 69), "\(sync.error)")
+      case .goOffline(let machine): offline.insert(machine)
+      case .comeBack(let machine): offline.remove(machine)
+      case .serverStops where isServerUp:
+        try server.stopImmediately()
+        isServerUp = false
+      case .serverStarts where !isServerUp:
+        try server.startAgain()
+        isServerUp = true
+      case .serverStops, .serverStarts: continue
       }
     }
 
+    if !isServerUp { try server.startAgain() }
     for _ in 1...2 {
-      for machine in machines { try await machine.sync() }
+      for machine in machines { try expectSuccess(standups(["sync"], machine.environment)) }
     }
-    let first = try await machines[0].standups()
-    for machine in machines.dropFirst() {
-      #expect(try await machine.standups() == first)
+    let exports = try machines.map { try standups(["export"], $0.environment) }
+    for export in exports { try expectSuccess(export) }
+    for export in exports.dropFirst() {
+      #expect(export.standardOutput == exports[0].standardOutput)
     }
-    #expect(first == (try await serverOrder(server, team: team)))
-    for meeting in meetings {
-      #expect(first.contains { $0.meetings[id: meeting.id] == meeting })
+    let converged = try StandupsFile.decode(Data(exports[0].standardOutput.utf8)).standups
+    #expect(converged == (try await serverOrder(server, team: team)))
+    let recorded = Set(converged.flatMap { $0.meetings.map(\.transcript) })
+    for transcript in transcripts {
+      #expect(recorded.contains(transcript), "\(transcript) was lost")
     }
   }
 
@@ -137,4 +145,15 @@ struct ConvergenceTests {
     }
     return standups
   }
+
+  private func expectSuccess(_ output: CommandOutput) throws {
+    guard output.status == 0 else {
+      throw TestServerError("exit \(output.status): \(output.error)")
+    }
+  }
+}
+
+/// The edits `TeamMachine` makes, by the names it takes.
+enum TeamMachineKind: String, CaseIterable {
+  case title, duration, theme, attendee, rename, meeting
 }
