@@ -189,7 +189,7 @@ private struct PushingMachine {
   ) async throws {
     try await server.holdingPushes(of: machine, in: "platform", atChange: number) { hold in
       let process = try start(["sync"], home.environment, errorFile: home.errorFile)
-      try hold.waitUntilAPushWaits(as: "alice", gaveUp: { !process.isRunning })
+      try await hold.waitUntilAPushWaits(as: "alice", gaveUp: { !process.isRunning })
       try body(process)
     }
   }

@@ -41,7 +41,10 @@ struct PushHold {
 
   /// Returns once a push of member `name`'s waits at the held change; throws after a minute
   /// without one, or as soon as `gaveUp` says the push will not come.
-  func waitUntilAPushWaits(as name: String, gaveUp: () -> Bool = { false }) throws {
+  ///
+  /// It sleeps between looks rather than blocking its thread: the push may be an engine in this
+  /// process, which needs one of the few threads the tests share.
+  func waitUntilAPushWaits(as name: String, gaveUp: () -> Bool = { false }) async throws {
     let waiting = """
       SELECT count(*) FROM pg_stat_activity
       WHERE usename = '\(server.role(name))' AND wait_event_type = 'Lock'
@@ -49,7 +52,7 @@ struct PushHold {
       """
     for _ in 0..<3000 where !gaveUp() {
       if try server.administer(waiting) == "1\n" { return }
-      usleep(20_000)
+      try await Task.sleep(for: .milliseconds(20))
     }
     throw TestServerError("no push of \(name)'s reached change \(number)")
   }

@@ -2,6 +2,7 @@ import Foundation
 import Models
 import PostgresTestServer
 import StorageClient
+import Synchronization
 import Testing
 
 @testable import TeamSync
@@ -101,12 +102,16 @@ struct TeamSyncEngineTests {
       let machine = try #require(try await alice.database.teamMembership()).machine
       let (statuses, status) = AsyncStream.makeStream(of: TeamSyncStatus.self)
       let engine = try await alice.engine()
-      let running = Task { await engine.run(onStatus: { status.yield($0) }, onPulled: { _ in }) }
-      defer { running.cancel() }
+      let running = Mutex<Task<Void, Never>?>(nil)
+      defer { running.withLock { $0?.cancel() } }
       var told = statuses.makeAsyncIterator()
 
+      // NB: The engine starts once the hold is in place, so its first push is the one held.
       try await server.holdingPushes(of: machine, in: "platform", atChange: 2) { hold in
-        try hold.waitUntilAPushWaits(as: "alice")
+        running.withLock {
+          $0 = Task { await engine.run(onStatus: { status.yield($0) }, onPulled: { _ in }) }
+        }
+        try await hold.waitUntilAPushWaits(as: "alice")
         try server.stopImmediately()
       }
       // NB: A hang here is what the suite's time limit catches.
