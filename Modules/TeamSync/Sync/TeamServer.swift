@@ -47,9 +47,7 @@ enum TeamServer {
     _ changes: [WaitingTeamChange], team: String, machine: UUID,
     on connection: PostgresConnection, logger: Logger
   ) async throws {
-    // NB: No ROLLBACK after a failure: when the server has ended the connection (stopped
-    // mid-push), a statement sent after the failure is never answered, and the machine would
-    // hang. Closing the connection ends the transaction either way. Guarded by
+    // NB: No ROLLBACK: one sent on a connection the server ended is never answered. Guarded by
     // TeamCommandLineTests.theServerStoppedInTheMiddleOfAPushLosesNothingAndStoresNothingTwice.
     try await connection.query("BEGIN", logger: logger)
     let rows = try await connection.query(

@@ -1,0 +1,134 @@
+import Foundation
+
+/// Who runs the server's commands: the tests' own user, or `postgres` when the tests run as root.
+struct ServerAccount {
+  var prefix: [String]
+  var owner: (uid: uid_t, gid: gid_t)?
+
+  static func current() throws -> ServerAccount {
+    let uid = geteuid()
+    if uid != 0 {
+      // NB: An unprivileged user can run initdb itself; only root is refused.
+      return ServerAccount(prefix: [], owner: nil)
+    }
+    guard let entry = getpwnam("postgres") else {
+      throw TestServerError(
+        "The tests run as root and there is no postgres account: initdb refuses root, so no "
+          + "PostgreSQL server can be started. Create the account (useradd --system postgres) "
+          + "or run the tests as an unprivileged user.")
+    }
+    return ServerAccount(
+      prefix: ["/usr/bin/setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups"],
+      owner: (entry.pointee.pw_uid, entry.pointee.pw_gid))
+  }
+
+  /// Gives the server's account the files it must own.
+  func hand(_ paths: String...) throws {
+    guard let owner else { return }
+    for path in paths where chown(path, owner.uid, owner.gid) != 0 {
+      throw TestServerError("chown \(path) to postgres failed: errno \(errno)")
+    }
+  }
+
+  func run(_ program: String, _ arguments: [String]) throws -> CommandOutput {
+    if prefix.isEmpty { return try runProgram(program, arguments) }
+    return try runProgram(prefix[0], Array(prefix.dropFirst()) + [program] + arguments)
+  }
+
+  func mustRun(_ program: String, _ arguments: [String]) throws {
+    let output = try run(program, arguments)
+    guard output.status == 0 else {
+      throw TestServerError(
+        "\(program) \(arguments.joined(separator: " ")) exited \(output.status): "
+          + output.error + output.standardOutput)
+    }
+  }
+}
+
+/// What a program printed, and how it ended.
+public struct CommandOutput: Sendable {
+  /// Its exit status (128 + the signal when a signal ended it).
+  public var status: Int32
+  /// What it wrote to standard output.
+  public var standardOutput: String
+  /// What it wrote to standard error.
+  public var error: String
+}
+
+/// Why a test server or a program could not be run, in a sentence.
+public struct TestServerError: Error, CustomStringConvertible {
+  /// The sentence.
+  public var description: String
+  /// A failure with this sentence.
+  public init(_ description: String) { self.description = description }
+}
+
+/// Runs a program to its end. Its output goes to files, not pipes: `pg_ctl start` leaves a
+/// server running that inherits them, and a pipe a server holds would never reach its end. It
+/// is spawned and waited for with `posix_spawn` and `waitpid`, in the calling thread, so that
+/// nothing depends on another thread noticing the child's exit.
+public func runProgram(
+  _ program: String, _ arguments: [String], environment: [String: String] = [:]
+) throws -> CommandOutput {
+  let folder = FileManager.default.temporaryDirectory
+    .appendingPathComponent("teamsync-run-\(UUID().uuidString.prefix(8))")
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+  defer { try? FileManager.default.removeItem(at: folder) }
+  let outputFile = folder.appendingPathComponent("out").path
+  let errorFile = folder.appendingPathComponent("err").path
+
+  #if canImport(Darwin)
+    var actions: posix_spawn_file_actions_t?
+  #else
+    var actions = posix_spawn_file_actions_t()
+  #endif
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+  posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+  posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+  let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    .map { "\($0.key)=\($0.value)" }
+  // NB: Run from `/`: the server's account may not enter the tests' folder, and initdb looks
+  // where it is.
+  let argv =
+    (["/bin/sh", "-c", "cd / && exec \"$@\"", "sh", program] + arguments).map { strdup($0) }
+    + [nil]
+  let envp = variables.map { strdup($0) } + [nil]
+  defer {
+    for pointer in argv + envp { free(pointer) }
+  }
+  var pid = pid_t()
+  let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp)
+  guard spawned == 0 else { throw TestServerError("posix_spawn \(program) failed: \(spawned)") }
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) == -1 {
+    guard errno == EINTR else { throw TestServerError("waitpid failed: errno \(errno)") }
+  }
+  let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+  return CommandOutput(
+    status: exitStatus,
+    standardOutput: (try? String(contentsOfFile: outputFile, encoding: .utf8)) ?? "",
+    error: (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? "")
+}
+
+/// A loopback port that nothing listens on now: the kernel's pick for a socket bound to port 0.
+func freeLoopbackPort() throws -> Int {
+  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard descriptor >= 0 else { throw TestServerError("socket() failed: errno \(errno)") }
+  defer { close(descriptor) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  address.sin_port = 0
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  let bound = withUnsafeMutablePointer(to: &address) { pointer in
+    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+      bind(descriptor, socketAddress, length) == 0
+        && getsockname(descriptor, socketAddress, &length) == 0
+    }
+  }
+  guard bound else { throw TestServerError("binding a loopback port failed: errno \(errno)") }
+  return Int(UInt16(bigEndian: address.sin_port))
+}
