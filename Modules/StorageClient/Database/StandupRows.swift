@@ -60,7 +60,16 @@ enum StandupRows {
 
   /// The position after the last standup's: where a new one goes.
   static func nextPosition(_ db: Database) throws -> Int {
-    try Int.fetchOne(db, sql: "SELECT IFNULL(MAX(position), -1) + 1 FROM standup") ?? 0
+    // NB: Prepared once per connection, as `isStored`: a pull adds standups one change at a time.
+    try Int.fetchOne(db.cachedStatement(sql: "SELECT IFNULL(MAX(position), -1) + 1 FROM standup"))
+      ?? 0
+  }
+
+  /// Whether the standup with this ID is stored.
+  static func isStored(_ id: Standup.ID, _ db: Database) throws -> Bool {
+    try Bool.fetchOne(
+      db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM standup WHERE id = ?)"),
+      arguments: [id.rawValue.uuidString]) ?? false
   }
 
   /// Inserts a standup that is not stored, with its attendees and meetings.

@@ -46,7 +46,7 @@ extension StandupsDatabase {
     case .added(let standups):
       var position = try StandupRows.nextPosition(db)
       for standup in standups
-      where try !StandupRecord.exists(db, key: standup.id.rawValue.uuidString) {
+      where try !StandupRows.isStored(standup.id, db) {
         try checkRules(standup)
         try StandupRows.insert(standup, at: position, db)
         position += 1

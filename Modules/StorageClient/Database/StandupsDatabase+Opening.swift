@@ -54,6 +54,9 @@ extension StandupsDatabase {
     var configuration = Configuration()
     configuration.readonly = readOnly
     configuration.busyMode = .timeout(options.busyTimeout)
+    // NB: A pull writes each change in a savepoint, whose journal SQLite otherwise writes to a
+    // temporary file a page at a time; in memory it costs no system call. Guarded by Sync.Join.
+    configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
     if let pages = options.maximumPageCount {
       configuration.prepareDatabase { db in
         try db.execute(sql: "PRAGMA max_page_count = \(pages)")

@@ -142,16 +142,16 @@ enum TeamLedger {
       if change.machine != machine {
         try tellReplaced(by: decoded, ownFields, outbox, at: now, makeID: makeID, db)
       } else {
-        try db.execute(
+        try executeCached(
           sql: "DELETE FROM teamOutbox WHERE pushed = 1 AND sequence = ?",
-          arguments: [change.machineSequence])
+          arguments: [change.machineSequence], db)
         outbox.remove(sequence: change.machineSequence)
         if case .deleted = decoded {
         } else {
           for id in decoded.standupIDs {
-            try db.execute(
+            try executeCached(
               sql: "INSERT OR REPLACE INTO teamOwnChange (standupId, sequence) VALUES (?, ?)",
-              arguments: [id.rawValue.uuidString, change.sequence])
+              arguments: [id.rawValue.uuidString, change.sequence], db)
           }
         }
       }
@@ -159,11 +159,11 @@ enum TeamLedger {
         try deletionMeetsChangesHere(
           of: id, at: change.sequence, basedOn: change.basedOn, outbox, db)
       {
-        try db.execute(
+        try executeCached(
           sql: """
             INSERT OR REPLACE INTO teamDeletionQuestion (standupId, deletedBy) VALUES (?, ?)
             """,
-          arguments: [id.rawValue.uuidString, change.madeBy])
+          arguments: [id.rawValue.uuidString, change.madeBy], db)
         report.deletedWhileChangedHere.append(id)
         continue
       }
@@ -173,9 +173,9 @@ enum TeamLedger {
       }
       for id in decoded.standupIDs {
         touched.insert(id)
-        try db.execute(
+        try executeCached(
           sql: "INSERT OR IGNORE INTO sharedStandup (standupId) VALUES (?)",
-          arguments: [id.rawValue.uuidString])
+          arguments: [id.rawValue.uuidString], db)
       }
       if change.machine != machine {
         report.standupIDs.formUnion(decoded.standupIDs)
@@ -255,17 +255,17 @@ enum TeamLedger {
 
   private static func own(_ fields: [(String, String)], _ db: Database) throws {
     for (standup, field) in fields {
-      try db.execute(
+      try executeCached(
         sql: "INSERT OR IGNORE INTO teamFieldOwner (standupId, field) VALUES (?, ?)",
-        arguments: [standup, field])
+        arguments: [standup, field], db)
     }
   }
 
   private static func forget(_ fields: [(String, String)], _ db: Database) throws {
     for (standup, field) in fields {
-      try db.execute(
+      try executeCached(
         sql: "DELETE FROM teamFieldOwner WHERE standupId = ? AND field = ?",
-        arguments: [standup, field])
+        arguments: [standup, field], db)
     }
   }
 
@@ -316,6 +316,14 @@ enum TeamLedger {
     } catch let error as UnreadableStandup {
       return "“\(error.title)” is stored in a form this release cannot read"
     }
+  }
+
+  /// Runs `sql` with a statement prepared once per connection: a pull runs these for every
+  /// change it applies.
+  private static func executeCached(
+    sql: String, arguments: StatementArguments, _ db: Database
+  ) throws {
+    try db.cachedStatement(sql: sql).execute(arguments: arguments)
   }
 
   private static func decode(_ text: String) -> StandupsChange? {

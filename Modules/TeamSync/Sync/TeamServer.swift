@@ -68,17 +68,30 @@ enum TeamServer {
     try await connection.query("COMMIT", logger: logger)
   }
 
-  /// The team's changes after `sequence`, in order, at most `limit`.
+  /// The number of the team's newest change. Every change numbered up to it is committed and
+  /// seen by the statements that follow: a number is given under the team's row lock and
+  /// committed with it (`next_sequence`).
+  static func lastSequence(
+    team: String, on connection: PostgresConnection, logger: Logger
+  ) async throws -> Int64 {
+    let rows = try await connection.query(
+      "SELECT last_sequence FROM standups_team.teams WHERE name = \(team)", logger: logger)
+    var last: Int64 = 0
+    for try await value in rows.decode(Int64.self) { last = value }
+    return last
+  }
+
+  /// The team's changes numbered after `after` and up to `through`, in order.
   static func pull(
-    team: String, after sequence: Int64, limit: Int,
+    team: String, after: Int64, through: Int64,
     on connection: PostgresConnection, logger: Logger
   ) async throws -> [PulledTeamChange] {
     let rows = try await connection.query(
       """
       SELECT sequence, machine, machine_sequence, made_by::text, based_on, change::text
       FROM standups_team.changes
-      WHERE team = \(team) AND sequence > \(sequence)
-      ORDER BY sequence LIMIT \(limit)
+      WHERE team = \(team) AND sequence > \(after) AND sequence <= \(through)
+      ORDER BY sequence
       """, logger: logger)
     var pulled: [PulledTeamChange] = []
     for try await (sequence, machine, machineSequence, madeBy, basedOn, change) in rows.decode(

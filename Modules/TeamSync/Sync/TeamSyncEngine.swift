@@ -226,19 +226,25 @@ public actor TeamSyncEngine {
       try await database.teamChangesPushed(through: last.sequence)
       round.pushed += waiting.count
     }
+    let newest = try await TeamServer.lastSequence(
+      team: membership.team, on: connection, logger: logger)
     while true {
       let after = try await database.teamMembership()?.lastSequence ?? membership.lastSequence
-      let pulled = try await TeamServer.pull(
-        team: membership.team, after: after, limit: Self.batchSize, on: connection,
-        logger: logger)
+      // NB: A window of numbers, not a count of rows: its cost is one batch's whatever the
+      // server's statistics say. (A server behind this machine has nothing after it to pull.)
+      let through = max(after, min(after + Int64(Self.batchSize), newest))
+      let pulled =
+        through > after
+        ? try await TeamServer.pull(
+          team: membership.team, after: after, through: through, on: connection, logger: logger)
+        : []
       // NB: Applying nothing still notes when the machine was last in sync.
-      let report = try await database.applyPulledTeamChanges(
-        pulled, through: pulled.last?.sequence ?? after)
+      let report = try await database.applyPulledTeamChanges(pulled, through: through)
       round.pulled += pulled.count
       round.report.standupIDs.formUnion(report.standupIDs)
       round.report.skipped += report.skipped
       round.report.deletedWhileChangedHere += report.deletedWhileChangedHere
-      if pulled.count < Self.batchSize { break }
+      if through >= newest { break }
     }
     return round
   }

@@ -266,6 +266,29 @@ struct TeamSyncEngineTests {
     }
   }
 
+  /// A pull asks for windows of numbers up to the team's newest: more changes than one window
+  /// holds, and numbers no change has (a history pruned by hand), still bring everything.
+  @Test func aPullOfMoreThanOneWindowAcrossMissingNumbersBringsEveryChange() async throws {
+    try await TestServer.withTestServer { server in
+      let (alice, bob) = try await aliceAndBob(server)
+      let standups = (1...1_005).map { index in
+        Standup(
+          id: Standup.ID(UUID()), attendees: [], duration: .seconds(60), meetings: [],
+          theme: .bubblegum, title: "Standup \(index)")
+      }
+      try await alice.database.apply(.added(standups))
+      try await alice.database.share(standups.map(\.id))
+      #expect(try await alice.sync().pushed == 1_005)
+      _ = try server.administer("DELETE FROM standups_team.changes WHERE sequence IN (3, 1001)")
+
+      let round = try await bob.sync()
+      #expect(round.pulled == 1_003)
+      #expect(try await bob.standups().count == 1_003)
+      #expect(try await bob.database.teamMembership()?.lastSequence == 1_005)
+      #expect(try await bob.sync().pulled == 0)
+    }
+  }
+
   @Test func aPushMadeAgainAfterACrashAddsNothingTwice() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Self.members)
