@@ -275,6 +275,12 @@ public final class TerminalApp {
     onChange?()
   }
 
+  /// Adds `sentence` to what the status bar says until the user puts it away.
+  public func tell(_ sentence: String) {
+    notice = notice.map { "\($0) \(sentence)" } ?? sentence
+    onChange?()
+  }
+
   /// Shows what another instance of the app saved since this one last read or wrote the data,
   /// merged with what changed here.
   public func lookForChangesElsewhere() {

@@ -55,17 +55,25 @@ public struct TeamPullReport: Equatable, Sendable {
   /// A report of nothing applied.
   public init() {}
 
-  /// Whether nothing another machine did reached this one.
+  /// Whether nothing another machine did reached this one, applied or not.
   public var isEmpty: Bool {
-    standupIDs.isEmpty && deletedWhileChangedHere.isEmpty
+    standupIDs.isEmpty && skipped.isEmpty && deletedWhileChangedHere.isEmpty
   }
 
   /// A change that was not applied.
   public struct Skipped: Equatable, Sendable {
     /// Its place in the team's order.
     public var sequence: Int64
+    /// The role that made it.
+    public var madeBy: String
     /// Why, in a sentence.
     public var reason: String
+
+    /// What the user is told: which change, whose, and why.
+    public var sentence: String {
+      let why = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+      return "The team's change \(sequence), by \(madeBy), was not applied here: \(why)."
+    }
   }
 }
 

@@ -87,9 +87,7 @@ public enum TeamCommands {
       throw .sync(error)
     }
     var lines = ["Pushed \(changes(round.pushed)), pulled \(changes(round.pulled))."]
-    for skipped in round.report.skipped {
-      lines.append("Change \(skipped.sequence) of the team's was not applied: \(skipped.reason)")
-    }
+    lines += round.report.skipped.map(\.sentence)
     lines += try await deletionLines(database)
     return lines
   }

@@ -41,7 +41,10 @@ enum TeamSyncing {
           Task { await show(status, team, database, app) }
         },
         onPulled: { report in
-          Task { @MainActor in app.lookForChangesElsewhere() }
+          Task { @MainActor in
+            app.lookForChangesElsewhere()
+            for skipped in report.skipped { app.tell(skipped.sentence) }
+          }
           if !report.deletedWhileChangedHere.isEmpty {
             Task { await askAboutDeletions(database, app) }
           }

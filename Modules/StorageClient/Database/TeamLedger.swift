@@ -132,10 +132,13 @@ enum TeamLedger {
     var outbox = try Outbox(db)
     var touched = Set<Standup.ID>()
     for change in pulled {
-      guard let decoded = decode(change.change) else {
+      let decoded: StandupsChange
+      switch read(change.change) {
+      case .success(let change): decoded = change
+      case .failure(let problem):
         report.skipped.append(
           TeamPullReport.Skipped(
-            sequence: change.sequence, reason: "it is not a change this release can read"))
+            sequence: change.sequence, madeBy: change.madeBy, reason: problem.reason))
         continue
       }
       let ownFields = ownedFields(of: decoded)
@@ -168,7 +171,8 @@ enum TeamLedger {
         continue
       }
       if let problem = try writeUnlessRefused(decoded, db) {
-        report.skipped.append(TeamPullReport.Skipped(sequence: change.sequence, reason: problem))
+        report.skipped.append(
+          TeamPullReport.Skipped(sequence: change.sequence, madeBy: change.madeBy, reason: problem))
         continue
       }
       for id in decoded.standupIDs {
@@ -327,7 +331,23 @@ enum TeamLedger {
   }
 
   private static func decode(_ text: String) -> StandupsChange? {
-    try? JSONDecoder().decode(StandupsChange.self, from: Data(text.utf8))
+    try? read(text).get()
+  }
+
+  /// A pulled change, or why it cannot be applied: a value no standup may hold (a member wrote
+  /// the row by hand) is named; anything else is a change of a release this one does not know.
+  private static func read(_ text: String) -> Result<StandupsChange, UnreadableChange> {
+    do {
+      return .success(try JSONDecoder().decode(StandupsChange.self, from: Data(text.utf8)))
+    } catch DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty {
+      return .failure(UnreadableChange(reason: context.debugDescription))
+    } catch {
+      return .failure(UnreadableChange(reason: "it is not a change this release can read"))
+    }
+  }
+
+  private struct UnreadableChange: Error {
+    var reason: String
   }
 
   private static func sharedCount(_ ids: [String], _ db: Database) throws -> Int {

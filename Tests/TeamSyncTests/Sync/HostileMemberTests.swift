@@ -1,0 +1,98 @@
+import Foundation
+import Models
+import PostgresTestServer
+import StorageClient
+import Testing
+
+@testable import TeamSync
+
+/// A member who works against the team through psql, with SQL written by hand: what the server
+/// refuses them, and what the others' machines make of the rows it cannot refuse.
+@Suite(.serialized, .timeLimit(.minutes(5)))
+struct HostileMemberTests {
+  static let members = ["alice": "alice-secret", "bob": "bob-secret", "mallory": "mallory-secret"]
+
+  @Test func aMemberCannotAddThemselfOrAnyoneToATeam() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      try server.createRole("eve", password: "eve-secret")
+      try await server.withAdministrator { connection in
+        try await TeamSchema.addMembers(
+          team: "elsewhere", roles: [server.role("eve")], on: connection, logger: TestServer.logger)
+      }
+      let mallory = server.role("mallory")
+      for statement in [
+        "INSERT INTO standups_team.team_members (team, role) VALUES ('elsewhere', '\(mallory)')",
+        "INSERT INTO standups_team.team_members (team, role) VALUES ('platform', '\(server.role("eve"))')",
+        "INSERT INTO standups_team.teams (name) VALUES ('mallory''s own')",
+        "SELECT standups_team.add_member('elsewhere', '\(mallory)')",
+      ] {
+        let refused = try server.psql(statement, as: "mallory", password: "mallory-secret")
+        #expect(refused.status != 0, "\(statement) was let through")
+        #expect(
+          refused.error.contains("permission denied") || refused.error.contains("row-level"),
+          "\(statement): \(refused.error)")
+      }
+      #expect(
+        try server.administer(
+          "SELECT team, role FROM standups_team.team_members WHERE role = '\(mallory)'")
+          == "platform|\(mallory)\n")
+    }
+  }
+
+  /// Rows a member may write but no release would: every other machine skips each one, says
+  /// which and whose, and goes on with everything after it.
+  @Test func rowsNoReleaseWouldWriteAreSkippedByNameAndTheRestIsApplied() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let alice = try await Machine.joined(
+        server, as: "alice", password: "alice-secret", team: "platform")
+      let bob = try await Machine.joined(
+        server, as: "bob", password: "bob-secret", team: "platform")
+      try await alice.database.apply(.added([.mock]))
+      try await alice.database.share([Standup.mock.id])
+      try await alice.sync()
+      try await bob.sync()
+
+      let nowhere = Standup.ID(UUID())
+      let rows = [
+        #"{"renamedTeam": {"to": "mallory's"}}"#,
+        try encoded(.edited(Standup.mock.id, StandupEdit(duration: .seconds(-5)))),
+        try encoded(.edited(nowhere, StandupEdit(title: "Nowhere"))),
+        "[]",
+      ]
+      for (index, row) in rows.enumerated() {
+        let written = try server.psql(
+          """
+          INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
+          VALUES ('platform', '00000000-0000-0000-0000-0000000000ee', \(index + 1), 0,
+                  '\(row.replacingOccurrences(of: "'", with: "''"))')
+          """, as: "mallory", password: "mallory-secret")
+        #expect(written.status == 0, "\(written.error)")
+      }
+      try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: "After")))
+      try await alice.sync()
+
+      let round = try await bob.sync()
+      let mallory = server.role("mallory")
+      #expect(round.report.skipped.map(\.sequence) == [2, 3, 5])
+      #expect(round.report.skipped.allSatisfy { $0.madeBy == mallory })
+      let sentences = round.report.skipped.map(\.sentence)
+      #expect(
+        sentences.first
+          == "The team's change 2, by \(mallory), was not applied here: it is not a change this release can read."
+      )
+      #expect(sentences[1].contains(StandupRules.durationRule), "\(sentences[1])")
+      let standups = try await bob.standups()
+      #expect(standups.count == 1)
+      #expect(standups.first?.title == "After")
+      #expect(standups.first?.duration == Standup.mock.duration)
+      #expect(try await bob.database.teamMembership()?.lastSequence == 6)
+      #expect(try await bob.sync().report.skipped.isEmpty)
+    }
+  }
+
+  private func encoded(_ change: StandupsChange) throws -> String {
+    String(decoding: try JSONEncoder().encode(change), as: UTF8.self)
+  }
+}
