@@ -69,6 +69,13 @@ public struct TeamPullReport: Equatable, Sendable {
     /// Why, in a sentence.
     public var reason: String
 
+    /// A change not applied: `sequence` in the team's order, made by `madeBy`, for `reason`.
+    public init(sequence: Int64, madeBy: String, reason: String) {
+      self.sequence = sequence
+      self.madeBy = madeBy
+      self.reason = reason
+    }
+
     /// What the user is told: which change, whose, and why.
     public var sentence: String {
       let why = reason.hasSuffix(".") ? String(reason.dropLast()) : reason

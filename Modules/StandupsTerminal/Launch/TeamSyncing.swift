@@ -43,13 +43,23 @@ enum TeamSyncing {
         onPulled: { report in
           Task { @MainActor in
             app.lookForChangesElsewhere()
-            for skipped in report.skipped { app.tell(skipped.sentence) }
+            if let sentences = notApplied(report.skipped) { app.tell(sentences) }
           }
           if !report.deletedWhileChangedHere.isEmpty {
             Task { await askAboutDeletions(database, app) }
           }
         })
     }
+  }
+
+  /// What the status line says of changes a round could not apply: the first few by name, so
+  /// that a member who writes thousands of bad rows cannot fill the screen.
+  static func notApplied(_ skipped: [TeamPullReport.Skipped]) -> String? {
+    guard !skipped.isEmpty else { return nil }
+    let named = skipped.prefix(3).map(\.sentence)
+    let more = skipped.count - named.count
+    return (named + (more > 0 ? ["\(more) more of the team's changes were not applied here."] : []))
+      .joined(separator: " ")
   }
 
   private static func askAboutDeletions(_ database: StandupsDatabase, _ app: TerminalApp) async {
