@@ -35,7 +35,7 @@ public struct TestServer: Sendable {
   /// What this test's role names end with.
   private let suffix: String
   /// The data folder of the cluster this test started and stops, or nil when it is the run's.
-  private let ownCluster: String?
+  let ownCluster: String?
 
   /// The administrator's URL, through loopback TCP, to the test's database.
   public var administratorURL: String {

@@ -47,7 +47,7 @@ extension TeamSchema {
     } catch let error as TeamSchemaError {
       throw error
     } catch {
-      throw SyncProblem.from(error, server: server.serverName)
+      throw SyncProblem.from(error, for: server)
     }
   }
 }

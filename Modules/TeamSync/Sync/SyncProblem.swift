@@ -20,6 +20,9 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
   case unreachable(server: String, reason: String)
   /// The server refused the role: a wrong or missing password, or no right to connect.
   case refused(server: String, reason: String)
+  /// This machine would not talk to the server: `sslmode` asks for a certificate it can trust,
+  /// and the server's is not one. Nothing was sent.
+  case untrusted(server: String, reason: String)
   /// The role is not a member of the team (or the team does not exist, which a role outside
   /// it cannot tell apart).
   case notAMember(role: String, team: String)
@@ -34,12 +37,12 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
   case database(reason: String)
 
   /// The code a command exits with: 69 (`EX_UNAVAILABLE`) when the server cannot be reached or
-  /// used by this release, 77 (`EX_NOPERM`) when it refuses the role, 64 (`EX_USAGE`) for a URL
-  /// that cannot be used or a machine in no team.
+  /// used by this release, 77 (`EX_NOPERM`) when it refuses the role or its certificate is not
+  /// trusted, 64 (`EX_USAGE`) for a URL that cannot be used or a machine in no team.
   public var exitCode: Int32 {
     switch self {
     case .unreachable, .schema: 69
-    case .refused, .notAMember: 77
+    case .refused, .untrusted, .notAMember: 77
     case .connection, .notJoined: 64
     case .database: 74
     }
@@ -52,6 +55,8 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
       "The team's server at \(server) cannot be reached: \(reason)."
     case .refused(let server, let reason):
       "The team's server at \(server) refused the connection: \(reason)."
+    case .untrusted(let server, let reason):
+      "Nothing was sent to the team's server at \(server): \(reason)."
     case .notAMember(let role, let team):
       "The PostgreSQL role \"\(role)\" is not a member of the team \"\(team)\": whoever owns the "
         + "team's database adds it with standups team add."
@@ -64,9 +69,13 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
     }
   }
 
-  /// The problem an error of postgres-nio's is, for the server at `server`.
-  static func from(_ error: any Error, server: String) -> SyncProblem {
+  /// The problem an error of postgres-nio's is, for the server `description` names.
+  static func from(_ error: any Error, for description: ConnectionDescription) -> SyncProblem {
+    let server = description.serverName
     if let problem = error as? SyncProblem { return problem }
+    if let reason = distrust((error as? PSQLError)?.underlying ?? error, in: description) {
+      return .untrusted(server: server, reason: reason)
+    }
     if let error = error as? TeamSchemaError { return .schema(error) }
     if let error = error as? StorageError { return .database(reason: error.description) }
     if error is ServerClosedTheConnection { return .unreachable(server: server, reason: closed) }
@@ -101,6 +110,25 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
         error.underlying.flatMap(networkReason) ?? error.underlying.map { String(describing: $0) }
         ?? "\(error.code)"
       return .unreachable(server: server, reason: reason)
+    }
+  }
+
+  /// Why the server's certificate is not trusted, when that is what `error` says.
+  private static func distrust(_ error: any Error, in description: ConnectionDescription)
+    -> String?
+  {
+    let authority = description.sslRootCertificate
+    switch error {
+    case let error as NIOSSLExtraError where error == .failedToValidateHostname:
+      guard case .tcp(let host, _) = description.endpoint else { return nil }
+      return "its certificate is not for \(host), the host connected to (sslmode=verify-full)"
+    case NIOSSLError.handshakeFailed(let failure)
+    where "\(failure)".contains("CERTIFICATE_VERIFY_FAILED"):
+      return "its certificate is not signed by the certificate authority in \(authority)"
+    case NIOSSLError.failedToLoadCertificate, NIOSSLError.noSuchFilesystemObject:
+      return "the certificate authority file \(authority) (sslrootcert) cannot be read"
+    default:
+      return nil
     }
   }
 

@@ -138,7 +138,7 @@ public actor TeamSyncEngine {
         case .notAMember, .schema, .connection, .notJoined:
           onStatus(.stopped(waiting: waiting, problem: problem))
           return
-        case .unreachable, .refused, .database:
+        case .unreachable, .refused, .untrusted, .database:
           onStatus(.offline(waiting: waiting, problem: problem))
         }
         failures += 1
@@ -272,7 +272,7 @@ public actor TeamSyncEngine {
         try await body(connection, description)
       }
     } catch {
-      throw SyncProblem.from(error, server: description.serverName)
+      throw SyncProblem.from(error, for: description)
     }
   }
 }
