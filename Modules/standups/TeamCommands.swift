@@ -14,7 +14,8 @@ struct Team: AsyncParsableCommand {
       used, 74 the database could not be written, 77 the server refused the role.
       """,
     subcommands: [
-      TeamSetUp.self, TeamAdd.self, TeamJoin.self, TeamStatus.self, TeamLeave.self,
+      TeamSetUp.self, TeamAdd.self, TeamRemove.self, TeamJoin.self, TeamStatus.self,
+      TeamLeave.self,
     ]
   )
 }
@@ -42,6 +43,20 @@ struct TeamAdd: AsyncParsableCommand {
 
   func run() async throws {
     try await report { try await TeamCommands.add(url: url, team: team, roles: roles) }
+  }
+}
+
+struct TeamRemove: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "remove",
+    abstract: "Take roles out of TEAM; their machines keep its standups as their own.")
+
+  @Argument(help: "The server's URL.") var url: String
+  @Argument(help: "The team.") var team: String
+  @Argument(help: "Members' login roles.") var roles: [String]
+
+  func run() async throws {
+    try await report { try await TeamCommands.remove(url: url, team: team, roles: roles) }
   }
 }
 

@@ -33,6 +33,19 @@ public enum TeamCommands {
     return ["\(roles.joined(separator: ", ")) \(roles.count == 1 ? "is" : "are") in “\(team)”."]
   }
 
+  /// Takes roles out of `team`: their machines stop syncing and keep its standups as their own.
+  public static func remove(
+    url: String, team: String, roles: [String]
+  ) async throws(TeamCommandError) -> [String] {
+    let description = try describe(url)
+    try await administer {
+      try await TeamSchema.removeMembers(team: team, roles: roles, server: description)
+    }
+    return [
+      "\(roles.joined(separator: ", ")) \(roles.count == 1 ? "is" : "are") no longer in “\(team)”."
+    ]
+  }
+
   /// Joins `team`: checks the server lets this role use it, then syncs once, from the start of
   /// the team's order.
   public static func join(

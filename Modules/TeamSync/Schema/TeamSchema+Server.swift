@@ -31,6 +31,17 @@ extension TeamSchema {
     }
   }
 
+  /// Takes roles out of `team` on `server` (see ``removeMembers(team:roles:on:logger:)``).
+  ///
+  /// - Throws: ``SyncProblem`` when the server cannot be reached or refuses the role.
+  public static func removeMembers(
+    team: String, roles: [String], server: ConnectionDescription, logger: Logger = .teamSync
+  ) async throws {
+    try await administer(server, logger: logger) { connection in
+      try await removeMembers(team: team, roles: roles, on: connection, logger: logger)
+    }
+  }
+
   private static func administer(
     _ server: ConnectionDescription,
     logger: Logger,

@@ -99,6 +99,37 @@ public enum TeamSchema {
     }
   }
 
+  /// Takes roles out of `team`, as the schema's owner: from the commit on, row-level security
+  /// shows them none of its rows and refuses their changes. The members listening are told, so
+  /// that an app open as a removed role learns it at once (its next round is refused).
+  ///
+  /// ```swift
+  /// try await TeamSchema.removeMembers(team: "platform", roles: ["bob"], on: connection,
+  ///   logger: logger)
+  /// ```
+  public static func removeMembers(
+    team: String,
+    roles: [String],
+    on connection: PostgresConnection,
+    logger: Logger
+  ) async throws {
+    try await transaction(on: connection, logger: logger) {
+      let found = try await version(on: connection, logger: logger)
+      guard found == currentVersion else {
+        throw found == 0
+          ? TeamSchemaError.missingSchema
+          : TeamSchemaError.otherVersion(found: found, supported: currentVersion)
+      }
+      for role in roles {
+        try await connection.query(
+          "DELETE FROM standups_team.team_members WHERE team = \(team) AND role = \(role)",
+          logger: logger)
+      }
+      try await connection.query(
+        "SELECT pg_notify(\(TeamServer.channel), '')", logger: logger)
+    }
+  }
+
   /// Runs `body` in one transaction, rolled back if it throws; its error is rethrown as it is
   /// (postgres-nio's `withTransaction` wraps it), so that callers can tell a sentence of ours.
   private static func transaction(

@@ -26,6 +26,9 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
   /// The role is not a member of the team (or the team does not exist, which a role outside
   /// it cannot tell apart).
   case notAMember(role: String, team: String)
+  /// The role of a machine that had joined the team is a member no more: the machine has left
+  /// the team, and its standups stay there as personal ones.
+  case removed(role: String, team: String)
   /// The team schema is missing or of another release.
   case schema(TeamSchemaError)
   /// The URL cannot be used.
@@ -42,7 +45,7 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
   public var exitCode: Int32 {
     switch self {
     case .unreachable, .schema: 69
-    case .refused, .untrusted, .notAMember: 77
+    case .refused, .untrusted, .notAMember, .removed: 77
     case .connection, .notJoined: 64
     case .database: 74
     }
@@ -60,6 +63,9 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
     case .notAMember(let role, let team):
       "The PostgreSQL role \"\(role)\" is not a member of the team \"\(team)\": whoever owns the "
         + "team's database adds it with standups team add."
+    case .removed(let role, let team):
+      "The PostgreSQL role \"\(role)\" is no longer a member of the team \"\(team)\": this machine "
+        + "has left the team, and its standups stay here as your own."
     case .schema(let error): error.description
     case .connection(let problem): problem.description
     case .notJoined:

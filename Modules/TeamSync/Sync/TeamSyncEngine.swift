@@ -62,9 +62,26 @@ public actor TeamSyncEngine {
   ///
   /// - Throws: ``SyncProblem``.
   public func syncOnce() async throws(SyncProblem) -> Round {
-    try await withServer { connection, description in
-      try await self.round(on: connection, role: description.user)
+    do {
+      return try await withServer { connection, description in
+        try await self.round(on: connection, role: description.user)
+      }
+    } catch {
+      throw await leavingIfRemoved(error)
     }
+  }
+
+  /// `problem`, unless it says this machine's role is no longer in the team: then the machine
+  /// leaves the team (its standups stay as personal ones, and nothing more is pushed or
+  /// pulled), and the problem is ``SyncProblem/removed(role:team:)``.
+  private func leavingIfRemoved(_ problem: SyncProblem) async -> SyncProblem {
+    guard case .notAMember(let role, let team) = problem else { return problem }
+    do {
+      _ = try await database.leaveTeam()
+    } catch {
+      return .database(reason: error.description)
+    }
+    return .removed(role: role, team: team)
   }
 
   /// One connection kept open for rounds made one after the other: what the benchmarks
@@ -133,9 +150,9 @@ public actor TeamSyncEngine {
       } catch {
         guard !Task.isCancelled else { return }
         let waiting = (try? await waitingCount()) ?? 0
-        let problem = error
+        let problem = await leavingIfRemoved(error)
         switch problem {
-        case .notAMember, .schema, .connection, .notJoined:
+        case .notAMember, .removed, .schema, .connection, .notJoined:
           onStatus(.stopped(waiting: waiting, problem: problem))
           return
         case .unreachable, .refused, .untrusted, .database:

@@ -6,7 +6,8 @@ public enum TeamSyncStatus: Equatable, Sendable {
   case online(waiting: Int)
   /// The server cannot be reached or refused the connection; the engine tries again.
   case offline(waiting: Int, problem: SyncProblem)
-  /// The engine stopped: the role is not a member, or the schema is another release's.
+  /// The engine stopped: the role is not a member (or was removed, and the machine has left the
+  /// team), or the schema is another release's.
   case stopped(waiting: Int, problem: SyncProblem)
 
   /// The status in a few words, for the status line: "offline — 3 changes waiting".
@@ -18,12 +19,10 @@ public enum TeamSyncStatus: Equatable, Sendable {
     case .offline(let waiting, .database):
       "team: waiting for this machine's database — \(Self.changes(waiting)) waiting"
     case .offline(let waiting, _): "offline — \(Self.changes(waiting)) waiting"
-    case .stopped(_, let problem):
-      if case .schema = problem {
-        "team: not syncing — update standups"
-      } else {
-        "team: not syncing — not a member"
-      }
+    case .stopped(_, .schema): "team: not syncing — update standups"
+    case .stopped(_, .removed(_, let team)):
+      "team: you are no longer in “\(team)” — its standups stay here as yours"
+    case .stopped: "team: not syncing — not a member"
     }
   }
 

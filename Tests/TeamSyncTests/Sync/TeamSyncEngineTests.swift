@@ -329,9 +329,13 @@ struct TeamSyncEngineTests {
       let mallory = try await Machine.joined(
         server, as: "mallory", password: "mallory-secret", team: "platform")
       try await mallory.database.apply(.added([.mock]))
+      // NB: `team join` asks first, so a joined machine whose role is not in the team was taken
+      // out of it (RemovalTests): it leaves, and keeps its standups.
       let outsider = await #expect(throws: SyncProblem.self) { try await mallory.sync() }
-      #expect(outsider == .notAMember(role: server.role("mallory"), team: "platform"))
+      #expect(outsider == .removed(role: server.role("mallory"), team: "platform"))
       #expect(outsider?.exitCode == 77)
+      #expect(try await mallory.database.teamMembership() == nil)
+      #expect(try await mallory.standups().elements == [.mock])
 
       let wrong = try await Machine.joined(
         server, as: "alice", password: "not-it", team: "platform")

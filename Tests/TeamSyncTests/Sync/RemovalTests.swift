@@ -1,0 +1,72 @@
+import Foundation
+import Models
+import PostgresTestServer
+import StorageClient
+import Testing
+
+@testable import TeamSync
+
+/// A member the schema's owner takes out of the team (`standups team remove`): their machines
+/// are told, leave the team, and keep its standups as their own.
+@Suite(.serialized, .timeLimit(.minutes(5)))
+struct RemovalTests {
+  static let members = ["alice": "alice-secret", "bob": "bob-secret"]
+
+  @Test func aMemberRemovedWhileTheirAppIsOpenIsToldAndKeepsTheStandups() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let alice = try await Machine.joined(
+        server, as: "alice", password: "alice-secret", team: "platform")
+      let bob = try await Machine.joined(
+        server, as: "bob", password: "bob-secret", team: "platform")
+      let bobsOtherMachine = try await Machine.joined(
+        server, as: "bob", password: "bob-secret", team: "platform")
+      try await alice.database.apply(.added([.mock]))
+      try await alice.database.share([Standup.mock.id])
+      try await alice.sync()
+      try await bobsOtherMachine.sync()
+
+      let (statuses, status) = AsyncStream.makeStream(of: TeamSyncStatus.self)
+      let engine = try await bob.engine()
+      let running = Task {
+        await engine.run(onStatus: { status.yield($0) }, onPulled: { _ in })
+        status.finish()
+      }
+      var told = statuses.makeAsyncIterator()
+      while let next = await told.next(), !(next == .online(waiting: 0)) {}
+      #expect(try await bob.standups().elements == [.mock])
+
+      try await server.withAdministrator { connection in
+        try await TeamSchema.removeMembers(
+          team: "platform", roles: [server.role("bob")], on: connection,
+          logger: TestServer.logger)
+      }
+      let removed = SyncProblem.removed(role: server.role("bob"), team: "platform")
+      var last: TeamSyncStatus?
+      while let next = await told.next() { last = next }
+      await running.value
+      #expect(last == .stopped(waiting: 0, problem: removed))
+      #expect(
+        last?.line == "team: you are no longer in “platform” — its standups stay here as yours")
+
+      // NB: The standups stay, as personal ones: an edit stays here, and the team's never come.
+      #expect(try await bob.database.teamMembership() == nil)
+      #expect(try await bob.database.sharedStandupIDs().isEmpty)
+      #expect(try await bob.standups().elements == [.mock])
+      try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's own")))
+      #expect(try await bob.database.waitingTeamChangeCount() == 0)
+      try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Alice's")))
+      try await alice.sync()
+      #expect(try await bob.standups().first?.title == "Bob's own")
+
+      // NB: A machine of the role's that was closed learns it at its next round.
+      await #expect(throws: removed) { try await bobsOtherMachine.sync() }
+      #expect(try await bobsOtherMachine.database.teamMembership() == nil)
+
+      #expect(
+        try server.administer(
+          "SELECT count(*) FROM standups_team.changes WHERE made_by = '\(server.role("bob"))'")
+          == "0\n")
+    }
+  }
+}
