@@ -27,11 +27,14 @@ public struct PulledTeamChange: Equatable, Sendable {
   public var basedOn: Int64
   /// The change, as the JSON of ``Models/StandupsChange``.
   public var change: String
+  /// Its size in bytes when it is larger than a change may be: its JSON was not read, and it
+  /// is skipped.
+  public var tooLarge: Int?
 
   /// A change read from the server.
   public init(
     sequence: Int64, machine: UUID, machineSequence: Int64 = 0, madeBy: String = "",
-    basedOn: Int64 = 0, change: String
+    basedOn: Int64 = 0, change: String, tooLarge: Int? = nil
   ) {
     self.sequence = sequence
     self.machine = machine
@@ -39,6 +42,7 @@ public struct PulledTeamChange: Equatable, Sendable {
     self.madeBy = madeBy
     self.basedOn = basedOn
     self.change = change
+    self.tooLarge = tooLarge
   }
 }
 

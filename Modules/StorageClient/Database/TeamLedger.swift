@@ -132,6 +132,13 @@ enum TeamLedger {
     var outbox = try Outbox(db)
     var touched = Set<Standup.ID>()
     for change in pulled {
+      if let size = change.tooLarge {
+        report.skipped.append(
+          TeamPullReport.Skipped(
+            sequence: change.sequence, madeBy: change.madeBy,
+            reason: "it holds \(megabytes(size)), more than a change may"))
+        continue
+      }
       let decoded: StandupsChange
       switch read(change.change) {
       case .success(let change): decoded = change
@@ -344,6 +351,10 @@ enum TeamLedger {
     } catch {
       return .failure(UnreadableChange(reason: "it is not a change this release can read"))
     }
+  }
+
+  private static func megabytes(_ bytes: Int) -> String {
+    "\((Double(bytes) / 1_048_576).formatted(.number.precision(.fractionLength(1)))) MB"
   }
 
   private struct UnreadableChange: Error {

@@ -81,27 +81,63 @@ enum TeamServer {
     return last
   }
 
-  /// The team's changes numbered after `after` and up to `through`, in order.
+  /// The most bytes of JSON one change may hold: a larger one (a member's hand-written row) is
+  /// not read, and every machine skips it. A standup shared with years of meetings is far
+  /// smaller.
+  static let largestChange = 8 << 20
+
+  /// About the most bytes of changes one pull reads: a window whose changes hold more is cut
+  /// short after the change that passes it, and the next pull goes on from there.
+  static let pullBudget = 32 << 20
+
+  /// What a pull read: the changes, and the number it read up to.
+  struct Window {
+    var changes: [PulledTeamChange]
+    /// `through`, or the last change read when the window was cut short by ``pullBudget``.
+    var through: Int64
+  }
+
+  /// The team's changes numbered after `after` and up to `through`, in order, as many as
+  /// `budget` bytes allow and at least one.
   static func pull(
-    team: String, after: Int64, through: Int64,
+    team: String, after: Int64, through: Int64, budget: Int = pullBudget,
     on connection: PostgresConnection, logger: Logger
-  ) async throws -> [PulledTeamChange] {
+  ) async throws -> Window {
+    // NB: `OFFSET 0` keeps the subquery as it is, so each change is turned into text once.
     let rows = try await connection.query(
       """
-      SELECT sequence, machine, machine_sequence, made_by::text, based_on, change::text
-      FROM standups_team.changes
-      WHERE team = \(team) AND sequence > \(after) AND sequence <= \(through)
+      SELECT sequence, machine, machine_sequence, made_by, based_on,
+        CASE WHEN size <= \(largestChange) THEN text END, size, total
+      FROM (
+        SELECT sequence, machine, machine_sequence, made_by, based_on, text, size,
+          sum(CASE WHEN size <= \(largestChange) THEN size ELSE 0 END)
+            OVER (ORDER BY sequence) AS running,
+          count(*) OVER () AS total
+        FROM (
+          SELECT sequence, machine, machine_sequence, made_by::text, based_on,
+            change::text AS text, octet_length(change::text) AS size
+          FROM standups_team.changes
+          WHERE team = \(team) AND sequence > \(after) AND sequence <= \(through)
+          OFFSET 0
+        ) AS changes
+      ) AS counted
+      WHERE running - (CASE WHEN size <= \(largestChange) THEN size ELSE 0 END) < \(budget)
       ORDER BY sequence
       """, logger: logger)
-    var pulled: [PulledTeamChange] = []
-    for try await (sequence, machine, machineSequence, madeBy, basedOn, change) in rows.decode(
-      (Int64, UUID, Int64, String, Int64, String).self)
+    var window = Window(changes: [], through: through)
+    var total: Int64 = 0
+    for try await (sequence, machine, machineSequence, madeBy, basedOn, change, size, count)
+      in rows.decode((Int64, UUID, Int64, String, Int64, String?, Int32, Int64).self)
     {
-      pulled.append(
+      total = count
+      window.changes.append(
         PulledTeamChange(
           sequence: sequence, machine: machine, machineSequence: machineSequence, madeBy: madeBy,
-          basedOn: basedOn, change: change))
+          basedOn: basedOn, change: change ?? "", tooLarge: change == nil ? Int(size) : nil))
     }
-    return pulled
+    if let last = window.changes.last, window.changes.count < total {
+      window.through = last.sequence
+    }
+    return window
   }
 }

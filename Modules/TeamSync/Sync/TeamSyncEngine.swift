@@ -249,12 +249,14 @@ public actor TeamSyncEngine {
       let after = try await database.teamMembership()?.lastSequence ?? membership.lastSequence
       // NB: A window of numbers, not a count of rows: its cost is one batch's whatever the
       // server's statistics say. (A server behind this machine has nothing after it to pull.)
-      let through = max(after, min(after + Int64(Self.batchSize), newest))
-      let pulled =
-        through > after
+      let window =
+        after < newest
         ? try await TeamServer.pull(
-          team: membership.team, after: after, through: through, on: connection, logger: logger)
-        : []
+          team: membership.team, after: after,
+          through: min(after + Int64(Self.batchSize), newest), on: connection, logger: logger)
+        : TeamServer.Window(changes: [], through: after)
+      let pulled = window.changes
+      let through = window.through
       // NB: Applying nothing still notes when the machine was last in sync.
       let report = try await database.applyPulledTeamChanges(pulled, through: through)
       round.pulled += pulled.count

@@ -136,7 +136,8 @@ struct ConvergenceTests {
       password: Self.members["alice"], logger: TestServer.logger
     ) { connection in
       try await TeamServer.pull(
-        team: team, after: 0, through: .max, on: connection, logger: TestServer.logger)
+        team: team, after: 0, through: .max, on: connection, logger: TestServer.logger
+      ).changes
     }
     var standups: IdentifiedArrayOf<Standup> = []
     for change in changes {

@@ -92,6 +92,62 @@ struct HostileMemberTests {
     }
   }
 
+  /// A change far larger than any release writes is not read, so a member cannot make every
+  /// machine pull gigabytes; and a pull reads a window's changes only up to a budget of bytes,
+  /// going on from where it stopped.
+  @Test func aChangeTooLargeIsNotReadAndAPullStopsAtItsBudget() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let alice = try await Machine.joined(
+        server, as: "alice", password: "alice-secret", team: "platform")
+      let bob = try await Machine.joined(
+        server, as: "bob", password: "bob-secret", team: "platform")
+      try await alice.database.apply(.added([.mock]))
+      try await alice.database.share([Standup.mock.id])
+      try await alice.sync()
+
+      let huge = try encoded(.edited(Standup.mock.id, StandupEdit(title: "HUGE")))
+      let written = try server.psql(
+        """
+        INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
+        VALUES ('platform', '00000000-0000-0000-0000-0000000000ee', 1, 0,
+                replace('\(huge)', 'HUGE', repeat('x', 10 * 1024 * 1024))::jsonb)
+        """, as: "mallory", password: "mallory-secret")
+      #expect(written.status == 0, "\(written.error)")
+      for minutes in 1...8 {
+        try await alice.database.apply(
+          .edited(Standup.mock.id, StandupEdit(duration: .seconds(60 * minutes))))
+      }
+      try await alice.sync()
+
+      let round = try await bob.sync()
+      #expect(round.report.skipped.map(\.sequence) == [2])
+      #expect(
+        round.report.skipped.first?.reason == "it holds 10.0 MB, more than a change may",
+        "\(round.report.skipped)")
+      #expect(try await bob.standups().first?.title == Standup.mock.title)
+      #expect(try await bob.standups().first?.duration == .seconds(8 * 60))
+
+      let description = try ConnectionDescription(url: server.url(for: "bob"), environment: [:])
+      let windows = try await description.withConnection(
+        password: "bob-secret", logger: TestServer.logger
+      ) { connection in
+        var windows: [[Int64]] = []
+        var after: Int64 = 2
+        while after < 10 {
+          let window = try await TeamServer.pull(
+            team: "platform", after: after, through: 10, budget: 300, on: connection,
+            logger: TestServer.logger)
+          windows.append(window.changes.map(\.sequence))
+          after = window.through
+        }
+        return windows
+      }
+      #expect(windows.count > 1, "\(windows)")
+      #expect(windows.flatMap { $0 } == Array(3...10), "\(windows)")
+    }
+  }
+
   private func encoded(_ change: StandupsChange) throws -> String {
     String(decoding: try JSONEncoder().encode(change), as: UTF8.self)
   }
