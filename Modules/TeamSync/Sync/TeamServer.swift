@@ -103,7 +103,8 @@ enum TeamServer {
     team: String, after: Int64, through: Int64, budget: Int = pullBudget,
     on connection: PostgresConnection, logger: Logger
   ) async throws -> Window {
-    // NB: `OFFSET 0` keeps the subquery as it is, so each change is turned into text once.
+    // NB: `OFFSET 0` keeps the lateral subquery from being merged away, so each change is
+    // turned into text once, however often its size is looked at.
     let rows = try await connection.query(
       """
       SELECT sequence, machine, machine_sequence, made_by, based_on,
@@ -114,12 +115,12 @@ enum TeamServer {
             OVER (ORDER BY sequence) AS running,
           count(*) OVER () AS total
         FROM (
-          SELECT sequence, machine, machine_sequence, made_by::text, based_on,
-            change::text AS text, octet_length(change::text) AS size
-          FROM standups_team.changes
-          WHERE team = \(team) AND sequence > \(after) AND sequence <= \(through)
-          OFFSET 0
-        ) AS changes
+          SELECT c.sequence, c.machine, c.machine_sequence, c.made_by::text AS made_by,
+            c.based_on, t.text, octet_length(t.text) AS size
+          FROM standups_team.changes AS c,
+            LATERAL (SELECT c.change::text AS text OFFSET 0) AS t
+          WHERE c.team = \(team) AND c.sequence > \(after) AND c.sequence <= \(through)
+        ) AS sized
       ) AS counted
       WHERE running - (CASE WHEN size <= \(largestChange) THEN size ELSE 0 END) < \(budget)
       ORDER BY sequence
