@@ -11,7 +11,9 @@ struct Team: AsyncParsableCommand {
       that starts with / is a Unix-socket folder). The password comes from PGPASSWORD or \
       ~/.pgpass, as libpq reads them; it is never stored. Exit codes: 0 done, 64 a URL that \
       cannot be used or no team joined, 67 no such role, 69 the server cannot be reached or \
-      used, 74 the database could not be written, 77 the server refused the role.
+      used, 74 the database could not be written, 77 the server refused the role, its \
+      certificate is not one sslmode trusts, or the role is no longer in the team (this machine \
+      then leaves it, keeping the standups).
       """,
     subcommands: [
       TeamSetUp.self, TeamAdd.self, TeamRemove.self, TeamJoin.self, TeamStatus.self,
