@@ -76,12 +76,7 @@ public enum TeamSchema {
   ) async throws {
     guard !team.isEmpty else { throw TeamSchemaError.emptyTeamName }
     try await transaction(on: connection, logger: logger) {
-      let found = try await version(on: connection, logger: logger)
-      guard found == currentVersion else {
-        throw found == 0
-          ? TeamSchemaError.missingSchema
-          : TeamSchemaError.otherVersion(found: found, supported: currentVersion)
-      }
+      try await requireCurrentVersion(on: connection, logger: logger)
       for role in roles {
         let rows = try await connection.query(
           "SELECT rolcanlogin FROM pg_catalog.pg_roles WHERE rolname = \(role)",
@@ -114,12 +109,7 @@ public enum TeamSchema {
     logger: Logger
   ) async throws {
     try await transaction(on: connection, logger: logger) {
-      let found = try await version(on: connection, logger: logger)
-      guard found == currentVersion else {
-        throw found == 0
-          ? TeamSchemaError.missingSchema
-          : TeamSchemaError.otherVersion(found: found, supported: currentVersion)
-      }
+      try await requireCurrentVersion(on: connection, logger: logger)
       for role in roles {
         try await connection.query(
           "DELETE FROM standups_team.team_members WHERE team = \(team) AND role = \(role)",
@@ -127,6 +117,19 @@ public enum TeamSchema {
       }
       try await connection.query(
         "SELECT pg_notify(\(TeamServer.channel), '')", logger: logger)
+    }
+  }
+
+  /// Throws unless the schema is this release's: members are only added to or removed from a
+  /// schema whose tables this release knows.
+  private static func requireCurrentVersion(
+    on connection: PostgresConnection, logger: Logger
+  ) async throws {
+    let found = try await version(on: connection, logger: logger)
+    guard found == currentVersion else {
+      throw found == 0
+        ? TeamSchemaError.missingSchema
+        : TeamSchemaError.otherVersion(found: found, supported: currentVersion)
     }
   }
 

@@ -48,3 +48,17 @@ struct Machine {
     try await database.readStandups()
   }
 }
+
+extension Machine {
+  /// A machine of member `name`, whose password is "`name`-secret", joined to "platform".
+  static func platform(_ server: TestServer, as name: String) async throws -> Machine {
+    try await joined(server, as: name, password: "\(name)-secret", team: "platform")
+  }
+
+  /// Adds `Standup.mock`, shares it with the team and pushes it.
+  func shareTheMock() async throws {
+    try await database.apply(.added([.mock]))
+    try await database.share([Standup.mock.id])
+    try await sync()
+  }
+}

@@ -45,13 +45,9 @@ struct HostileMemberTests {
   @Test func rowsNoReleaseWouldWriteAreSkippedByNameAndTheRestIsApplied() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Self.members)
-      let alice = try await Machine.joined(
-        server, as: "alice", password: "alice-secret", team: "platform")
-      let bob = try await Machine.joined(
-        server, as: "bob", password: "bob-secret", team: "platform")
-      try await alice.database.apply(.added([.mock]))
-      try await alice.database.share([Standup.mock.id])
-      try await alice.sync()
+      let alice = try await Machine.platform(server, as: "alice")
+      let bob = try await Machine.platform(server, as: "bob")
+      try await alice.shareTheMock()
       try await bob.sync()
 
       let nowhere = Standup.ID(UUID())
@@ -98,13 +94,9 @@ struct HostileMemberTests {
   @Test func aChangeTooLargeIsNotReadAndAPullStopsAtItsBudget() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Self.members)
-      let alice = try await Machine.joined(
-        server, as: "alice", password: "alice-secret", team: "platform")
-      let bob = try await Machine.joined(
-        server, as: "bob", password: "bob-secret", team: "platform")
-      try await alice.database.apply(.added([.mock]))
-      try await alice.database.share([Standup.mock.id])
-      try await alice.sync()
+      let alice = try await Machine.platform(server, as: "alice")
+      let bob = try await Machine.platform(server, as: "bob")
+      try await alice.shareTheMock()
 
       let huge = try encoded(.edited(Standup.mock.id, StandupEdit(title: "HUGE")))
       let written = try server.psql(

@@ -15,15 +15,10 @@ struct RemovalTests {
   @Test func aMemberRemovedWhileTheirAppIsOpenIsToldAndKeepsTheStandups() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Self.members)
-      let alice = try await Machine.joined(
-        server, as: "alice", password: "alice-secret", team: "platform")
-      let bob = try await Machine.joined(
-        server, as: "bob", password: "bob-secret", team: "platform")
-      let bobsOtherMachine = try await Machine.joined(
-        server, as: "bob", password: "bob-secret", team: "platform")
-      try await alice.database.apply(.added([.mock]))
-      try await alice.database.share([Standup.mock.id])
-      try await alice.sync()
+      let alice = try await Machine.platform(server, as: "alice")
+      let bob = try await Machine.platform(server, as: "bob")
+      let bobsOtherMachine = try await Machine.platform(server, as: "bob")
+      try await alice.shareTheMock()
       try await bobsOtherMachine.sync()
 
       let (statuses, status) = AsyncStream.makeStream(of: TeamSyncStatus.self)

@@ -18,17 +18,14 @@ struct TeamSyncEngineTests {
   private func aliceAndBob(_ server: TestServer) async throws -> (Machine, Machine) {
     try await server.makeTeam("platform", members: Self.members)
     return (
-      try await Machine.joined(server, as: "alice", password: "alice-secret", team: "platform"),
-      try await Machine.joined(server, as: "bob", password: "bob-secret", team: "platform")
+      try await Machine.platform(server, as: "alice"), try await Machine.platform(server, as: "bob")
     )
   }
 
   /// alice's and bob's machines, once alice has shared `Standup.mock` and both have synced.
   private func aliceAndBobSharingTheMock(_ server: TestServer) async throws -> (Machine, Machine) {
     let (alice, bob) = try await aliceAndBob(server)
-    try await alice.database.apply(.added([.mock]))
-    try await alice.database.share([Standup.mock.id])
-    try await alice.sync()
+    try await alice.shareTheMock()
     try await bob.sync()
     return (alice, bob)
   }
