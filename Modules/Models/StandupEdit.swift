@@ -111,6 +111,27 @@ public struct StandupEdit: Equatable, Sendable {
     )
   }
 
+  /// The edit that gives any copy of `standup` its values, removing nothing: every field, every
+  /// attendee (added where missing, renamed where named otherwise, in its order) and every
+  /// meeting. What a machine sends again when the team's server has forgotten changes it had:
+  /// copies that have the standup take its values, and nothing added elsewhere is lost.
+  ///
+  /// ```swift
+  /// let edit = StandupEdit(restating: standup)
+  /// edit.applied(to: olderCopy)  // standup's fields, attendees and meetings, and olderCopy's others
+  /// ```
+  public init(restating standup: Standup) {
+    self.init(
+      title: standup.title,
+      duration: standup.duration,
+      theme: standup.theme,
+      attendees: AttendeesEdit(
+        added: Array(standup.attendees), renamed: Array(standup.attendees),
+        order: Array(standup.attendees.ids)),
+      meetingsAdded: Array(standup.meetings)
+    )
+  }
+
   /// Whether the edit changes nothing.
   public var isEmpty: Bool {
     var changes = self

@@ -56,12 +56,25 @@ public struct TeamPullReport: Equatable, Sendable {
   /// user is asked (``TeamDeletionQuestion``).
   public var deletedWhileChangedHere: [Standup.ID] = []
 
+  /// How many shared standups this machine sent again, whole, because the server had forgotten
+  /// changes it had applied (it was restored from an older backup); 0 when it had not.
+  public var sentAgain = 0
+
   /// A report of nothing applied.
   public init() {}
 
-  /// Whether nothing another machine did reached this one, applied or not.
+  /// Whether nothing another machine did reached this one, applied or not, and nothing was
+  /// sent again.
   public var isEmpty: Bool {
-    standupIDs.isEmpty && skipped.isEmpty && deletedWhileChangedHere.isEmpty
+    standupIDs.isEmpty && skipped.isEmpty && deletedWhileChangedHere.isEmpty && sentAgain == 0
+  }
+
+  /// What the user is told when standups were sent again, or `nil`.
+  public var sentAgainSentence: String? {
+    guard sentAgain > 0 else { return nil }
+    let standups = sentAgain == 1 ? "its shared standup" : "its \(sentAgain) shared standups"
+    return "The team's server had forgotten changes this machine had (was it restored from an "
+      + "older backup?): this machine sent \(standups) again, and deleted nothing here."
   }
 
   /// A change that was not applied.

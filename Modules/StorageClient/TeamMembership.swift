@@ -18,17 +18,22 @@ public struct TeamMembership: Equatable, Sendable {
   public var lastSequence: Int64
   /// When this machine last finished pulling from the server.
   public var lastSyncedAt: Date?
+  /// Whether the server has forgotten changes this machine had applied (it was restored from an
+  /// older backup): once this machine has pulled the server's order again, it sends every
+  /// shared standup again.
+  public var resharePending: Bool
 
   /// A membership, as `join` starts it.
   public init(
     server: String, team: String, machine: UUID, lastSequence: Int64 = 0,
-    lastSyncedAt: Date? = nil
+    lastSyncedAt: Date? = nil, resharePending: Bool = false
   ) {
     self.server = server
     self.team = team
     self.machine = machine
     self.lastSequence = lastSequence
     self.lastSyncedAt = lastSyncedAt
+    self.resharePending = resharePending
   }
 
   static func fetch(_ db: Database) throws -> TeamMembership? {
@@ -38,6 +43,22 @@ public struct TeamMembership: Equatable, Sendable {
     return TeamMembership(
       server: row["server"], team: row["team"], machine: machine,
       lastSequence: row["lastSequence"],
-      lastSyncedAt: syncedAt.map(Date.init(timeIntervalSinceReferenceDate:)))
+      lastSyncedAt: syncedAt.map(Date.init(timeIntervalSinceReferenceDate:)),
+      resharePending: row["resharePending"])
+  }
+}
+
+/// A machine whose changes reach this one, as the server names it: the role that made the
+/// changes and the machine's ID. This machine keeps the last change of each it has applied.
+public struct MemberMachine: Hashable, Sendable {
+  /// The role that made the changes.
+  public var madeBy: String
+  /// The machine's ID.
+  public var machine: UUID
+
+  /// The machine `machine`, as role `madeBy` uses it.
+  public init(madeBy: String, machine: UUID) {
+    self.madeBy = madeBy
+    self.machine = machine
   }
 }

@@ -138,6 +138,33 @@ public struct TestServer: Sendable {
     try administer(sql, in: database)
   }
 
+  /// Backs the test's database up with `pg_dump`, as the server's owner would, into a file in
+  /// the test's folder; returns its path.
+  public func backUp() throws -> String {
+    let file = "\(folder)/backup-\(UUID().uuidString.prefix(8)).dump"
+    try runAsAdministrator(
+      "pg_dump", ["--format=custom", "--file=\(file)", "--dbname=\(database)"])
+    return file
+  }
+
+  /// Puts the team schema back as `backUp()` saved it, with `pg_restore`: everything written
+  /// to the schema since is gone, as after a restore from an older backup.
+  public func restore(from file: String) throws {
+    try administer("DROP SCHEMA standups_team CASCADE")
+    try runAsAdministrator("pg_restore", ["--exit-on-error", "--dbname=\(database)", file])
+  }
+
+  /// Runs one of PostgreSQL's client programs as the administrator.
+  private func runAsAdministrator(_ program: String, _ arguments: [String]) throws {
+    let output = try runProgram(
+      Self.binary(program),
+      ["-h", "127.0.0.1", "-p", String(port), "-U", Self.administrator] + arguments,
+      environment: ["PGPASSWORD": administratorPassword, "PGCONNECT_TIMEOUT": "10"])
+    guard output.status == 0 else {
+      throw TestServerError("\(program) exited \(output.status): \(output.error)")
+    }
+  }
+
   /// Starts a server for one test: a database and roles on the run's server, or a new cluster;
   /// ``stop()`` removes them. Tests use ``withTestServer(_:)``, which does both.
   public static func start() throws -> TestServer {

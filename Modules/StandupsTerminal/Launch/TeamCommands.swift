@@ -101,6 +101,7 @@ public enum TeamCommands {
     }
     var lines = ["Pushed \(changes(round.pushed)), pulled \(changes(round.pulled))."]
     lines += round.report.skipped.map(\.sentence)
+    if let sentAgain = round.report.sentAgainSentence { lines.append(sentAgain) }
     lines += try await deletionLines(database)
     return lines
   }

@@ -44,6 +44,7 @@ enum TeamSyncing {
           Task { @MainActor in
             app.lookForChangesElsewhere()
             if let sentences = notApplied(report.skipped) { app.tell(sentences) }
+            if let sentAgain = report.sentAgainSentence { app.tell(sentAgain) }
           }
           if !report.deletedWhileChangedHere.isEmpty {
             Task { await askAboutDeletions(database, app) }

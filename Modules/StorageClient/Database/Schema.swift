@@ -47,6 +47,15 @@ import GRDB
 ///   another machine's later change replaces one without having seen it, this machine's user is
 ///   told (a `replacedValue` row), as a second instance's save is told today.
 ///
+/// Added by "standups v4", for a server restored from an older backup:
+///
+/// - `teamMachineSeen`: the last change applied here of each machine's, by the role that made it
+///   and the machine, numbered as that machine numbers its changes (which the server orders in
+///   that order): a pull made again from the start applies only what is new here. A database of
+///   "standups v3" has none yet, and fills it as it pulls.
+/// - `teamMembership.resharePending`: the server has forgotten changes this machine had applied,
+///   and once it has pulled the server's order again it sends every shared standup again.
+///
 /// A database whose migrations include ones this release does not know was made by a newer
 /// release: it is opened read-only (``DatabaseMigrator/hasBeenSuperseded(_:)``).
 enum Schema {
@@ -165,6 +174,19 @@ enum Schema {
         table.column("standupId", .text).notNull()
         table.column("field", .text).notNull()
         table.primaryKey(["standupId", "field"])
+      }
+    }
+    migrator.registerMigration("standups v4") { db in
+      try db.create(table: "teamMachineSeen") { table in
+        // NB: By role and machine: a member who writes rows by hand in another machine's name
+        // moves only their own entry.
+        table.column("madeBy", .text).notNull()
+        table.column("machine", .text).notNull()
+        table.column("machineSequence", .integer).notNull()
+        table.primaryKey(["madeBy", "machine"])
+      }
+      try db.alter(table: "teamMembership") { table in
+        table.add(column: "resharePending", .boolean).notNull().defaults(to: false)
       }
     }
     return migrator

@@ -18,6 +18,7 @@ extension StandupsDatabase {
     let queue = try writableQueue()
     try commit(queue) { db in
       try db.execute(sql: "DELETE FROM teamMembership")
+      try db.execute(sql: "DELETE FROM teamMachineSeen")
       try db.execute(
         sql: "INSERT INTO teamMembership (singleton, server, team, machine) VALUES (1, ?, ?, ?)",
         arguments: [server, team, machine.uuidString])
@@ -37,6 +38,7 @@ extension StandupsDatabase {
       try db.execute(sql: "DELETE FROM teamDeletionQuestion")
       try db.execute(sql: "DELETE FROM teamFieldOwner")
       try db.execute(sql: "DELETE FROM teamOwnChange")
+      try db.execute(sql: "DELETE FROM teamMachineSeen")
       return shared
     }
   }
@@ -101,6 +103,28 @@ extension StandupsDatabase {
     return try commit(queue) { db in
       try TeamLedger.applyPulled(pulled, through: sequence, at: now, makeID: makeID, db)
     }
+  }
+
+  /// The last change applied here of each machine's, numbered as that machine numbers them:
+  /// empty until a pull has applied one (or when an earlier release did the pulling).
+  public func teamChangesSeen() throws(StorageError) -> [MemberMachine: Int64] {
+    try readingTeam(or: [:]) { db in try TeamLedger.machinesSeen(db) }
+  }
+
+  /// Starts again from the server's first change, because the server has forgotten changes this
+  /// machine applied (it was restored from an older backup): the next pull applies only what is
+  /// new here, this machine's kept changes are pushed again, and ``reshareTeamStandups()``
+  /// follows the pull. Nothing here is deleted.
+  public func rewindTeam() throws(StorageError) {
+    let queue = try writableQueue()
+    try commit(queue) { db in try TeamLedger.rewind(db) }
+  }
+
+  /// After ``rewindTeam()`` and a whole pull, keeps every shared standup for the team again,
+  /// whole; returns how many (0 when no rewind is pending).
+  public func reshareTeamStandups() throws(StorageError) -> Int {
+    let queue = try writableQueue()
+    return try commit(queue) { db in try TeamLedger.reshare(db) }
   }
 
   /// The values of this machine's that another machine's change replaced, still to be put

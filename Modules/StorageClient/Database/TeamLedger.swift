@@ -131,7 +131,15 @@ enum TeamLedger {
     let machine = try TeamMembership.fetch(db)?.machine
     var outbox = try Outbox(db)
     var touched = Set<Standup.ID>()
+    var seen = try machinesSeen(db)
+    var seenNow: [MemberMachine: Int64] = [:]
     for change in pulled {
+      // NB: A pull made again from the start (the server forgot changes: `rewind`) meets
+      // changes applied here already; each machine's come in the order it numbered them.
+      let from = MemberMachine(madeBy: change.madeBy, machine: change.machine)
+      guard change.machineSequence > seen[from, default: 0] else { continue }
+      seen[from] = change.machineSequence
+      seenNow[from] = change.machineSequence
       if let size = change.tooLarge {
         report.skipped.append(
           TeamPullReport.Skipped(
@@ -198,10 +206,63 @@ enum TeamLedger {
     for entry in outbox.entries where entry.change.standupIDs.contains(where: touched.contains) {
       _ = try writeUnlessRefused(entry.change, db)
     }
+    for (from, machineSequence) in seenNow {
+      try executeCached(
+        sql: """
+          INSERT OR REPLACE INTO teamMachineSeen (madeBy, machine, machineSequence)
+          VALUES (?, ?, ?)
+          """,
+        arguments: [from.madeBy, from.machine.uuidString, machineSequence], db)
+    }
     try db.execute(
       sql: "UPDATE teamMembership SET lastSequence = max(lastSequence, ?), lastSyncedAt = ?",
       arguments: [sequence, now.timeIntervalSinceReferenceDate])
     return report
+  }
+
+  /// The last change applied here of each machine's.
+  static func machinesSeen(_ db: Database) throws -> [MemberMachine: Int64] {
+    var seen: [MemberMachine: Int64] = [:]
+    for row in try Row.fetchAll(
+      db, sql: "SELECT madeBy, machine, machineSequence FROM teamMachineSeen")
+    {
+      guard let machine = UUID(uuidString: row["machine"]) else { continue }
+      seen[MemberMachine(madeBy: row["madeBy"], machine: machine)] = row["machineSequence"]
+    }
+    return seen
+  }
+
+  /// Starts again from the server's first change, because the server has forgotten changes
+  /// this machine applied (it was restored from an older backup): the next pull reads its whole
+  /// order and applies only what is new here, every change of this machine's still kept is
+  /// pushed again (the server refuses those it has), and ``reshare(_:)`` then sends every shared
+  /// standup again. Nothing here is deleted.
+  static func rewind(_ db: Database) throws {
+    try db.execute(sql: "UPDATE teamMembership SET lastSequence = 0, resharePending = 1")
+    try db.execute(sql: "UPDATE teamOutbox SET pushed = 0")
+  }
+
+  /// After ``rewind(_:)`` and a pull of the server's whole order, keeps every shared standup
+  /// for the team again, whole: added where the server lacks it, and given this machine's
+  /// values where it has it (``Models/StandupEdit/init(restating:)``, which removes nothing).
+  /// Returns how many; 0 when no rewind is pending.
+  static func reshare(_ db: Database) throws -> Int {
+    guard let membership = try TeamMembership.fetch(db), membership.resharePending else {
+      return 0
+    }
+    let standups = try StandupRows.fetch(db, ids: Array(sharedIDs(db))).standups
+    for standup in standups {
+      let again: [StandupsChange] = [
+        .added([standup]), .edited(standup.id, .init(restating: standup)),
+      ]
+      for change in again {
+        try db.execute(
+          sql: "INSERT INTO teamOutbox (change, basedOn) VALUES (?, ?)",
+          arguments: [try encode(change), membership.lastSequence])
+      }
+    }
+    try db.execute(sql: "UPDATE teamMembership SET resharePending = 0")
+    return standups.count
   }
 
   /// The standups the team deleted while this machine had changed them, and who deleted each.

@@ -81,6 +81,23 @@ enum TeamServer {
     return last
   }
 
+  /// Who made the change numbered `sequence` in the team's order, or `nil` when the server has
+  /// no such change.
+  static func maker(
+    ofChange sequence: Int64, team: String, on connection: PostgresConnection, logger: Logger
+  ) async throws -> (machine: MemberMachine, machineSequence: Int64)? {
+    let rows = try await connection.query(
+      """
+      SELECT made_by::text, machine, machine_sequence FROM standups_team.changes
+      WHERE team = \(team) AND sequence = \(sequence)
+      """, logger: logger)
+    var found: (MemberMachine, Int64)?
+    for try await (madeBy, machine, machineSequence) in rows.decode((String, UUID, Int64).self) {
+      found = (MemberMachine(madeBy: madeBy, machine: machine), machineSequence)
+    }
+    return found
+  }
+
   /// The most bytes of JSON one change may hold: a larger one (a member's hand-written row) is
   /// not read, and every machine skips it. A standup shared with years of meetings is far
   /// smaller.

@@ -229,20 +229,59 @@ public actor TeamSyncEngine {
     try await database.waitingTeamChangeCount()
   }
 
-  /// One round on an open connection: push, then pull.
+  /// One round on an open connection: push, then pull. When the server has forgotten changes
+  /// this machine applied, the round starts again from the server's first change, and after the
+  /// pull sends every shared standup again (see `StorageClient.TeamLedger.rewind`).
   func round(on connection: PostgresConnection, role: String) async throws -> Round {
     try await TeamServer.checkAccess(
       team: membership.team, role: role, on: connection, logger: logger)
     var round = Round()
+    if try await serverForgot(on: connection) {
+      logger.warning("The team's server has forgotten changes this machine applied")
+      try await database.rewindTeam()
+    }
+    round.pushed += try await pushWaiting(on: connection)
+    try await pull(on: connection, into: &round)
+    round.report.sentAgain = try await database.reshareTeamStandups()
+    if round.report.sentAgain > 0 {
+      round.pushed += try await pushWaiting(on: connection)
+    }
+    return round
+  }
+
+  /// Whether the server has forgotten changes this machine applied: the change at the place in
+  /// its order this machine last applied is missing, or is one this machine never saw (others
+  /// pushed new changes after the server was restored from an older backup).
+  private func serverForgot(on connection: PostgresConnection) async throws -> Bool {
+    guard let place = try await database.teamMembership()?.lastSequence, place > 0 else {
+      return false
+    }
+    guard
+      let found = try await TeamServer.maker(
+        ofChange: place, team: membership.team, on: connection, logger: logger)
+    else { return true }
+    // NB: A database an earlier release pulled into has seen no machine yet; it learns them as
+    // it pulls.
+    let seen = try await database.teamChangesSeen()
+    return !seen.isEmpty && found.machineSequence > seen[found.machine, default: 0]
+  }
+
+  /// Pushes this machine's waiting changes in batches; returns how many.
+  private func pushWaiting(on connection: PostgresConnection) async throws -> Int {
+    var pushed = 0
     while true {
       let waiting = try await database.waitingTeamChanges(limit: Self.batchSize)
-      guard let last = waiting.last else { break }
+      guard let last = waiting.last else { return pushed }
       try await TeamServer.push(
         waiting, team: membership.team, machine: membership.machine, on: connection,
         logger: logger)
       try await database.teamChangesPushed(through: last.sequence)
-      round.pushed += waiting.count
+      pushed += waiting.count
     }
+  }
+
+  /// Pulls and applies everything after the last change applied here, window by window.
+  private func pull(on connection: PostgresConnection, into round: inout Round) async throws {
     let newest = try await TeamServer.lastSequence(
       team: membership.team, on: connection, logger: logger)
     while true {
@@ -265,7 +304,6 @@ public actor TeamSyncEngine {
       round.report.deletedWhileChangedHere += report.deletedWhileChangedHere
       if through >= newest { break }
     }
-    return round
   }
 
   // NB: Large enough that a first pull of 10,000 changes takes ten round trips, small enough

@@ -35,7 +35,11 @@ struct TeamLedgerTests {
     let theirs = StandupsChange.edited(
       Standup.mock.id, StandupEdit(title: "Theirs", duration: .seconds(900)))
     let report = try await database.applyPulledTeamChanges(
-      [PulledTeamChange(sequence: 2, machine: other, change: try encode(theirs))], through: 2)
+      [
+        PulledTeamChange(
+          sequence: 2, machine: other, machineSequence: 1, change: try encode(theirs))
+      ],
+      through: 2)
     #expect(report.standupIDs == [Standup.mock.id])
     let stored = try #require(try await database.readStandups()[id: Standup.mock.id])
     #expect(stored.title == "Waiting here")
@@ -52,10 +56,12 @@ struct TeamLedgerTests {
       """
     let report = try await database.applyPulledTeamChanges(
       [
-        PulledTeamChange(sequence: 1, machine: other, change: #"{"renamed": "nothing"}"#),
-        PulledTeamChange(sequence: 2, machine: other, change: negative),
         PulledTeamChange(
-          sequence: 3, machine: other, change: try encode(.added([.engineeringMock]))),
+          sequence: 1, machine: other, machineSequence: 1, change: #"{"renamed": "nothing"}"#),
+        PulledTeamChange(sequence: 2, machine: other, machineSequence: 2, change: negative),
+        PulledTeamChange(
+          sequence: 3, machine: other, machineSequence: 3,
+          change: try encode(.added([.engineeringMock]))),
       ], through: 3)
     #expect(report.skipped.map(\.sequence) == [1, 2])
     #expect(try await database.readStandups().ids == [Standup.engineeringMock.id])
@@ -76,7 +82,8 @@ struct TeamLedgerTests {
           sequence: 4, machine: machine, machineSequence: shared.sequence, madeBy: "alice",
           change: shared.change),
         PulledTeamChange(
-          sequence: 5, machine: other, madeBy: "bob", change: try encode(.deleted(Standup.mock.id))),
+          sequence: 5, machine: other, machineSequence: 1, madeBy: "bob",
+          change: try encode(.deleted(Standup.mock.id))),
       ], through: 5)
     #expect(report.deletedWhileChangedHere == [Standup.mock.id])
     #expect(try await database.readStandups().map(\.title) == ["Waiting here"])
@@ -99,12 +106,64 @@ struct TeamLedgerTests {
           sequence: 2, machine: machine, machineSequence: waiting[1].sequence, madeBy: "alice",
           basedOn: 1, change: waiting[1].change),
         PulledTeamChange(
-          sequence: 3, machine: other, madeBy: "bob", basedOn: 2,
+          sequence: 3, machine: other, machineSequence: 1, madeBy: "bob", basedOn: 2,
           change: try encode(.deleted(Standup.mock.id))),
       ], through: 3)
     #expect(report.deletedWhileChangedHere.isEmpty)
     #expect(try await database.readStandups().isEmpty)
     #expect(try await database.teamDeletionQuestions().isEmpty)
+  }
+
+  @Test func aPullMadeAgainFromTheStartAppliesOnlyWhatIsNewAndThenSharesEverythingAgain()
+    async throws
+  {
+    let (database, _) = try await joined(holding: [])
+    let renamed = { (title: String) in
+      try self.encode(.edited(Standup.mock.id, StandupEdit(title: title)))
+    }
+    _ = try await database.applyPulledTeamChanges(
+      [
+        PulledTeamChange(
+          sequence: 1, machine: other, machineSequence: 1, madeBy: "bob",
+          change: try encode(.added([.mock]))),
+        PulledTeamChange(
+          sequence: 2, machine: other, machineSequence: 2, madeBy: "bob", change: try renamed("Old")
+        ),
+        PulledTeamChange(
+          sequence: 3, machine: other, machineSequence: 3, madeBy: "bob",
+          change: try renamed("Kept here")),
+      ], through: 3)
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(theme: .buttercup)))
+    try await database.teamChangesPushed(through: .max)
+
+    // NB: The server was restored to before change 3, and carol's machine made a change since.
+    try await database.rewindTeam()
+    #expect(try await database.teamMembership()?.lastSequence == 0)
+    #expect(try await database.waitingTeamChangeCount() == 1)
+    let carol = UUID()
+    let report = try await database.applyPulledTeamChanges(
+      [
+        PulledTeamChange(
+          sequence: 1, machine: other, machineSequence: 1, madeBy: "bob",
+          change: try encode(.added([.mock]))),
+        PulledTeamChange(
+          sequence: 2, machine: other, machineSequence: 2, madeBy: "bob", change: try renamed("Old")
+        ),
+        PulledTeamChange(
+          sequence: 3, machine: carol, machineSequence: 1, madeBy: "carol",
+          change: try encode(.edited(Standup.mock.id, StandupEdit(duration: .seconds(900))))),
+      ], through: 3)
+    #expect(report.standupIDs == [Standup.mock.id])
+    let stored = try #require(try await database.readStandups()[id: Standup.mock.id])
+    #expect(stored.title == "Kept here")
+    #expect(stored.duration == .seconds(900))
+    #expect(stored.theme == .buttercup)
+
+    #expect(try await database.reshareTeamStandups() == 1)
+    let waiting = try await database.waitingTeamChanges(limit: 10).map { try decode($0.change) }
+    #expect(
+      waiting.suffix(2) == [.added([stored]), .edited(stored.id, StandupEdit(restating: stored))])
+    #expect(try await database.reshareTeamStandups() == 0)
   }
 
   @Test func leavingKeepsTheStandupsAndForgetsTheTeam() async throws {
