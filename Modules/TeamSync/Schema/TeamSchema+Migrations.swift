@@ -7,7 +7,17 @@ extension TeamSchema {
   ///
   /// They are fixed text with no values in them: what varies (a team, a role) is always bound
   /// by the statements that use the schema.
-  static let migrations: [[PostgresQuery]] = [version1]
+  static let migrations: [[PostgresQuery]] = [version1, version2]
+
+  /// The schema records, beside its version, the oldest version a release may know and still
+  /// sync with it (``TeamSchema/compatibleFrom``): a newer release's schema that only adds what
+  /// older ones need not read leaves them syncing.
+  private static let version2: [PostgresQuery] = [
+    """
+    ALTER TABLE standups_team.schema_version
+    ADD COLUMN compatible_from integer NOT NULL DEFAULT 1 CHECK (compatible_from >= 1)
+    """
+  ]
 
   /// The first schema: teams, members, the change log, and the row-level security that keeps
   /// each team's rows to its members.

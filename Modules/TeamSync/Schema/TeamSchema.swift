@@ -23,6 +23,15 @@ public enum TeamSchema {
   /// The version of the schema this release creates and uses.
   public static var currentVersion: Int { migrations.count }
 
+  /// The oldest schema version a release may know and still sync with the schema this release
+  /// makes; `setUp` records it on the server.
+  ///
+  /// A release raises it to its own version when its migration changes what older releases
+  /// read or write (drops or renames a column of theirs, adds a rule their rows would break);
+  /// one that only adds (a column with a default, a table) leaves it, and older releases keep
+  /// syncing what they understand. This release's schema adds nothing version 1 reads.
+  public static let compatibleFrom = 1
+
   /// Creates the team schema, or upgrades it to ``currentVersion``, in one transaction.
   ///
   /// Running it again changes nothing. Two runs at once wait for each other (an advisory lock),
@@ -45,8 +54,10 @@ public enum TeamSchema {
       if found < currentVersion {
         try await connection.query(
           """
-          INSERT INTO standups_team.schema_version (version) VALUES (\(currentVersion))
-          ON CONFLICT (singleton) DO UPDATE SET version = EXCLUDED.version
+          INSERT INTO standups_team.schema_version (version, compatible_from)
+          VALUES (\(currentVersion), \(compatibleFrom))
+          ON CONFLICT (singleton) DO UPDATE
+          SET version = EXCLUDED.version, compatible_from = EXCLUDED.compatible_from
           """,
           logger: logger
         )
@@ -54,7 +65,6 @@ public enum TeamSchema {
     }
   }
 
-  /// The version of the team schema on the server: 0 when there is none.
   /// Makes existing login roles members of `team`, creating the team if it is new.
   ///
   /// Each role is granted what a member needs (the schema, reading the teams and members,
@@ -121,7 +131,7 @@ public enum TeamSchema {
   }
 
   /// Throws unless the schema is this release's: members are only added to or removed from a
-  /// schema whose tables this release knows.
+  /// schema whose tables this release knows (a newer release's may grant members more).
   private static func requireCurrentVersion(
     on connection: PostgresConnection, logger: Logger
   ) async throws {
@@ -129,7 +139,9 @@ public enum TeamSchema {
     guard found == currentVersion else {
       throw found == 0
         ? TeamSchemaError.missingSchema
-        : TeamSchemaError.otherVersion(found: found, supported: currentVersion)
+        : found > currentVersion
+          ? TeamSchemaError.newerSchema(found: found, supported: currentVersion)
+          : TeamSchemaError.otherVersion(found: found, supported: currentVersion)
     }
   }
 
@@ -178,19 +190,50 @@ public enum TeamSchema {
   public static func version(on connection: PostgresConnection, logger: Logger) async throws
     -> Int
   {
+    try await installed(on: connection, logger: logger).version
+  }
+
+  /// Throws unless this release can sync with the schema on the server: one of its own
+  /// version, or a newer release's that is still compatible with it (``compatibleFrom``).
+  ///
+  /// - Throws: ``TeamSchemaError/newerSchema(found:supported:)`` ("update standups") or
+  ///   ``TeamSchemaError/otherVersion(found:supported:)`` (an older schema, for the owner to
+  ///   upgrade).
+  static func requireSyncable(on connection: PostgresConnection, logger: Logger) async throws {
+    let found = try await installed(on: connection, logger: logger)
+    if found.version > currentVersion, found.compatibleFrom <= currentVersion { return }
+    guard found.version == currentVersion else {
+      throw found.version > currentVersion
+        ? TeamSchemaError.newerSchema(found: found.version, supported: currentVersion)
+        : TeamSchemaError.otherVersion(found: found.version, supported: currentVersion)
+    }
+  }
+
+  /// The schema's version and the oldest a release may know to sync with it; (0, 0) when there
+  /// is no schema.
+  private static func installed(on connection: PostgresConnection, logger: Logger) async throws
+    -> (version: Int, compatibleFrom: Int)
+  {
     let exists = try await connection.query(
       "SELECT to_regclass(\("standups_team.schema_version")) IS NOT NULL",
       logger: logger
     )
     var hasTable = false
     for try await (value) in exists.decode(Bool.self) { hasTable = value }
-    guard hasTable else { return 0 }
+    guard hasTable else { return (0, 0) }
+    // NB: Read through the row's JSON, so that a version 1 schema, which has no
+    // `compatible_from` yet, answers too: it is compatible only with itself.
     let rows = try await connection.query(
-      "SELECT version FROM standups_team.schema_version",
+      """
+      SELECT version, COALESCE((to_jsonb(v) ->> 'compatible_from')::integer, version)
+      FROM standups_team.schema_version AS v
+      """,
       logger: logger
     )
-    var version = 0
-    for try await (value) in rows.decode(Int.self) { version = value }
-    return version
+    var found = (version: 0, compatibleFrom: 0)
+    for try await (version, compatibleFrom) in rows.decode((Int, Int).self) {
+      found = (version, compatibleFrom)
+    }
+    return found
   }
 }

@@ -8,7 +8,8 @@ enum TeamServer {
   /// The channel the server announces each commit of changes on.
   static let channel = "standups_team_changes"
 
-  /// Throws unless the schema is this release's and the connected role is a member of `team`.
+  /// Throws unless this release can sync with the schema (its own, or a newer but compatible
+  /// one) and the connected role is a member of `team`.
   static func checkAccess(
     team: String, role: String, on connection: PostgresConnection, logger: Logger
   ) async throws {
@@ -23,12 +24,10 @@ enum TeamServer {
     for try await value in usable.decode(Bool?.self) { mayUse = value }
     guard let mayUse else { throw SyncProblem.schema(.missingSchema) }
     guard mayUse else { throw SyncProblem.notAMember(role: role, team: team) }
-    let version = try await TeamSchema.version(on: connection, logger: logger)
-    guard version == TeamSchema.currentVersion else {
-      throw SyncProblem.schema(
-        version > TeamSchema.currentVersion
-          ? .newerSchema(found: version, supported: TeamSchema.currentVersion)
-          : .otherVersion(found: version, supported: TeamSchema.currentVersion))
+    do {
+      try await TeamSchema.requireSyncable(on: connection, logger: logger)
+    } catch let error as TeamSchemaError {
+      throw SyncProblem.schema(error)
     }
     // NB: Row-level security shows a role only the teams it is a member of.
     let rows = try await connection.query(

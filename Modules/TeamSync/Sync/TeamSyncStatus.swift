@@ -19,7 +19,8 @@ public enum TeamSyncStatus: Equatable, Sendable {
     case .offline(let waiting, .database):
       "team: waiting for this machine's database — \(Self.changes(waiting)) waiting"
     case .offline(let waiting, _): "offline — \(Self.changes(waiting)) waiting"
-    case .stopped(_, .schema): "team: not syncing — update standups"
+    case .stopped(_, .schema(.newerSchema)): "team: not syncing — update standups"
+    case .stopped(_, .schema): "team: not syncing — the server's team schema needs `team setup`"
     case .stopped(_, .removed(_, let team)):
       "team: you are no longer in “\(team)” — its standups stay here as yours"
     case .stopped: "team: not syncing — not a member"

@@ -19,12 +19,14 @@ struct TeamSchemaTests {
       try await server.withAdministrator { connection in
         #expect(try await TeamSchema.version(on: connection, logger: logger) == 0)
         try await TeamSchema.setUp(on: connection, logger: logger)
-        #expect(try await TeamSchema.version(on: connection, logger: logger) == 1)
+        #expect(
+          try await TeamSchema.version(on: connection, logger: logger) == TeamSchema.currentVersion)
       }
       let shape = try server.administer(Self.shapeQuery)
       try await server.withAdministrator { connection in
         try await TeamSchema.setUp(on: connection, logger: logger)
-        #expect(try await TeamSchema.version(on: connection, logger: logger) == 1)
+        #expect(
+          try await TeamSchema.version(on: connection, logger: logger) == TeamSchema.currentVersion)
       }
       #expect(try server.administer(Self.shapeQuery) == shape)
       #expect(
