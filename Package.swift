@@ -259,6 +259,7 @@ let package = Package(
         .concurrencyExtras,
         .dependencies,
         .identifiedCollections,
+        .postgresNIO,
       ],
       path: "Benchmarks/StandupsBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

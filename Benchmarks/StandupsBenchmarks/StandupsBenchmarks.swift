@@ -11,6 +11,7 @@ let benchmarks: @Sendable () -> Void = {
   appBenchmarks()
   storageBenchmarks()
   syncBenchmarks()
+  teamBenchmarks()
 }
 
 /// The configuration every case shares: wall clock, throughput and mallocs, for about a second

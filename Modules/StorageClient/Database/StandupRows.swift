@@ -47,7 +47,21 @@ enum StandupRows {
   /// The standup with this ID, if it is stored; throws ``UnreadableStandup`` when its rows
   /// cannot be read.
   static func fetchOne(_ db: Database, id: Standup.ID) throws -> Standup? {
-    let read = try fetch(db, ids: [id])
+    // NB: Statements prepared once per connection, as `isStored`'s: a pull reads the standup of
+    // every edit it applies. They read what `fetch(_:ids:)` reads for one ID, in its order.
+    let key: StatementArguments = [id.rawValue.uuidString]
+    let standups = try StandupRecord.fetchAll(
+      db.cachedStatement(sql: "SELECT * FROM standup WHERE id = ?"), arguments: key)
+    guard !standups.isEmpty else { return nil }
+    let read = try assemble(
+      standups,
+      attendees: AttendeeRecord.fetchAll(
+        db.cachedStatement(sql: "SELECT * FROM attendee WHERE standupId = ? ORDER BY position"),
+        arguments: key),
+      meetings: MeetingRecord.fetchAll(
+        db.cachedStatement(
+          sql: "SELECT * FROM meeting WHERE standupId = ? ORDER BY date DESC, rowid DESC"),
+        arguments: key))
     if let unreadable = read.unreadable.first { throw unreadable }
     return read.standups.first
   }

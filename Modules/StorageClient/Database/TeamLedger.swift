@@ -104,11 +104,14 @@ enum TeamLedger {
   /// coming back in the pull take their rows out of it as they do out of the table. (A row that
   /// cannot be read is left out, as every use of it would skip it.)
   private struct Outbox {
-    var entries: [(sequence: Int64, basedOn: Int64, change: StandupsChange)]
+    /// Each row, with the fields its change sets (``ownedFields(of:)``), named once per pull.
+    var entries:
+      [(sequence: Int64, basedOn: Int64, change: StandupsChange, fields: [(String, String)])]
 
     init(_ db: Database) throws {
       entries = try TeamLedger.waiting(limit: .max, includingPushed: true, db).compactMap {
-        entry in decode(entry.change).map { (entry.sequence, entry.basedOn, $0) }
+        entry in
+        decode(entry.change).map { (entry.sequence, entry.basedOn, $0, ownedFields(of: $0)) }
       }
     }
 
@@ -352,13 +355,12 @@ enum TeamLedger {
     guard case .edited(let id, let edit) = change, !fields.isEmpty,
       let stored = try? StandupRows.fetchOne(db, id: id)
     else { return }
+    let key = id.rawValue.uuidString
     let owned = Set(
       try String.fetchAll(
-        db, sql: "SELECT field FROM teamFieldOwner WHERE standupId = ?",
-        arguments: [id.rawValue.uuidString]))
-    let waiting = Set(
-      outbox.entries.flatMap { ownedFields(of: $0.change) }
-        .filter { $0.0 == id.rawValue.uuidString }.map(\.1))
+        db.cachedStatement(sql: "SELECT field FROM teamFieldOwner WHERE standupId = ?"),
+        arguments: [key]))
+    let waiting = Set(outbox.entries.flatMap(\.fields).filter { $0.0 == key }.map(\.1))
     for replacement in edit.valuesReplaced(in: stored) {
       let field = field(of: replacement.replaced)
       guard owned.contains(field), !waiting.contains(field) else { continue }

@@ -67,34 +67,39 @@ enum TeamServer {
     try await connection.query("COMMIT", logger: logger)
   }
 
-  /// The number of the team's newest change. Every change numbered up to it is committed and
-  /// seen by the statements that follow: a number is given under the team's row lock and
-  /// committed with it (`next_sequence`).
-  static func lastSequence(
-    team: String, on connection: PostgresConnection, logger: Logger
-  ) async throws -> Int64 {
-    let rows = try await connection.query(
-      "SELECT last_sequence FROM standups_team.teams WHERE name = \(team)", logger: logger)
-    var last: Int64 = 0
-    for try await value in rows.decode(Int64.self) { last = value }
-    return last
+  /// Where the team's order stands: its newest change, and who made the change at the place a
+  /// machine last applied.
+  struct Order {
+    /// The number of the team's newest change. Every change numbered up to it is committed and
+    /// seen by the statements that follow: a number is given under the team's row lock and
+    /// committed with it (`next_sequence`).
+    var newest: Int64
+    /// The machine that made the change at the place asked about, and its number there; `nil`
+    /// when the server has no change there.
+    var atPlace: (machine: MemberMachine, machineSequence: Int64)?
   }
 
-  /// Who made the change numbered `sequence` in the team's order, or `nil` when the server has
-  /// no such change.
-  static func maker(
-    ofChange sequence: Int64, team: String, on connection: PostgresConnection, logger: Logger
-  ) async throws -> (machine: MemberMachine, machineSequence: Int64)? {
+  /// Where `team`'s order stands, and who made its change numbered `place`: one statement.
+  static func order(
+    team: String, at place: Int64, on connection: PostgresConnection, logger: Logger
+  ) async throws -> Order {
     let rows = try await connection.query(
       """
-      SELECT made_by::text, machine, machine_sequence FROM standups_team.changes
-      WHERE team = \(team) AND sequence = \(sequence)
+      SELECT t.last_sequence, c.made_by::text, c.machine, c.machine_sequence
+      FROM standups_team.teams AS t
+      LEFT JOIN standups_team.changes AS c ON c.team = t.name AND c.sequence = \(place)
+      WHERE t.name = \(team)
       """, logger: logger)
-    var found: (MemberMachine, Int64)?
-    for try await (madeBy, machine, machineSequence) in rows.decode((String, UUID, Int64).self) {
-      found = (MemberMachine(madeBy: madeBy, machine: machine), machineSequence)
+    var order = Order(newest: 0)
+    for try await (newest, madeBy, machine, machineSequence)
+      in rows.decode((Int64, String?, UUID?, Int64?).self)
+    {
+      order.newest = newest
+      if let madeBy, let machine, let machineSequence {
+        order.atPlace = (MemberMachine(madeBy: madeBy, machine: machine), machineSequence)
+      }
     }
-    return found
+    return order
   }
 
   /// The most bytes of JSON one change may hold: a larger one (a member's hand-written row) is

@@ -236,30 +236,30 @@ public actor TeamSyncEngine {
     try await TeamServer.checkAccess(
       team: membership.team, role: role, on: connection, logger: logger)
     var round = Round()
-    if try await serverForgot(on: connection) {
+    round.pushed += try await pushWaiting(on: connection)
+    let here = try await database.teamMembership()
+    let place = here?.lastSequence ?? 0
+    let order = try await TeamServer.order(
+      team: membership.team, at: place, on: connection, logger: logger)
+    let forgot = try await serverForgot(place: place, order: order)
+    if forgot {
       logger.warning("The team's server has forgotten changes this machine applied")
       try await database.rewindTeam()
     }
-    round.pushed += try await pushWaiting(on: connection)
-    try await pull(on: connection, into: &round)
-    round.report.sentAgain = try await database.reshareTeamStandups()
-    if round.report.sentAgain > 0 {
+    try await pull(upTo: order.newest, on: connection, into: &round)
+    if forgot || here?.resharePending == true {
+      round.report.sentAgain = try await database.reshareTeamStandups()
       round.pushed += try await pushWaiting(on: connection)
     }
     return round
   }
 
-  /// Whether the server has forgotten changes this machine applied: the change at the place in
-  /// its order this machine last applied is missing, or is one this machine never saw (others
-  /// pushed new changes after the server was restored from an older backup).
-  private func serverForgot(on connection: PostgresConnection) async throws -> Bool {
-    guard let place = try await database.teamMembership()?.lastSequence, place > 0 else {
-      return false
-    }
-    guard
-      let found = try await TeamServer.maker(
-        ofChange: place, team: membership.team, on: connection, logger: logger)
-    else { return true }
+  /// Whether the server has forgotten changes this machine applied: the change at `place`, the
+  /// last this machine applied, is missing from its order, or is one this machine never saw
+  /// (others pushed new changes after the server was restored from an older backup).
+  private func serverForgot(place: Int64, order: TeamServer.Order) async throws -> Bool {
+    guard place > 0 else { return false }
+    guard let found = order.atPlace else { return true }
     // NB: A database an earlier release pulled into has seen no machine yet; it learns them as
     // it pulls.
     let seen = try await database.teamChangesSeen()
@@ -280,10 +280,11 @@ public actor TeamSyncEngine {
     }
   }
 
-  /// Pulls and applies everything after the last change applied here, window by window.
-  private func pull(on connection: PostgresConnection, into round: inout Round) async throws {
-    let newest = try await TeamServer.lastSequence(
-      team: membership.team, on: connection, logger: logger)
+  /// Pulls and applies everything after the last change applied here up to `newest`, window by
+  /// window.
+  private func pull(
+    upTo newest: Int64, on connection: PostgresConnection, into round: inout Round
+  ) async throws {
     while true {
       let after = try await database.teamMembership()?.lastSequence ?? membership.lastSequence
       // NB: A window of numbers, not a count of rows: its cost is one batch's whatever the

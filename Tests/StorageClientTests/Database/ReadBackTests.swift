@@ -45,6 +45,26 @@ struct ReadBackTests {
     #expect(try StandupsFile.decode(exported).standups == contents.standups, "reads back")
   }
 
+  @Test func aStandupReadByItsIDIsTheOneReadingThemAllGives() async throws {
+    try await folder.seed([.mock, .engineeringMock])
+    let database = folder.database()
+    _ = try await database.load()
+    // NB: Of two meetings with the same date, the one written later reads first.
+    let twin = Meeting(
+      id: Meeting.ID(UUID(7)), date: Standup.mock.meetings[0].date, transcript: "twin")
+    try await database.apply(.meetingRecorded(twin, standup: .mock))
+
+    let other = try DatabaseQueue(path: folder.databasePath)
+    try await other.read { db in
+      let all = try StandupRows.fetchAll(db).standups
+      #expect(all[id: Standup.mock.id]?.meetings.first == twin)
+      for standup in all {
+        #expect(try StandupRows.fetchOne(db, id: standup.id) == standup)
+      }
+      #expect(try StandupRows.fetchOne(db, id: Standup.ID(UUID(0xDEAD))) == nil)
+    }
+  }
+
   @Test func aMeetingDatedBeyondWhatExportCanWriteIsRefusedWhereItEnters() async throws {
     let database = folder.database()
     _ = try await database.load()
