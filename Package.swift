@@ -26,6 +26,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     .package(
       url: "https://github.com/ordo-one/benchmark",
@@ -206,7 +207,11 @@ let package = Package(
     // NB: A team's standups meet on the team's PostgreSQL server; only this module talks to it.
     .target(
       name: "TeamSync",
-      dependencies: ["StorageClient", .postgresNIO],
+      dependencies: [
+        "StorageClient", .postgresNIO,
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ],
       path: "Modules/TeamSync"
     ),
     .target(

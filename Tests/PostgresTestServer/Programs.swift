@@ -5,6 +5,15 @@ struct ServerAccount {
   var prefix: [String]
   var owner: (uid: uid_t, gid: gid_t)?
 
+  /// The account, its commands run in network namespace `namespace` when one is named.
+  static func current(in namespace: String?) throws -> ServerAccount {
+    var account = try current()
+    if let namespace {
+      account.prefix = ["/usr/sbin/ip", "netns", "exec", namespace] + account.prefix
+    }
+    return account
+  }
+
   static func current() throws -> ServerAccount {
     let uid = geteuid()
     if uid != 0 {

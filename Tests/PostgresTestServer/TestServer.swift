@@ -36,18 +36,25 @@ public struct TestServer: Sendable {
   private let suffix: String
   /// The data folder of the cluster this test started and stops, or nil when it is the run's.
   let ownCluster: String?
+  /// The address clients reach the server at: loopback, or the administrator's link into the
+  /// network namespace the server runs in (``withOwnServer(in:_:)``).
+  public var host = "127.0.0.1"
+  /// The network the server runs in, when it has one of its own.
+  var network: TestNetwork?
 
   /// The administrator's URL, through loopback TCP, to the test's database.
   public var administratorURL: String {
-    "postgresql://\(Self.administrator)@127.0.0.1:\(port)/\(database)?sslmode=disable"
+    "postgresql://\(Self.administrator)@\(host):\(port)/\(database)?sslmode=disable"
   }
 
   /// The login role this test's member `name` is on the server: `name` and the test's suffix.
   public func role(_ name: String) -> String { "\(name)_\(suffix)" }
 
-  /// A member's URL, through loopback TCP, to the test's database.
-  public func url(for member: String) -> String {
-    "postgresql://\(role(member))@127.0.0.1:\(port)/\(database)?sslmode=disable"
+  /// A member's URL, through loopback TCP (or `link`, when the server has a network of its
+  /// own), to the test's database.
+  public func url(for member: String, over link: TestNetwork.Link? = nil) -> String {
+    "postgresql://\(role(member))@\(link?.serverAddress ?? host):\(port)/\(database)"
+      + "?sslmode=disable"
   }
 
   /// Creates the login role of member `name`, with a password.
@@ -91,6 +98,16 @@ public struct TestServer: Sendable {
     _ body: (TestServer) async throws -> Result
   ) async throws -> Result {
     let server = try startOwnCluster()
+    defer { server.stop() }
+    return try await body(server)
+  }
+
+  /// Runs `body` with a cluster of its own that runs in `network`'s namespace, reached over
+  /// its links: the administrator over the first, members over any (``url(for:over:)``).
+  public static func withOwnServer<Result: Sendable>(
+    in network: TestNetwork, _ body: (TestServer) async throws -> Result
+  ) async throws -> Result {
+    let server = try startOwnCluster(in: network)
     defer { server.stop() }
     return try await body(server)
   }
@@ -158,7 +175,7 @@ public struct TestServer: Sendable {
   private func runAsAdministrator(_ program: String, _ arguments: [String]) throws {
     let output = try runProgram(
       Self.binary(program),
-      ["-h", "127.0.0.1", "-p", String(port), "-U", Self.administrator] + arguments,
+      ["-h", host, "-p", String(port), "-U", Self.administrator] + arguments,
       environment: ["PGPASSWORD": administratorPassword, "PGCONNECT_TIMEOUT": "10"])
     guard output.status == 0 else {
       throw TestServerError("\(program) exited \(output.status): \(output.error)")
@@ -192,7 +209,7 @@ public struct TestServer: Sendable {
   }
 
   /// Starts a new cluster of its own for one test.
-  private static func startOwnCluster() throws -> TestServer {
+  private static func startOwnCluster(in network: TestNetwork? = nil) throws -> TestServer {
     let account = try ServerAccount.current()
     let folder = try makeFolder()
     let password = "admin-secret"
@@ -207,13 +224,23 @@ public struct TestServer: Sendable {
         "-D", data, "-U", administrator, "--auth=scram-sha-256", "--pwfile=\(passwordFile)",
         "--no-sync", "--encoding=UTF8", "--locale=C",
       ])
+    if let network {
+      let rules = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(data)/pg_hba.conf"))
+      try rules.seekToEnd()
+      try rules.write(contentsOf: Data("host all all \(network.clients) scram-sha-256\n".utf8))
+      try rules.close()
+    }
     // NB: A port free when asked may be taken before the server binds it (by a client's
     // connection: the kernel gives both from one range), so a start that fails tries another.
     var failures: [String] = []
     for _ in 1...5 {
-      let server = TestServer(
+      var server = TestServer(
         administratorPassword: password, folder: folder.path, port: try freeLoopbackPort(),
         database: "standups_\(folder.suffix)", suffix: folder.suffix, ownCluster: data)
+      if let network {
+        server.host = network.links[0].serverAddress
+        server.network = network
+      }
       do {
         try server.startAgain()
       } catch {
@@ -242,11 +269,14 @@ public struct TestServer: Sendable {
 
   /// Starts the test's own cluster again, on the same port.
   public func startAgain() throws {
-    try ServerAccount.current().mustRun(
+    let addresses = ["127.0.0.1"] + (network?.links.map(\.serverAddress) ?? [])
+    try ServerAccount.current(in: network?.namespace).mustRun(
       Self.binary("pg_ctl"),
       [
         "-D", try ownData(), "-l", "\(folder)/server.log", "-w", "-t", "60", "-o",
-        "-k \(folder) -p \(port) -c listen_addresses=127.0.0.1 -c fsync=off", "start",
+        "-k \(folder) -p \(port) -c listen_addresses=\(addresses.joined(separator: ",")) "
+          + "-c fsync=off",
+        "start",
       ])
   }
 
@@ -284,7 +314,7 @@ public struct TestServer: Sendable {
     try runProgram(
       Self.binary("psql"),
       [
-        "-h", "127.0.0.1", "-p", String(port), "-U", role, "-d", database, "-X", "-A", "-t",
+        "-h", host, "-p", String(port), "-U", role, "-d", database, "-X", "-A", "-t",
         "-v", "ON_ERROR_STOP=1", "-c", sql,
       ],
       environment: ["PGPASSWORD": password, "PGCONNECT_TIMEOUT": "10"]

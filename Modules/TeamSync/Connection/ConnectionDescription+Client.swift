@@ -1,3 +1,4 @@
+import NIOCore
 public import PostgresNIO
 
 extension ConnectionDescription {
@@ -102,14 +103,49 @@ extension ConnectionDescription {
     logger: Logger,
     _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
   ) async throws -> Result {
-    let connection = try await PostgresConnection.connect(
-      configuration: connectionConfiguration(password: password), id: 1, logger: logger)
+    let connection = try await connect(password: password, logger: logger)
     do {
       let result = try await connection.untilClosed { try await body(connection) }
       try? await connection.close()
       return result
     } catch {
       try? await connection.close()
+      throw error
+    }
+  }
+}
+
+extension ConnectionDescription {
+  /// Connects to the server, both ends set to notice a dead link within seconds
+  /// (``DeadLinkDetection``): over TCP, this app opens the socket itself, with keepalive and a
+  /// user timeout, and hands it to postgres-nio.
+  ///
+  /// ```swift
+  /// let connection = try await server.connect(password: password, logger: logger)
+  /// ```
+  public func connect(password: String?, logger: Logger) async throws -> PostgresConnection {
+    var configuration = try connectionConfiguration(password: password)
+    configuration.options.additionalStartupParameters = DeadLinkDetection.sessionParameters
+    guard case .tcp(let host, let port) = endpoint else {
+      return try await PostgresConnection.connect(
+        configuration: configuration, id: 1, logger: logger)
+    }
+    let channel = try await DeadLinkDetection.connect(
+      host: host, port: port, timeout: configuration.options.connectTimeout)
+    var onChannel = PostgresConnection.Configuration(
+      establishedChannel: channel, tls: configuration.tls, username: user, password: password,
+      database: database)
+    onChannel.options = configuration.options
+    // NB: As postgres-nio names the server for TLS when it connects itself: by its host name,
+    // and not at all by an IP address, which SNI does not carry.
+    let isAddress = (try? SocketAddress(ipAddress: host, port: port)) != nil
+    onChannel.options.tlsServerName = isAddress ? nil : host
+    do {
+      // NB: On the socket's own event loop: postgres-nio adds its handlers there.
+      return try await PostgresConnection.connect(
+        on: channel.eventLoop, configuration: onChannel, id: 1, logger: logger)
+    } catch {
+      try? await channel.close()
       throw error
     }
   }

@@ -86,7 +86,7 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
     if let error = error as? StorageError { return .database(reason: error.description) }
     if error is ServerClosedTheConnection { return .unreachable(server: server, reason: closed) }
     guard let error = error as? PSQLError else {
-      return .unreachable(server: server, reason: String(describing: error))
+      return .unreachable(server: server, reason: networkReason(error) ?? String(describing: error))
     }
     if let state = error.serverInfo?[.sqlState] {
       let message = error.serverInfo?[.message] ?? "error \(state)"

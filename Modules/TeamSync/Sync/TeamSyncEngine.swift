@@ -105,10 +105,8 @@ public actor TeamSyncEngine {
   /// Opens a ``Session``.
   package func session() async throws -> Session {
     let description = try ConnectionDescription(url: membership.server, environment: environment)
-    let connection = try await PostgresConnection.connect(
-      configuration: description.connectionConfiguration(
-        password: description.password(environment: environment)),
-      id: 1, logger: logger)
+    let connection = try await description.connect(
+      password: description.password(environment: environment), logger: logger)
     return Session(engine: self, connection: connection, role: description.user)
   }
 

@@ -14,7 +14,8 @@ struct Machine {
   /// A machine with an empty database that has joined `team` as `role`, its folder inside the
   /// server's.
   static func joined(
-    _ server: TestServer, as role: String, password: String, team: String
+    _ server: TestServer, as role: String, password: String, team: String,
+    over link: TestNetwork.Link? = nil
   ) async throws -> Machine {
     // NB: Inside the server's folder, which stopping the server removes.
     let folder = URL(fileURLWithPath: server.folder)
@@ -23,7 +24,7 @@ struct Machine {
     let database = StandupsDatabase(path: folder.appendingPathComponent("standups.sqlite").path)
     _ = try await database.load()
     try await database.joinTeam(
-      server: server.url(for: role), team: team, machine: UUID())
+      server: server.url(for: role, over: link), team: team, machine: UUID())
     return Machine(
       database: database,
       environment: ["PGPASSWORD": password, "HOME": folder.path])
@@ -50,9 +51,12 @@ struct Machine {
 }
 
 extension Machine {
-  /// A machine of member `name`, whose password is "`name`-secret", joined to "platform".
-  static func platform(_ server: TestServer, as name: String) async throws -> Machine {
-    try await joined(server, as: name, password: "\(name)-secret", team: "platform")
+  /// A machine of member `name`, whose password is "`name`-secret", joined to "platform" (over
+  /// `link`, when the server has a network of its own).
+  static func platform(
+    _ server: TestServer, as name: String, over link: TestNetwork.Link? = nil
+  ) async throws -> Machine {
+    try await joined(server, as: name, password: "\(name)-secret", team: "platform", over: link)
   }
 
   /// Adds `Standup.mock`, shares it with the team and pushes it.

@@ -1,0 +1,78 @@
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// How both ends of a connection to the team's server notice that the link between them has
+/// gone quiet (a cable pulled, a laptop moved out of the Wi-Fi): within seconds, where the
+/// kernel's defaults take minutes for data in flight and two hours for an idle connection.
+///
+/// Why both ends: this machine must say "offline" and try again, and the server must end the
+/// session it can no longer answer, so that the transaction a cut push left open releases the
+/// team's row lock for the next push.
+///
+/// - This machine's socket: TCP keepalive probes after ``idle`` without traffic, every
+///   ``interval``, and `TCP_USER_TIMEOUT` ``unacknowledged``: the kernel ends the connection
+///   when what it sent (data or probes) is unacknowledged that long. A push cut in the middle
+///   and an idle `LISTEN` both fail within it.
+/// - The server's session, as startup parameters: the same keepalives and user timeout on its
+///   socket, `idle_in_transaction_session_timeout` for a transaction whose client went away
+///   between statements, and `statement_timeout` so that no statement of a round can run on
+///   unnoticed.
+///
+/// Invariant: a live link, however slow, acknowledges what it is sent within ``unacknowledged``
+/// (a few round trips); only a dead one does not. Guarded by `PartitionTests`, which cut a real
+/// link between network namespaces.
+///
+/// ```swift
+/// let channel = try await DeadLinkDetection.connect(host: "db.example.com", port: 5432,
+///                                                   timeout: .seconds(10))
+/// ```
+enum DeadLinkDetection {
+  /// Quiet this long, a connection sends its first keepalive probe.
+  static let idle = 3
+  /// Then a probe this often.
+  static let interval = 1
+  /// Unanswered probes before the kernel gives up; the user timeout usually ends it first.
+  static let probes = 3
+  /// Milliseconds sent data may stay unacknowledged before the connection ends.
+  static let unacknowledged = 6_000
+  /// The longest a statement of a round may run on the server.
+  static let statementTimeout = "60s"
+  /// The longest the server keeps a transaction whose client said nothing more.
+  static let idleTransactionTimeout = "20s"
+
+  /// Connects a TCP socket with this machine's side of the detection set.
+  static func connect(host: String, port: Int, timeout: TimeAmount) async throws -> any Channel {
+    var bootstrap = ClientBootstrap(group: PostgresConnection.defaultEventLoopGroup)
+      .connectTimeout(timeout)
+      .channelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
+      .channelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
+    #if canImport(Glibc)
+      for (option, value) in [
+        (TCP_KEEPIDLE, idle), (TCP_KEEPINTVL, interval), (TCP_KEEPCNT, probes),
+        (TCP_USER_TIMEOUT, unacknowledged),
+      ] {
+        bootstrap = bootstrap.channelOption(
+          ChannelOptions.tcpOption(NIOBSDSocket.Option(rawValue: Int32(option))),
+          value: SocketOptionValue(value))
+      }
+    #endif
+    return try await bootstrap.connect(host: host, port: port).get()
+  }
+
+  /// The server's side: settings for the session, sent in the startup message.
+  static let sessionParameters: [(String, String)] = [
+    ("tcp_keepalives_idle", String(idle)),
+    ("tcp_keepalives_interval", String(interval)),
+    ("tcp_keepalives_count", String(probes)),
+    ("tcp_user_timeout", String(unacknowledged)),
+    ("idle_in_transaction_session_timeout", idleTransactionTimeout),
+    ("statement_timeout", statementTimeout),
+  ]
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Models
+import PostgresTestServer
+import StorageClient
+import Testing
+
+@testable import TeamSync
+
+/// The team's server across links that fail: the server in a network namespace of its own,
+/// each member's machine reaching it over a link of its own, which a test cuts or makes lose
+/// packets (``TestNetwork``). What is checked: a machine says it is offline within ten seconds
+/// of its link going quiet, nothing hangs, the other machine goes on syncing, and everything
+/// arrives, once, when the link is back.
+@Suite(
+  .serialized, .timeLimit(.minutes(5)),
+  .enabled(
+    if: TestNetwork.unavailable == nil,
+    "needs network namespaces: root, iproute2 and nftables (TestNetwork.unavailable)"))
+struct PartitionTests {
+  static let members = ["alice": "alice-secret", "bob": "bob-secret"]
+
+  @Test func aRunningAppCutOffInTheMiddleOfAPushIsOfflineWithinTenSecondsAndCatchesUpAfter()
+    async throws
+  {
+    try await TestNetwork.withNetwork(links: 3) { network in
+      try await TestServer.withOwnServer(in: network) { server in
+        try await server.makeTeam("platform", members: Self.members)
+        let alice = try await Machine.platform(server, as: "alice", over: network.links[1])
+        let bob = try await Machine.platform(server, as: "bob", over: network.links[2])
+        try await alice.shareTheMock()
+        try await bob.sync()
+
+        let (statuses, status) = AsyncStream.makeStream(of: TeamSyncStatus.self)
+        let engine = try await bob.engine()
+        let running = Task {
+          await engine.run(onStatus: { status.yield($0) }, onPulled: { _ in })
+        }
+        defer { running.cancel() }
+        var told = statuses.makeAsyncIterator()
+        while let next = await told.next(), next != .online(waiting: 0) {}
+
+        let machine = try #require(try await bob.database.teamMembership()).machine
+        try await server.holdingPushes(of: machine, in: "platform", atChange: 150) { hold in
+          for minutes in 1...200 {
+            try await bob.database.apply(
+              .edited(Standup.mock.id, StandupEdit(duration: .seconds(60 * minutes))))
+          }
+          try await hold.waitUntilAPushWaits(as: "bob")
+          try network.cut(network.links[2])
+          let cut = ContinuousClock.now
+          while let next = await told.next() {
+            if case .offline = next { break }
+          }
+          #expect(ContinuousClock.now - cut < .seconds(10))
+        }
+
+        // NB: Alice's link is whole: she syncs while bob is cut off.
+        try await alice.database.apply(
+          .edited(Standup.mock.id, StandupEdit(title: "While bob was away")))
+        try await alice.sync()
+
+        try network.heal(network.links[2])
+        while let next = await told.next(), next != .online(waiting: 0) {}
+        try await alice.sync()
+        #expect(try await bob.standups()[id: Standup.mock.id]?.title == "While bob was away")
+        #expect(try await alice.standups() == bob.standups())
+        #expect(
+          try server.administer(
+            """
+            SELECT count(*), count(DISTINCT machine_sequence) FROM standups_team.changes
+            WHERE made_by = '\(server.role("bob"))'
+            """) == "200|200\n")
+      }
+    }
+  }
+
+  @Test func aSyncCutOffInTheMiddleOfItsPushEndsWithASentenceAndLosesNothing() async throws {
+    try await TestNetwork.withNetwork(links: 2) { network in
+      try await TestServer.withOwnServer(in: network) { server in
+        try await server.makeTeam("platform", members: Self.members)
+        let home = try Home(password: "alice-secret", in: server.folder)
+        let database = StandupsDatabase(path: home.database)
+        _ = try await database.load()
+        try await database.apply(.added([.mock]))
+        let machine = UUID()
+        try await database.joinTeam(
+          server: server.url(for: "alice", over: network.links[1]), team: "platform",
+          machine: machine)
+        try await database.share([Standup.mock.id])
+        for minutes in 1...300 {
+          try await database.apply(
+            .edited(Standup.mock.id, StandupEdit(duration: .seconds(60 * minutes))))
+        }
+
+        try await server.holdingPushes(of: machine, in: "platform", atChange: 100) { hold in
+          let process = try start(["sync"], home.environment, errorFile: home.errorFile)
+          try await hold.waitUntilAPushWaits(as: "alice", gaveUp: { !process.isRunning })
+          try network.cut(network.links[1])
+          #expect(endsWithin(seconds: 20, process), "a sync on a dead link must end")
+          #expect(process.terminationStatus == 69)
+          let said = try String(contentsOfFile: home.errorFile, encoding: .utf8)
+          #expect(said.contains("cannot be reached"), "\(said)")
+        }
+        #expect(try await database.waitingTeamChangeCount() == 301)
+
+        try network.heal(network.links[1])
+        let finish = try standups(["sync"], home.environment)
+        #expect(finish.status == 0, "\(finish.error)")
+        #expect(
+          try server.administer(
+            "SELECT count(*), count(DISTINCT machine_sequence) FROM standups_team.changes")
+            == "301|301\n")
+      }
+    }
+  }
+
+  @Test func twoMachinesOnLinksLosingThirtyPercentOfTheirPacketsConverge() async throws {
+    try await TestNetwork.withNetwork(links: 3) { network in
+      try await TestServer.withOwnServer(in: network) { server in
+        try await server.makeTeam("platform", members: Self.members)
+        let alice = try await Machine.platform(server, as: "alice", over: network.links[1])
+        let bob = try await Machine.platform(server, as: "bob", over: network.links[2])
+        try await alice.shareTheMock()
+        try await bob.sync()
+        try network.lose(30, on: network.links[1])
+        try network.lose(30, on: network.links[2])
+
+        let engines = [try await alice.engine(), try await bob.engine()]
+        let running = engines.map { engine in
+          Task { await engine.run(onStatus: { _ in }, onPulled: { _ in }) }
+        }
+        defer {
+          for engine in running { engine.cancel() }
+        }
+        for step in 0..<20 {
+          let machine = step.isMultiple(of: 2) ? alice : bob
+          try await machine.database.apply(
+            .edited(Standup.mock.id, StandupEdit(title: "Step \(step)")))
+          try await machine.database.apply(
+            .edited(Standup.mock.id, StandupEdit(duration: .seconds(60 * (step + 1)))))
+        }
+
+        try await waitUntilConverged([alice, bob], on: server)
+        #expect(try await alice.standups() == bob.standups())
+        #expect(try server.administer("SELECT count(*) FROM standups_team.changes") == "41\n")
+      }
+    }
+  }
+
+  /// Waits until every machine has pushed everything and applied the team's last change; a
+  /// guard of two minutes, not a measure: on a lossy link this takes seconds.
+  private func waitUntilConverged(_ machines: [Machine], on server: TestServer) async throws {
+    for _ in 0..<600 {
+      let last =
+        Int64(
+          try server.administer("SELECT last_sequence FROM standups_team.teams")
+            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+      var behind = false
+      for machine in machines {
+        let waiting = try await machine.database.waitingTeamChangeCount()
+        let applied = try await machine.database.teamMembership()?.lastSequence ?? 0
+        if waiting > 0 || applied < last { behind = true }
+      }
+      if !behind { return }
+      try await Task.sleep(for: .milliseconds(200))
+    }
+    throw TestServerError("the machines did not converge in two minutes")
+  }
+}
