@@ -208,7 +208,7 @@ let package = Package(
     .target(
       name: "TeamSync",
       dependencies: [
-        "StorageClient", .postgresNIO,
+        "Models", "StorageClient", .postgresNIO,
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
       ],

@@ -56,8 +56,8 @@ public struct TeamPullReport: Equatable, Sendable {
   /// user is asked (``TeamDeletionQuestion``).
   public var deletedWhileChangedHere: [Standup.ID] = []
 
-  /// How many shared standups this machine sent again, whole, because the server had forgotten
-  /// changes it had applied (it was restored from an older backup); 0 when it had not.
+  /// How many shared standups this machine sent again, whole, because the server had lost their
+  /// last change (it was restored from an older backup); 0 when it had lost none.
   public var sentAgain = 0
 
   /// A report of nothing applied.
@@ -72,9 +72,13 @@ public struct TeamPullReport: Equatable, Sendable {
   /// What the user is told when standups were sent again, or `nil`.
   public var sentAgainSentence: String? {
     guard sentAgain > 0 else { return nil }
-    let standups = sentAgain == 1 ? "its shared standup" : "its \(sentAgain) shared standups"
+    let standups =
+      sentAgain == 1
+      ? "1 shared standup whose last change it"
+      : "\(sentAgain) shared standups "
+        + "whose last changes it"
     return "The team's server had forgotten changes this machine had (was it restored from an "
-      + "older backup?): this machine sent \(standups) again, and deleted nothing here."
+      + "older backup?): this machine sent again \(standups) had lost, and deleted nothing here."
   }
 
   /// A change that was not applied.

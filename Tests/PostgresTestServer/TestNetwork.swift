@@ -99,9 +99,13 @@ public struct TestNetwork: Sendable {
     try rules(link, "drop")
   }
 
-  /// Drops `percent` of the packets across `link`, each way, at random.
+  /// Drops `percent` of the packets the server sends across `link`, at random, as
+  /// `tc qdisc … netem loss` on the server's end of it would.
   public func lose(_ percent: Int, on link: Link) throws {
-    try rules(link, "numgen random mod 100 < \(percent) drop")
+    try rules(link, nil)
+    try inside(
+      Self.nft,
+      ["add rule inet standups out\(link.index) numgen random mod 100 < \(percent) drop"])
   }
 
   /// Lets everything across `link` again.

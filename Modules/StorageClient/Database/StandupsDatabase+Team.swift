@@ -19,6 +19,8 @@ extension StandupsDatabase {
     try commit(queue) { db in
       try db.execute(sql: "DELETE FROM teamMembership")
       try db.execute(sql: "DELETE FROM teamMachineSeen")
+      try db.execute(sql: "DELETE FROM teamStandupLastChange")
+      try db.execute(sql: "DELETE FROM teamStandupToResend")
       try db.execute(
         sql: "INSERT INTO teamMembership (singleton, server, team, machine) VALUES (1, ?, ?, ?)",
         arguments: [server, team, machine.uuidString])
@@ -39,6 +41,8 @@ extension StandupsDatabase {
       try db.execute(sql: "DELETE FROM teamFieldOwner")
       try db.execute(sql: "DELETE FROM teamOwnChange")
       try db.execute(sql: "DELETE FROM teamMachineSeen")
+      try db.execute(sql: "DELETE FROM teamStandupLastChange")
+      try db.execute(sql: "DELETE FROM teamStandupToResend")
       return shared
     }
   }
@@ -113,18 +117,25 @@ extension StandupsDatabase {
 
   /// Starts again from the server's first change, because the server has forgotten changes this
   /// machine applied (it was restored from an older backup): the next pull applies only what is
-  /// new here, this machine's kept changes are pushed again, and ``reshareTeamStandups()``
-  /// follows the pull. Nothing here is deleted.
-  public func rewindTeam() throws(StorageError) {
+  /// new here, this machine's kept changes are pushed again, and ``resendTeamStandups()`` then
+  /// sends again the standups `lost`, whose last change the server no longer has. Nothing here
+  /// is deleted.
+  public func rewindTeam(resending lost: [Standup.ID]) throws(StorageError) {
     let queue = try writableQueue()
-    try commit(queue) { db in try TeamLedger.rewind(db) }
+    try commit(queue) { db in try TeamLedger.rewind(resending: lost, db) }
   }
 
-  /// After ``rewindTeam()`` and a whole pull, keeps every shared standup for the team again,
-  /// whole; returns how many (0 when no rewind is pending).
-  public func reshareTeamStandups() throws(StorageError) -> Int {
+  /// The last change applied here to each shared standup, as the server names it; a standup
+  /// shared here whose share has not come back has none.
+  public func lastTeamChanges() throws(StorageError) -> [Standup.ID: TeamChangeOrigin] {
+    try readingTeam(or: [:]) { db in try TeamLedger.lastChanges(db) }
+  }
+
+  /// After ``rewindTeam(resending:)`` and a whole pull, keeps the standups it named for the
+  /// team again, whole, as they are now; returns how many.
+  public func resendTeamStandups() throws(StorageError) -> Int {
     let queue = try writableQueue()
-    return try commit(queue) { db in try TeamLedger.reshare(db) }
+    return try commit(queue) { db in try TeamLedger.resend(db) }
   }
 
   /// The values of this machine's that another machine's change replaced, still to be put

@@ -198,6 +198,15 @@ enum TeamLedger {
         try executeCached(
           sql: "INSERT OR IGNORE INTO sharedStandup (standupId) VALUES (?)",
           arguments: [id.rawValue.uuidString], db)
+        try executeCached(
+          sql: """
+            INSERT OR REPLACE INTO teamStandupLastChange (standupId, madeBy, machine, machineSequence)
+            VALUES (?, ?, ?, ?)
+            """,
+          arguments: [
+            id.rawValue.uuidString, change.madeBy, change.machine.uuidString,
+            change.machineSequence,
+          ], db)
       }
       if change.machine != machine {
         report.standupIDs.formUnion(decoded.standupIDs)
@@ -238,22 +247,52 @@ enum TeamLedger {
   /// Starts again from the server's first change, because the server has forgotten changes
   /// this machine applied (it was restored from an older backup): the next pull reads its whole
   /// order and applies only what is new here, every change of this machine's still kept is
-  /// pushed again (the server refuses those it has), and ``reshare(_:)`` then sends every shared
-  /// standup again. Nothing here is deleted.
-  static func rewind(_ db: Database) throws {
-    try db.execute(sql: "UPDATE teamMembership SET lastSequence = 0, resharePending = 1")
+  /// pushed again (the server refuses those it has), and ``resend(_:)`` then sends again the
+  /// standups `lost`: those whose last change applied here the server no longer has, found
+  /// before the pull brings anyone's newer changes. Nothing here is deleted.
+  static func rewind(resending lost: [Standup.ID], _ db: Database) throws {
+    try db.execute(
+      sql: "UPDATE teamMembership SET lastSequence = 0, resharePending = ?",
+      arguments: [!lost.isEmpty])
     try db.execute(sql: "UPDATE teamOutbox SET pushed = 0")
+    for id in lost {
+      try db.execute(
+        sql: "INSERT OR IGNORE INTO teamStandupToResend (standupId) VALUES (?)",
+        arguments: [id.rawValue.uuidString])
+    }
   }
 
-  /// After ``rewind(_:)`` and a pull of the server's whole order, keeps every shared standup
-  /// for the team again, whole: added where the server lacks it, and given this machine's
-  /// values where it has it (``Models/StandupEdit/init(restating:)``, which removes nothing).
-  /// Returns how many; 0 when no rewind is pending.
-  static func reshare(_ db: Database) throws -> Int {
-    guard let membership = try TeamMembership.fetch(db), membership.resharePending else {
-      return 0
+  /// The last change applied here to each shared standup; a shared standup no pull has
+  /// touched yet (shared here, its share not back) has none.
+  static func lastChanges(_ db: Database) throws -> [Standup.ID: TeamChangeOrigin] {
+    var last: [Standup.ID: TeamChangeOrigin] = [:]
+    for row in try Row.fetchAll(
+      db,
+      sql: """
+        SELECT l.standupId, l.madeBy, l.machine, l.machineSequence
+        FROM teamStandupLastChange AS l JOIN sharedStandup AS s ON s.standupId = l.standupId
+        """)
+    {
+      guard let id = UUID(uuidString: row["standupId"]),
+        let machine = UUID(uuidString: row["machine"])
+      else { continue }
+      last[Standup.ID(id)] = TeamChangeOrigin(
+        machine: MemberMachine(madeBy: row["madeBy"], machine: machine),
+        machineSequence: row["machineSequence"])
     }
-    let standups = try StandupRows.fetch(db, ids: Array(sharedIDs(db))).standups
+    return last
+  }
+
+  /// After ``rewind(resending:_:)`` and a pull of the server's whole order, keeps the standups
+  /// it named for the team again, whole, as they are now: added where the server lacks them,
+  /// and given this machine's values where it has them (``Models/StandupEdit/init(restating:)``,
+  /// which removes nothing). Returns how many.
+  static func resend(_ db: Database) throws -> Int {
+    guard let membership = try TeamMembership.fetch(db) else { return 0 }
+    let ids = try String.fetchAll(db, sql: "SELECT standupId FROM teamStandupToResend")
+      .compactMap { UUID(uuidString: $0).map { Standup.ID($0) } }
+    let shared = try sharedIDs(db)
+    let standups = try StandupRows.fetch(db, ids: ids.filter(shared.contains)).standups
     for standup in standups {
       let again: [StandupsChange] = [
         .added([standup]), .edited(standup.id, .init(restating: standup)),
@@ -264,6 +303,7 @@ enum TeamLedger {
           arguments: [try encode(change), membership.lastSequence])
       }
     }
+    try db.execute(sql: "DELETE FROM teamStandupToResend")
     try db.execute(sql: "UPDATE teamMembership SET resharePending = 0")
     return standups.count
   }

@@ -102,6 +102,33 @@ enum TeamServer {
     return order
   }
 
+  /// Which of `changes` the server has, in one statement however many.
+  static func kept(
+    _ changes: [TeamChangeOrigin], team: String, on connection: PostgresConnection,
+    logger: Logger
+  ) async throws -> Set<TeamChangeOrigin> {
+    guard !changes.isEmpty else { return [] }
+    let rows = try await connection.query(
+      """
+      SELECT c.made_by::text, c.machine, c.machine_sequence
+      FROM unnest(
+        \(changes.map(\.machine.madeBy))::text[], \(changes.map(\.machine.machine))::uuid[],
+        \(changes.map(\.machineSequence))::bigint[]
+      ) AS asked (made_by, machine, machine_sequence)
+      JOIN standups_team.changes AS c
+        ON c.team = \(team) AND c.machine = asked.machine
+        AND c.machine_sequence = asked.machine_sequence AND c.made_by::text = asked.made_by
+      """, logger: logger)
+    var kept = Set<TeamChangeOrigin>()
+    for try await (madeBy, machine, machineSequence) in rows.decode((String, UUID, Int64).self) {
+      kept.insert(
+        TeamChangeOrigin(
+          machine: MemberMachine(madeBy: madeBy, machine: machine),
+          machineSequence: machineSequence))
+    }
+    return kept
+  }
+
   /// The most bytes of JSON one change may hold: a larger one (a member's hand-written row) is
   /// not read, and every machine skips it. A standup shared with years of meetings is far
   /// smaller.

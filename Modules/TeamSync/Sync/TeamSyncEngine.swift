@@ -1,4 +1,5 @@
 public import Foundation
+import Models
 public import PostgresNIO
 public import StorageClient
 
@@ -229,7 +230,8 @@ public actor TeamSyncEngine {
 
   /// One round on an open connection: push, then pull. When the server has forgotten changes
   /// this machine applied, the round starts again from the server's first change, and after the
-  /// pull sends every shared standup again (see `StorageClient.TeamLedger.rewind`).
+  /// pull sends again the shared standups whose last change the server lost (see
+  /// `StorageClient.TeamLedger.rewind(resending:_:)`).
   func round(on connection: PostgresConnection, role: String) async throws -> Round {
     try await TeamServer.checkAccess(
       team: membership.team, role: role, on: connection, logger: logger)
@@ -242,14 +244,29 @@ public actor TeamSyncEngine {
     let forgot = try await serverForgot(place: place, order: order)
     if forgot {
       logger.warning("The team's server has forgotten changes this machine applied")
-      try await database.rewindTeam()
+      try await database.rewindTeam(resending: try await standupsTheServerLost(on: connection))
     }
     try await pull(upTo: order.newest, on: connection, into: &round)
     if forgot || here?.resharePending == true {
-      round.report.sentAgain = try await database.reshareTeamStandups()
+      round.report.sentAgain = try await database.resendTeamStandups()
       round.pushed += try await pushWaiting(on: connection)
     }
     return round
+  }
+
+  /// The shared standups whose last change applied here the server no longer has, and those
+  /// with none recorded: what a machine sends again after a restore. Asked before the pull
+  /// brings anyone's newer changes: a server restored keeps a beginning of its order, so a
+  /// standup whose last change it kept has every change this machine applied to it.
+  private func standupsTheServerLost(on connection: PostgresConnection) async throws
+    -> [Standup.ID]
+  {
+    let last = try await database.lastTeamChanges()
+    let kept = try await TeamServer.kept(
+      Array(Set(last.values)), team: membership.team, on: connection, logger: logger)
+    return try await database.sharedStandupIDs().filter { id in
+      last[id].map { !kept.contains($0) } ?? true
+    }
   }
 
   /// Whether the server has forgotten changes this machine applied: the change at `place`, the

@@ -114,7 +114,7 @@ struct TeamLedgerTests {
     #expect(try await database.teamDeletionQuestions().isEmpty)
   }
 
-  @Test func aPullMadeAgainFromTheStartAppliesOnlyWhatIsNewAndThenSharesEverythingAgain()
+  @Test func aPullMadeAgainFromTheStartAppliesOnlyWhatIsNewAndThenSendsAgainWhatTheServerLost()
     async throws
   {
     let (database, _) = try await joined(holding: [])
@@ -137,7 +137,7 @@ struct TeamLedgerTests {
     try await database.teamChangesPushed(through: .max)
 
     // NB: The server was restored to before change 3, and carol's machine made a change since.
-    try await database.rewindTeam()
+    try await database.rewindTeam(resending: [Standup.mock.id])
     #expect(try await database.teamMembership()?.lastSequence == 0)
     #expect(try await database.waitingTeamChangeCount() == 1)
     let carol = UUID()
@@ -159,11 +159,15 @@ struct TeamLedgerTests {
     #expect(stored.duration == .seconds(900))
     #expect(stored.theme == .buttercup)
 
-    #expect(try await database.reshareTeamStandups() == 1)
+    #expect(
+      try await database.lastTeamChanges()[Standup.mock.id]
+        == TeamChangeOrigin(
+          machine: MemberMachine(madeBy: "carol", machine: carol), machineSequence: 1))
+    #expect(try await database.resendTeamStandups() == 1)
     let waiting = try await database.waitingTeamChanges(limit: 10).map { try decode($0.change) }
     #expect(
       waiting.suffix(2) == [.added([stored]), .edited(stored.id, StandupEdit(restating: stored))])
-    #expect(try await database.reshareTeamStandups() == 0)
+    #expect(try await database.resendTeamStandups() == 0)
   }
 
   @Test func leavingKeepsTheStandupsAndForgetsTheTeam() async throws {

@@ -19,11 +19,15 @@ struct RestoredServerTests {
       let alice = try await Machine.platform(server, as: "alice")
       let bob = try await Machine.platform(server, as: "bob")
       try await alice.shareTheMock()
+      try await alice.database.apply(.added([.productMock]))
+      try await alice.database.share([Standup.productMock.id])
+      try await alice.sync()
       try await bob.sync()
       let backup = try server.backUp()
 
       // NB: What the backup lacks: a new title, a second standup, and a theme the server
-      // committed but alice's machine was cut off before pulling back.
+      // committed but alice's machine was cut off before pulling back. The third standup's last
+      // change is in the backup: it is not sent again.
       try await alice.database.apply(
         .edited(Standup.mock.id, StandupEdit(title: "After the backup")))
       try await alice.database.apply(.added([.engineeringMock]))
