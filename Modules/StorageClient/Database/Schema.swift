@@ -53,12 +53,17 @@ import GRDB
 ///   and the machine, numbered as that machine numbers its changes (which the server orders in
 ///   that order): a pull made again from the start applies only what is new here. A database of
 ///   "standups v3" has none yet, and fills it as it pulls.
+/// - `teamMembership.resharePending`: the server has forgotten changes this machine had applied,
+///   and once it has pulled the server's order again this machine sends standups again.
+///
+/// Added by "standups v5", for the same:
+///
 /// - `teamStandupLastChange`: the last change applied here to each shared standup, by the role
 ///   and machine that made it and its number there: what tells which standups a restored
 ///   server lost a change of.
-/// - `teamStandupToResend`, and `teamMembership.resharePending` while it has rows: the standups
-///   whose last change a restored server lost, which this machine sends again once it has
-///   pulled the server's order again.
+/// - `teamStandupToResend`: the standups whose last change a restored server lost, which this
+///   machine sends again once it has pulled the server's order again (`resharePending` is set
+///   while it has rows).
 ///
 /// A database whose migrations include ones this release does not know was made by a newer
 /// release: it is opened read-only (``DatabaseMigrator/hasBeenSuperseded(_:)``).
@@ -192,6 +197,8 @@ enum Schema {
       try db.alter(table: "teamMembership") { table in
         table.add(column: "resharePending", .boolean).notNull().defaults(to: false)
       }
+    }
+    migrator.registerMigration("standups v5") { db in
       try db.create(table: "teamStandupToResend") { table in
         table.primaryKey("standupId", .text)
       }

@@ -82,6 +82,19 @@ extension StandupsDatabase {
     }
   }
 
+  /// The number of the newest change of this machine's the server committed and that has not
+  /// come back in a pull yet, or `nil` when there is none.
+  public func newestPushedTeamChange() throws(StorageError) -> Int64? {
+    try readingTeam(or: nil) { db in try TeamLedger.newestPushed(db) }
+  }
+
+  /// Marks this machine's changes numbered after `sequence` as not pushed, because the server no
+  /// longer has them: the next push sends them again.
+  public func teamChangesNotPushed(after sequence: Int64) throws(StorageError) {
+    let queue = try writableQueue()
+    try commit(queue) { db in try TeamLedger.notPushed(after: sequence, db) }
+  }
+
   /// The standups another member deleted while this machine had changed them, kept here until
   /// the user answers (``answerTeamDeletion(of:keep:)``).
   public func teamDeletionQuestions() throws(StorageError) -> [TeamDeletionQuestion] {
@@ -117,9 +130,8 @@ extension StandupsDatabase {
 
   /// Starts again from the server's first change, because the server has forgotten changes this
   /// machine applied (it was restored from an older backup): the next pull applies only what is
-  /// new here, this machine's kept changes are pushed again, and ``resendTeamStandups()`` then
-  /// sends again the standups `lost`, whose last change the server no longer has. Nothing here
-  /// is deleted.
+  /// new here, and ``resendTeamStandups()`` then sends again the standups `lost`, whose last
+  /// change the server no longer has. Nothing here is deleted.
   public func rewindTeam(resending lost: [Standup.ID]) throws(StorageError) {
     let queue = try writableQueue()
     try commit(queue) { db in try TeamLedger.rewind(resending: lost, db) }

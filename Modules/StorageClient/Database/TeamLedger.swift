@@ -72,6 +72,20 @@ enum TeamLedger {
     }
   }
 
+  /// The number of the newest change of this machine's the server committed and that has not
+  /// come back in a pull yet, or `nil` when there is none.
+  static func newestPushed(_ db: Database) throws -> Int64? {
+    try Int64.fetchOne(db, sql: "SELECT max(sequence) FROM teamOutbox WHERE pushed = 1")
+  }
+
+  /// Marks this machine's changes numbered after `sequence` as not pushed: the server no longer
+  /// has them (it was restored from an older backup), so the next push sends them again.
+  static func notPushed(after sequence: Int64, _ db: Database) throws {
+    try db.execute(
+      sql: "UPDATE teamOutbox SET pushed = 0 WHERE pushed = 1 AND sequence > ?",
+      arguments: [sequence])
+  }
+
   /// How many changes wait for the server.
   static func waitingCount(_ db: Database) throws -> Int {
     try Int.fetchOne(db, sql: "SELECT count(*) FROM teamOutbox WHERE pushed = 0") ?? 0
@@ -246,15 +260,15 @@ enum TeamLedger {
 
   /// Starts again from the server's first change, because the server has forgotten changes
   /// this machine applied (it was restored from an older backup): the next pull reads its whole
-  /// order and applies only what is new here, every change of this machine's still kept is
-  /// pushed again (the server refuses those it has), and ``resend(_:)`` then sends again the
-  /// standups `lost`: those whose last change applied here the server no longer has, found
-  /// before the pull brings anyone's newer changes. Nothing here is deleted.
+  /// order and applies only what is new here, and ``resend(_:)`` then sends again the standups
+  /// `lost`: those whose last change applied here the server no longer has, found before the
+  /// pull brings anyone's newer changes. (This machine's own changes the server lost before they
+  /// came back are pushed again by their own check, ``notPushed(after:_:)``.) Nothing here is
+  /// deleted.
   static func rewind(resending lost: [Standup.ID], _ db: Database) throws {
     try db.execute(
       sql: "UPDATE teamMembership SET lastSequence = 0, resharePending = ?",
       arguments: [!lost.isEmpty])
-    try db.execute(sql: "UPDATE teamOutbox SET pushed = 0")
     for id in lost {
       try db.execute(
         sql: "INSERT OR IGNORE INTO teamStandupToResend (standupId) VALUES (?)",

@@ -49,13 +49,8 @@ enum TeamServer {
     // NB: No ROLLBACK: one sent on a connection the server ended is never answered. Guarded by
     // TeamCommandLineTests.theServerStoppedInTheMiddleOfAPushLosesNothingAndStoresNothingTwice.
     try await connection.query("BEGIN", logger: logger)
-    let rows = try await connection.query(
-      """
-      SELECT COALESCE(max(machine_sequence), 0) FROM standups_team.changes
-      WHERE team = \(team) AND machine = \(machine)
-      """, logger: logger)
-    var alreadyThere: Int64 = 0
-    for try await value in rows.decode(Int64.self) { alreadyThere = value }
+    let alreadyThere = try await newestChange(
+      of: machine, team: team, on: connection, logger: logger)
     for change in changes where change.sequence > alreadyThere {
       try await connection.query(
         """
@@ -65,6 +60,22 @@ enum TeamServer {
         """, logger: logger)
     }
     try await connection.query("COMMIT", logger: logger)
+  }
+
+  /// The number, on `machine`, of the newest of its changes the server has; 0 when none. A
+  /// machine pushes its changes in the order it numbered them, so the server has all those
+  /// before it too.
+  static func newestChange(
+    of machine: UUID, team: String, on connection: PostgresConnection, logger: Logger
+  ) async throws -> Int64 {
+    let rows = try await connection.query(
+      """
+      SELECT COALESCE(max(machine_sequence), 0) FROM standups_team.changes
+      WHERE team = \(team) AND machine = \(machine)
+      """, logger: logger)
+    var newest: Int64 = 0
+    for try await value in rows.decode(Int64.self) { newest = value }
+    return newest
   }
 
   /// Where the team's order stands: its newest change, and who made the change at the place a

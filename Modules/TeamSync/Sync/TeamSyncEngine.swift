@@ -236,6 +236,7 @@ public actor TeamSyncEngine {
     try await TeamServer.checkAccess(
       team: membership.team, role: role, on: connection, logger: logger)
     var round = Round()
+    try await pushAgainWhatTheServerLost(on: connection)
     round.pushed += try await pushWaiting(on: connection)
     let here = try await database.teamMembership()
     let place = here?.lastSequence ?? 0
@@ -279,6 +280,19 @@ public actor TeamSyncEngine {
     // it pulls.
     let seen = try await database.teamChangesSeen()
     return !seen.isEmpty && found.machineSequence > seen[found.machine, default: 0]
+  }
+
+  /// Marks for pushing again this machine's changes the server committed and no longer has: a
+  /// server restored from an older backup after the push, before they came back in a pull.
+  /// Costs a read of the outbox, and a statement only while pushed changes have not come back.
+  private func pushAgainWhatTheServerLost(on connection: PostgresConnection) async throws {
+    guard let pushed = try await database.newestPushedTeamChange() else { return }
+    let kept = try await TeamServer.newestChange(
+      of: membership.machine, team: membership.team, on: connection, logger: logger)
+    if kept < pushed {
+      logger.warning("The team's server has lost changes this machine pushed")
+      try await database.teamChangesNotPushed(after: kept)
+    }
   }
 
   /// Pushes this machine's waiting changes in batches; returns how many.

@@ -139,7 +139,12 @@ struct TeamLedgerTests {
     // NB: The server was restored to before change 3, and carol's machine made a change since.
     try await database.rewindTeam(resending: [Standup.mock.id])
     #expect(try await database.teamMembership()?.lastSequence == 0)
+    // NB: The theme was pushed; the server lost it too, so it is pushed again.
+    let pushed = try #require(try await database.newestPushedTeamChange())
+    #expect(try await database.waitingTeamChangeCount() == 0)
+    try await database.teamChangesNotPushed(after: pushed - 1)
     #expect(try await database.waitingTeamChangeCount() == 1)
+    #expect(try await database.newestPushedTeamChange() == nil)
     let carol = UUID()
     let report = try await database.applyPulledTeamChanges(
       [

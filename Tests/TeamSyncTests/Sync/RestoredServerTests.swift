@@ -62,6 +62,27 @@ struct RestoredServerTests {
     }
   }
 
+  @Test func aChangePushedButNotYetPulledBackWhenTheServerWasRestoredIsPushedAgain()
+    async throws
+  {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let alice = try await Machine.platform(server, as: "alice")
+      try await alice.shareTheMock()
+      let backup = try server.backUp()
+      // NB: Alice's machine has pulled nothing the backup lacks: only its push is lost.
+      try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(theme: .lavender)))
+      try await alice.pushWithoutPulling()
+
+      try server.restore(from: backup)
+      #expect(try await alice.sync().pushed == 1)
+      let newcomer = try await Machine.platform(server, as: "bob")
+      try await newcomer.sync()
+      #expect(try await newcomer.standups()[id: Standup.mock.id]?.theme == .lavender)
+      #expect(try await alice.standups() == newcomer.standups())
+    }
+  }
+
   @Test func aMachineThatOnlyPulledNoticesOnceOthersHaveWrittenPastWhereItWas() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Self.members)
