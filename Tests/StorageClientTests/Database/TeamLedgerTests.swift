@@ -121,18 +121,21 @@ struct TeamLedgerTests {
     let renamed = { (title: String) in
       try self.encode(.edited(Standup.mock.id, StandupEdit(title: title)))
     }
+    // NB: What the backup kept: bob's first two changes.
+    let kept = [
+      PulledTeamChange(
+        sequence: 1, machine: other, machineSequence: 1, madeBy: "bob",
+        change: try encode(.added([.mock]))),
+      PulledTeamChange(
+        sequence: 2, machine: other, machineSequence: 2, madeBy: "bob", change: try renamed("Old")),
+    ]
     _ = try await database.applyPulledTeamChanges(
-      [
-        PulledTeamChange(
-          sequence: 1, machine: other, machineSequence: 1, madeBy: "bob",
-          change: try encode(.added([.mock]))),
-        PulledTeamChange(
-          sequence: 2, machine: other, machineSequence: 2, madeBy: "bob", change: try renamed("Old")
-        ),
-        PulledTeamChange(
-          sequence: 3, machine: other, machineSequence: 3, madeBy: "bob",
-          change: try renamed("Kept here")),
-      ], through: 3)
+      kept
+        + [
+          PulledTeamChange(
+            sequence: 3, machine: other, machineSequence: 3, madeBy: "bob",
+            change: try renamed("Kept here"))
+        ], through: 3)
     try await database.apply(.edited(Standup.mock.id, StandupEdit(theme: .buttercup)))
     try await database.teamChangesPushed(through: .max)
 
@@ -147,17 +150,12 @@ struct TeamLedgerTests {
     #expect(try await database.newestPushedTeamChange() == nil)
     let carol = UUID()
     let report = try await database.applyPulledTeamChanges(
-      [
-        PulledTeamChange(
-          sequence: 1, machine: other, machineSequence: 1, madeBy: "bob",
-          change: try encode(.added([.mock]))),
-        PulledTeamChange(
-          sequence: 2, machine: other, machineSequence: 2, madeBy: "bob", change: try renamed("Old")
-        ),
-        PulledTeamChange(
-          sequence: 3, machine: carol, machineSequence: 1, madeBy: "carol",
-          change: try encode(.edited(Standup.mock.id, StandupEdit(duration: .seconds(900))))),
-      ], through: 3)
+      kept
+        + [
+          PulledTeamChange(
+            sequence: 3, machine: carol, machineSequence: 1, madeBy: "carol",
+            change: try encode(.edited(Standup.mock.id, StandupEdit(duration: .seconds(900)))))
+        ], through: 3)
     #expect(report.standupIDs == [Standup.mock.id])
     let stored = try #require(try await database.readStandups()[id: Standup.mock.id])
     #expect(stored.title == "Kept here")

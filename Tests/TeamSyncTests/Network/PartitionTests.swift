@@ -25,10 +25,8 @@ struct PartitionTests {
     try await TestNetwork.withNetwork(links: 3) { network in
       try await TestServer.withOwnServer(in: network) { server in
         try await server.makeTeam("platform", members: Self.members)
-        let alice = try await Machine.platform(server, as: "alice", over: network.links[1])
-        let bob = try await Machine.platform(server, as: "bob", over: network.links[2])
-        try await alice.shareTheMock()
-        try await bob.sync()
+        let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(
+          server, over: Array(network.links[1...]))
 
         let (statuses, status) = AsyncStream.makeStream(of: TeamSyncStatus.self)
         let engine = try await bob.engine()
@@ -118,10 +116,8 @@ struct PartitionTests {
     try await TestNetwork.withNetwork(links: 3) { network in
       try await TestServer.withOwnServer(in: network) { server in
         try await server.makeTeam("platform", members: Self.members)
-        let alice = try await Machine.platform(server, as: "alice", over: network.links[1])
-        let bob = try await Machine.platform(server, as: "bob", over: network.links[2])
-        try await alice.shareTheMock()
-        try await bob.sync()
+        let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(
+          server, over: Array(network.links[1...]))
         try network.lose(30, on: network.links[1])
         try network.lose(30, on: network.links[2])
 
@@ -140,30 +136,11 @@ struct PartitionTests {
             .edited(Standup.mock.id, StandupEdit(duration: .seconds(60 * (step + 1)))))
         }
 
-        try await waitUntilConverged([alice, bob], on: server)
+        // NB: Alone, on these lossy links, this takes seconds; the guard allows for a loaded CI.
+        _ = try await convergence(of: [alice, bob], on: server, guardTime: .seconds(240))
         #expect(try await alice.standups() == bob.standups())
         #expect(try server.administer("SELECT count(*) FROM standups_team.changes") == "41\n")
       }
     }
-  }
-
-  /// Waits until every machine has pushed everything and applied the team's last change; a
-  /// guard of four minutes, not a measure: alone, on these lossy links, this takes seconds.
-  private func waitUntilConverged(_ machines: [Machine], on server: TestServer) async throws {
-    for _ in 0..<1200 {
-      let last =
-        Int64(
-          try server.administer("SELECT last_sequence FROM standups_team.teams")
-            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-      var behind = false
-      for machine in machines {
-        let waiting = try await machine.database.waitingTeamChangeCount()
-        let applied = try await machine.database.teamMembership()?.lastSequence ?? 0
-        if waiting > 0 || applied < last { behind = true }
-      }
-      if !behind { return }
-      try await Task.sleep(for: .milliseconds(200))
-    }
-    throw TestServerError("the machines did not converge in four minutes")
   }
 }

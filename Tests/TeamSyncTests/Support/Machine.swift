@@ -59,6 +59,18 @@ extension Machine {
     try await joined(server, as: name, password: "\(name)-secret", team: "platform", over: link)
   }
 
+  /// Alice's and bob's machines on "platform" (alice's over `links[0]` and bob's over
+  /// `links[1]`, when given), the mock shared by alice and pulled by bob.
+  static func aliceAndBobSharingTheMock(
+    _ server: TestServer, over links: [TestNetwork.Link] = []
+  ) async throws -> (alice: Machine, bob: Machine) {
+    let alice = try await platform(server, as: "alice", over: links.first)
+    let bob = try await platform(server, as: "bob", over: links.dropFirst().first)
+    try await alice.shareTheMock()
+    try await bob.sync()
+    return (alice, bob)
+  }
+
   /// Adds `Standup.mock`, shares it with the team and pushes it.
   func shareTheMock() async throws {
     try await database.apply(.added([.mock]))

@@ -45,10 +45,7 @@ struct HostileMemberTests {
   @Test func rowsNoReleaseWouldWriteAreSkippedByNameAndTheRestIsApplied() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Self.members)
-      let alice = try await Machine.platform(server, as: "alice")
-      let bob = try await Machine.platform(server, as: "bob")
-      try await alice.shareTheMock()
-      try await bob.sync()
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
 
       let nowhere = Standup.ID(UUID())
       let rows = [

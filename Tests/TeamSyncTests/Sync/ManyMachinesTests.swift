@@ -88,25 +88,4 @@ struct ManyMachinesTests {
       }
     }
   }
-
-  /// Waits until every machine has pushed everything and applied the team's last change;
-  /// returns how many changes the team has.
-  private func convergence(of machines: [Machine], on server: TestServer) async throws -> Int64 {
-    let deadline = ContinuousClock.now + .seconds(120)
-    while ContinuousClock.now < deadline {
-      let last =
-        Int64(
-          try server.administer("SELECT last_sequence FROM standups_team.teams")
-            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-      var behind = 0
-      for machine in machines {
-        let waiting = try await machine.database.waitingTeamChangeCount()
-        let applied = try await machine.database.teamMembership()?.lastSequence ?? 0
-        if waiting > 0 || applied < last { behind += 1 }
-      }
-      if behind == 0 { return last }
-      try await Task.sleep(for: .milliseconds(200))
-    }
-    throw TestServerError("the machines did not converge in 120 s")
-  }
 }

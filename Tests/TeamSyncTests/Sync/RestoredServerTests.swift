@@ -86,10 +86,7 @@ struct RestoredServerTests {
   @Test func aMachineThatOnlyPulledNoticesOnceOthersHaveWrittenPastWhereItWas() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Self.members)
-      let alice = try await Machine.platform(server, as: "alice")
-      let bob = try await Machine.platform(server, as: "bob")
-      try await alice.shareTheMock()
-      try await bob.sync()
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
       let backup = try server.backUp()
       for title in ["One", "Two"] {
         try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: title)))

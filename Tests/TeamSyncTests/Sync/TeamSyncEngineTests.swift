@@ -24,10 +24,8 @@ struct TeamSyncEngineTests {
 
   /// alice's and bob's machines, once alice has shared `Standup.mock` and both have synced.
   private func aliceAndBobSharingTheMock(_ server: TestServer) async throws -> (Machine, Machine) {
-    let (alice, bob) = try await aliceAndBob(server)
-    try await alice.shareTheMock()
-    try await bob.sync()
-    return (alice, bob)
+    try await server.makeTeam("platform", members: Self.members)
+    return try await Machine.aliceAndBobSharingTheMock(server)
   }
 
   @Test func aSharedStandupReachesTheOtherMachineAndAPersonalOneNever() async throws {

@@ -1,0 +1,25 @@
+import PostgresTestServer
+
+/// Waits until every machine has pushed everything and applied the team's last change, looking
+/// every 200 ms; returns how many changes the team has. `guardTime` is a guard against a hang,
+/// not a measure: machines that work converge long before it.
+func convergence(
+  of machines: [Machine], on server: TestServer, guardTime: Duration = .seconds(120)
+) async throws -> Int64 {
+  let deadline = ContinuousClock.now + guardTime
+  while ContinuousClock.now < deadline {
+    let last =
+      Int64(
+        try server.administer("SELECT last_sequence FROM standups_team.teams")
+          .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    var behind = false
+    for machine in machines {
+      let waiting = try await machine.database.waitingTeamChangeCount()
+      let applied = try await machine.database.teamMembership()?.lastSequence ?? 0
+      if waiting > 0 || applied < last { behind = true }
+    }
+    if !behind { return last }
+    try await Task.sleep(for: .milliseconds(200))
+  }
+  throw TestServerError("the machines did not converge in \(guardTime)")
+}
