@@ -46,6 +46,26 @@ public struct PulledTeamChange: Equatable, Sendable {
   }
 }
 
+/// The team's standups as its changes up to a number left them, and the last change of each
+/// machine folded into them: what a machine starts from when the history it lacks has been
+/// pruned, or when it joins a team whose history was compacted, instead of replaying every
+/// change (`standups team prune`).
+public struct CompactedTeamState: Equatable, Sendable {
+  /// The number of the last change folded in.
+  public var through: Int64
+  /// The team's standups, in the team's order.
+  public var standups: [Standup]
+  /// The last change folded in of each machine's, numbered as that machine numbers them.
+  public var machinesSeen: [MemberMachine: Int64]
+
+  /// The state after the changes up to `through`.
+  public init(through: Int64, standups: [Standup], machinesSeen: [MemberMachine: Int64]) {
+    self.through = through
+    self.standups = standups
+    self.machinesSeen = machinesSeen
+  }
+}
+
 /// What applying pulled changes did.
 public struct TeamPullReport: Equatable, Sendable {
   /// The standups other machines' changes touched.
@@ -60,6 +80,10 @@ public struct TeamPullReport: Equatable, Sendable {
   /// last change (it was restored from an older backup); 0 when it had lost none.
   public var sentAgain = 0
 
+  /// The number the team's compacted state was made through, when this machine started from it
+  /// (``CompactedTeamState``); `nil` when it did not.
+  public var startedFromCompactedState: Int64?
+
   /// A report of nothing applied.
   public init() {}
 
@@ -67,6 +91,16 @@ public struct TeamPullReport: Equatable, Sendable {
   /// sent again.
   public var isEmpty: Bool {
     standupIDs.isEmpty && skipped.isEmpty && deletedWhileChangedHere.isEmpty && sentAgain == 0
+      && startedFromCompactedState == nil
+  }
+
+  /// Adds what `other`, a later part of the same round, did.
+  public mutating func merge(_ other: TeamPullReport) {
+    standupIDs.formUnion(other.standupIDs)
+    skipped += other.skipped
+    deletedWhileChangedHere += other.deletedWhileChangedHere
+    sentAgain += other.sentAgain
+    startedFromCompactedState = other.startedFromCompactedState ?? startedFromCompactedState
   }
 
   /// What the user is told when standups were sent again, or `nil`.

@@ -16,8 +16,8 @@ struct Team: AsyncParsableCommand {
       then leaves it, keeping the standups).
       """,
     subcommands: [
-      TeamSetUp.self, TeamAdd.self, TeamRemove.self, TeamJoin.self, TeamStatus.self,
-      TeamLeave.self,
+      TeamSetUp.self, TeamAdd.self, TeamRemove.self, TeamPrune.self, TeamJoin.self,
+      TeamStatus.self, TeamLeave.self,
     ]
   )
 }
@@ -59,6 +59,29 @@ struct TeamRemove: AsyncParsableCommand {
 
   func run() async throws {
     try await report { try await TeamCommands.remove(url: url, team: team, roles: roles) }
+  }
+}
+
+struct TeamPrune: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "prune",
+    abstract: "Compact every team's history and prune what every machine has pulled, as owner.",
+    discussion: """
+      A machine joining a team starts from its compacted state. Changes are kept for the \
+      slowest machine seen in the last --idle-days days; one not seen for longer starts from \
+      the compacted state when it comes back, and loses no edit.
+      """)
+
+  @Argument(help: "The server's URL.") var url: String
+  @Option(help: "Days a machine may go without syncing before it is not waited for.")
+  var idleDays = TeamCommands.defaultIdleDays
+
+  func validate() throws {
+    guard idleDays >= 0 else { throw ValidationError("--idle-days takes 0 or more days.") }
+  }
+
+  func run() async throws {
+    try await report { try await TeamCommands.prune(url: url, idleDays: idleDays) }
   }
 }
 

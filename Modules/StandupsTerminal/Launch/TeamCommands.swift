@@ -46,6 +46,24 @@ public enum TeamCommands {
     ]
   }
 
+  /// How many days a machine may go without syncing before a prune stops waiting for it.
+  public static let defaultIdleDays = TeamHistory.defaultIdleDays
+
+  /// Compacts every team's history and prunes it to what the slowest machine still needs, as
+  /// the schema's owner; machines not seen for `idleDays` are not waited for.
+  public static func prune(
+    url: String, idleDays: Int = defaultIdleDays
+  ) async throws(TeamCommandError) -> [String] {
+    let description = try describe(url)
+    var pruned: [TeamHistory.Pruned] = []
+    try await administer {
+      pruned = try await TeamHistory.prune(server: description, idleDays: idleDays)
+    }
+    return pruned.isEmpty
+      ? ["There are no teams on \(description.serverName)."]
+      : pruned.flatMap(\.sentences)
+  }
+
   /// Joins `team`: checks the server lets this role use it, then syncs once, from the start of
   /// the team's order.
   public static func join(
@@ -282,6 +300,7 @@ public enum TeamCommandError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .sync(let problem, _): problem.exitCode
     case .schema(.noSuchRole), .schema(.notALoginRole): 67
+    case .schema(.notTheOwner): 77
     case .schema(.emptyTeamName): 64
     case .schema: 69
     case .storage(.notADataFile): 64

@@ -122,19 +122,37 @@ extension StandupsDatabase {
     }
   }
 
+  /// Starts from the team's compacted state instead of the changes it folds in, which the
+  /// server may no longer have: the state's standups replace the shared standups here, and this
+  /// machine's changes still waiting are applied over them again, in one transaction
+  /// (`TeamLedger.startFrom`). `role` is the role this machine connects as: its changes the state
+  /// holds leave the outbox.
+  public func startFromCompactedTeamState(
+    _ state: CompactedTeamState, as role: String
+  ) throws(StorageError) -> TeamPullReport {
+    let queue = try writableQueue()
+    let now = options.now()
+    let makeID = options.makeMeetingID
+    return try commit(queue) { db in
+      try TeamLedger.startFrom(state, as: role, at: now, makeID: makeID, db)
+    }
+  }
+
   /// The last change applied here of each machine's, numbered as that machine numbers them:
   /// empty until a pull has applied one (or when an earlier release did the pulling).
   public func teamChangesSeen() throws(StorageError) -> [MemberMachine: Int64] {
     try readingTeam(or: [:]) { db in try TeamLedger.machinesSeen(db) }
   }
 
-  /// Starts again from the server's first change, because the server has forgotten changes this
-  /// machine applied (it was restored from an older backup): the next pull applies only what is
-  /// new here, and ``resendTeamStandups()`` then sends again the standups `lost`, whose last
-  /// change the server no longer has. Nothing here is deleted.
-  public func rewindTeam(resending lost: [Standup.ID]) throws(StorageError) {
+  /// Starts again from the first change the server holds, after `prunedThrough`, because the
+  /// server has forgotten changes this machine applied (it was restored from an older backup):
+  /// the next pull applies only what is new here, and ``resendTeamStandups()`` then sends again
+  /// the standups `lost`, whose last change the server no longer has. Nothing here is deleted.
+  public func rewindTeam(to prunedThrough: Int64, resending lost: [Standup.ID])
+    throws(StorageError)
+  {
     let queue = try writableQueue()
-    try commit(queue) { db in try TeamLedger.rewind(resending: lost, db) }
+    try commit(queue) { db in try TeamLedger.rewind(to: prunedThrough, resending: lost, db) }
   }
 
   /// The last change applied here to each shared standup, as the server names it; a standup
@@ -143,7 +161,7 @@ extension StandupsDatabase {
     try readingTeam(or: [:]) { db in try TeamLedger.lastChanges(db) }
   }
 
-  /// After ``rewindTeam(resending:)`` and a whole pull, keeps the standups it named for the
+  /// After ``rewindTeam(to:resending:)`` and a whole pull, keeps the standups it named for the
   /// team again, whole, as they are now; returns how many.
   public func resendTeamStandups() throws(StorageError) -> Int {
     let queue = try writableQueue()

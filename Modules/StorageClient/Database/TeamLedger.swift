@@ -117,7 +117,7 @@ enum TeamLedger {
   /// This machine's outbox, pushed rows too, read and decoded once for a pull; its own changes
   /// coming back in the pull take their rows out of it as they do out of the table. (A row that
   /// cannot be read is left out, as every use of it would skip it.)
-  private struct Outbox {
+  struct Outbox {
     /// Each row, with the fields its change sets (``ownedFields(of:)``), named once per pull.
     var entries:
       [(sequence: Int64, basedOn: Int64, change: StandupsChange, fields: [(String, String)])]
@@ -258,17 +258,20 @@ enum TeamLedger {
     return seen
   }
 
-  /// Starts again from the server's first change, because the server has forgotten changes
-  /// this machine applied (it was restored from an older backup): the next pull reads its whole
-  /// order and applies only what is new here, and ``resend(_:)`` then sends again the standups
+  /// Starts again from the server's first change after `prunedThrough` (where its history
+  /// begins), because the server has forgotten changes this machine applied (it was restored
+  /// from an older backup): the next pull reads its whole order and applies only what is new
+  /// here, and ``resend(_:)`` then sends again the standups
   /// `lost`: those whose last change applied here the server no longer has, found before the
   /// pull brings anyone's newer changes. (This machine's own changes the server lost before they
   /// came back are pushed again by their own check, ``notPushed(after:_:)``.) Nothing here is
   /// deleted.
-  static func rewind(resending lost: [Standup.ID], _ db: Database) throws {
+  static func rewind(to prunedThrough: Int64, resending lost: [Standup.ID], _ db: Database)
+    throws
+  {
     try db.execute(
-      sql: "UPDATE teamMembership SET lastSequence = 0, resharePending = ?",
-      arguments: [!lost.isEmpty])
+      sql: "UPDATE teamMembership SET lastSequence = ?, resharePending = ?",
+      arguments: [prunedThrough, !lost.isEmpty])
     for id in lost {
       try db.execute(
         sql: "INSERT OR IGNORE INTO teamStandupToResend (standupId) VALUES (?)",
@@ -297,7 +300,7 @@ enum TeamLedger {
     return last
   }
 
-  /// After ``rewind(resending:_:)`` and a pull of the server's whole order, keeps the standups
+  /// After ``rewind(to:resending:_:)`` and a pull of the server's whole order, keeps the standups
   /// it named for the team again, whole, as they are now: added where the server lacks them,
   /// and given this machine's values where it has them (``Models/StandupEdit/init(restating:)``,
   /// which removes nothing). Returns how many.
@@ -359,7 +362,7 @@ enum TeamLedger {
   static let teamOwner = "team"
 
   /// The fields an edit sets, as `teamFieldOwner` names them.
-  private static func ownedFields(of change: StandupsChange) -> [(String, String)] {
+  static func ownedFields(of change: StandupsChange) -> [(String, String)] {
     guard case .edited(let id, let edit) = change else { return [] }
     var fields: [String] = []
     if edit.title != nil { fields.append("title") }
@@ -372,7 +375,7 @@ enum TeamLedger {
     return fields.map { (id.rawValue.uuidString, $0) }
   }
 
-  private static func field(of value: StandupValue) -> String {
+  static func field(of value: StandupValue) -> String {
     switch value {
     case .title: "title"
     case .duration: "duration"
@@ -390,7 +393,7 @@ enum TeamLedger {
     }
   }
 
-  private static func forget(_ fields: [(String, String)], _ db: Database) throws {
+  static func forget(_ fields: [(String, String)], _ db: Database) throws {
     for (standup, field) in fields {
       try executeCached(
         sql: "DELETE FROM teamFieldOwner WHERE standupId = ? AND field = ?",
@@ -402,7 +405,7 @@ enum TeamLedger {
   /// having seen them: the server ordered it last, so it wins everywhere, and this machine's
   /// user is told. A field a change still waiting here sets again is not told: that change will
   /// be ordered later, and win.
-  private static func tellReplaced(
+  static func tellReplaced(
     by change: StandupsChange, _ fields: [(String, String)], _ outbox: Outbox, at now: Date,
     makeID: () -> UUID, _ db: Database
   ) throws {
@@ -430,7 +433,7 @@ enum TeamLedger {
   /// Writes `change` in a savepoint; returns why it was refused when its content breaks a rule
   /// or meets a standup that cannot be read, which writes nothing. Any other failure (the disk
   /// is full) is thrown: the whole pull must fail, not be counted as done.
-  private static func writeUnlessRefused(_ change: StandupsChange, _ db: Database) throws
+  static func writeUnlessRefused(_ change: StandupsChange, _ db: Database) throws
     -> String?
   {
     do {
@@ -448,7 +451,7 @@ enum TeamLedger {
 
   /// Runs `sql` with a statement prepared once per connection: a pull runs these for every
   /// change it applies.
-  private static func executeCached(
+  static func executeCached(
     sql: String, arguments: StatementArguments, _ db: Database
   ) throws {
     try db.cachedStatement(sql: sql).execute(arguments: arguments)

@@ -42,11 +42,13 @@ extension TeamSchema {
     }
   }
 
-  private static func administer(
+  /// Runs `work` on a connection to `server` as its URL's role; a failure to connect comes out
+  /// as a ``SyncProblem``, a refusal of the schema's as the ``TeamSchemaError`` it is.
+  static func administer<Result: Sendable>(
     _ server: ConnectionDescription,
     logger: Logger,
-    _ work: @escaping @Sendable (PostgresConnection) async throws -> Void
-  ) async throws {
+    _ work: @escaping @Sendable (PostgresConnection) async throws -> Result
+  ) async throws -> Result {
     let password: String?
     do {
       password = try server.password()
@@ -54,7 +56,7 @@ extension TeamSchema {
       throw SyncProblem.connection(error)
     }
     do {
-      try await server.withConnection(password: password, logger: logger, work)
+      return try await server.withConnection(password: password, logger: logger, work)
     } catch let error as TeamSchemaError {
       throw error
     } catch {

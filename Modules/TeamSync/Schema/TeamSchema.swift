@@ -29,8 +29,9 @@ public enum TeamSchema {
   /// A release raises it to its own version when its migration changes what older releases
   /// read or write (drops or renames a column of theirs, adds a rule their rows would break);
   /// one that only adds (a column with a default, a table) leaves it, and older releases keep
-  /// syncing what they understand. This release's schema adds nothing version 1 reads.
-  public static let compatibleFrom = 1
+  /// syncing what they understand. This release's schema lets the owner prune the history's
+  /// beginning, which a release before 3 would take for changes it may skip.
+  public static let compatibleFrom = 3
 
   /// Creates the team schema, or upgrades it to ``currentVersion``, in one transaction.
   ///
@@ -132,7 +133,7 @@ public enum TeamSchema {
 
   /// Throws unless the schema is this release's: members are only added to or removed from a
   /// schema whose tables this release knows (a newer release's may grant members more).
-  private static func requireCurrentVersion(
+  static func requireCurrentVersion(
     on connection: PostgresConnection, logger: Logger
   ) async throws {
     let found = try await version(on: connection, logger: logger)

@@ -20,6 +20,10 @@ public enum TeamSchemaError: Error, Equatable, CustomStringConvertible {
   case notALoginRole(String)
   /// The schema is at a version other than this release's; `setUp` upgrades an older one.
   case otherVersion(found: Int, supported: Int)
+  /// The role is not the team schema's owner, who alone prunes a team's history.
+  case notTheOwner(String)
+  /// The team's compacted state holds what this release cannot read: a newer release made it.
+  case unreadableCompactedState(reason: String)
 
   /// The sentence to show the user.
   public var description: String {
@@ -39,6 +43,12 @@ public enum TeamSchemaError: Error, Equatable, CustomStringConvertible {
     case .otherVersion(let found, let supported):
       "The team schema on this server is version \(found), and this release uses version "
         + "\(supported): the database's owner upgrades it with the newer release."
+    case .notTheOwner(let role):
+      "The PostgreSQL role \"\(role)\" does not own the team schema: only its owner prunes a "
+        + "team's history."
+    case .unreadableCompactedState(let reason):
+      "The team's compacted state on this server cannot be read by this release (\(reason)): "
+        + "update standups."
     }
   }
 }

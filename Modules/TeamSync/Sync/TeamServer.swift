@@ -1,4 +1,5 @@
 import Foundation
+import Models
 import PostgresNIO
 import StorageClient
 
@@ -62,29 +63,39 @@ enum TeamServer {
     try await connection.query("COMMIT", logger: logger)
   }
 
-  /// The number, on `machine`, of the newest of its changes the server has; 0 when none. A
-  /// machine pushes its changes in the order it numbered them, so the server has all those
-  /// before it too.
+  /// The number, on `machine` of the connected role's, of the newest of its changes the server
+  /// has, in its history or folded into its compacted state; 0 when none. A machine pushes its
+  /// changes in the order it numbered them, so the server has all those before it too.
   static func newestChange(
     of machine: UUID, team: String, on connection: PostgresConnection, logger: Logger
   ) async throws -> Int64 {
+    // NB: The role's own: rows another member writes under this machine's ID are theirs.
     let rows = try await connection.query(
       """
-      SELECT COALESCE(max(machine_sequence), 0) FROM standups_team.changes
-      WHERE team = \(team) AND machine = \(machine)
+      SELECT GREATEST(
+        (SELECT max(machine_sequence) FROM standups_team.changes
+         WHERE team = \(team) AND made_by = current_user AND machine = \(machine)),
+        (SELECT machine_sequence FROM standups_team.compacted_machines
+         WHERE team = \(team) AND made_by = current_user AND machine = \(machine)),
+        0)
       """, logger: logger)
     var newest: Int64 = 0
     for try await value in rows.decode(Int64.self) { newest = value }
     return newest
   }
 
-  /// Where the team's order stands: its newest change, and who made the change at the place a
-  /// machine last applied.
+  /// Where the team's order stands: its newest change, where its history begins, and who made
+  /// the change at the place a machine last applied.
   struct Order {
     /// The number of the team's newest change. Every change numbered up to it is committed and
     /// seen by the statements that follow: a number is given under the team's row lock and
     /// committed with it (`next_sequence`).
     var newest: Int64
+    /// The history's pruned beginning: changes numbered up to it are only in the compacted
+    /// state (`standups team prune`); 0 when none were pruned.
+    var prunedThrough: Int64 = 0
+    /// The number the compacted state was made through; 0 when there is none.
+    var compactedThrough: Int64 = 0
     /// The machine that made the change at the place asked about, and its number there; `nil`
     /// when the server has no change there.
     var atPlace: (machine: MemberMachine, machineSequence: Int64)?
@@ -96,16 +107,20 @@ enum TeamServer {
   ) async throws -> Order {
     let rows = try await connection.query(
       """
-      SELECT t.last_sequence, c.made_by::text, c.machine, c.machine_sequence
+      SELECT t.last_sequence, COALESCE(s.pruned_through, 0), COALESCE(s.through, 0),
+        c.made_by::text, c.machine, c.machine_sequence
       FROM standups_team.teams AS t
+      LEFT JOIN standups_team.compacted_states AS s ON s.team = t.name
       LEFT JOIN standups_team.changes AS c ON c.team = t.name AND c.sequence = \(place)
       WHERE t.name = \(team)
       """, logger: logger)
     var order = Order(newest: 0)
-    for try await (newest, madeBy, machine, machineSequence)
-      in rows.decode((Int64, String?, UUID?, Int64?).self)
+    for try await (newest, prunedThrough, compactedThrough, madeBy, machine, machineSequence)
+      in rows.decode((Int64, Int64, Int64, String?, UUID?, Int64?).self)
     {
       order.newest = newest
+      order.prunedThrough = prunedThrough
+      order.compactedThrough = compactedThrough
       if let madeBy, let machine, let machineSequence {
         order.atPlace = (MemberMachine(madeBy: madeBy, machine: machine), machineSequence)
       }
@@ -113,7 +128,8 @@ enum TeamServer {
     return order
   }
 
-  /// Which of `changes` the server has, in one statement however many.
+  /// Which of `changes` the server has, in its history or folded into its compacted state, in
+  /// one statement however many.
   static func kept(
     _ changes: [TeamChangeOrigin], team: String, on connection: PostgresConnection,
     logger: Logger
@@ -121,14 +137,20 @@ enum TeamServer {
     guard !changes.isEmpty else { return [] }
     let rows = try await connection.query(
       """
-      SELECT c.made_by::text, c.machine, c.machine_sequence
+      SELECT asked.made_by, asked.machine, asked.machine_sequence
       FROM unnest(
         \(changes.map(\.machine.madeBy))::text[], \(changes.map(\.machine.machine))::uuid[],
         \(changes.map(\.machineSequence))::bigint[]
       ) AS asked (made_by, machine, machine_sequence)
-      JOIN standups_team.changes AS c
-        ON c.team = \(team) AND c.machine = asked.machine
-        AND c.machine_sequence = asked.machine_sequence AND c.made_by::text = asked.made_by
+      WHERE EXISTS (
+        SELECT 1 FROM standups_team.changes AS c
+        WHERE c.team = \(team) AND c.made_by::text = asked.made_by AND c.machine = asked.machine
+          AND c.machine_sequence = asked.machine_sequence
+      ) OR EXISTS (
+        SELECT 1 FROM standups_team.compacted_machines AS m
+        WHERE m.team = \(team) AND m.made_by::text = asked.made_by AND m.machine = asked.machine
+          AND m.machine_sequence >= asked.machine_sequence
+      )
       """, logger: logger)
     var kept = Set<TeamChangeOrigin>()
     for try await (madeBy, machine, machineSequence) in rows.decode((String, UUID, Int64).self) {
@@ -157,8 +179,45 @@ enum TeamServer {
   }
 
   /// The team's changes numbered after `after` and up to `through`, in order, as many as
-  /// `budget` bytes allow and at least one.
+  /// `budget` bytes allow and at least one: ``window(team:after:through:budget:on:logger:)``,
+  /// read with where the history begins in one snapshot of the server's.
+  ///
+  /// - Throws: ``HistoryPruned`` when the owner has pruned changes numbered after `after`: the
+  ///   window would miss them, and the machine must start again from the compacted state.
   static func pull(
+    team: String, after: Int64, through: Int64, budget: Int = pullBudget,
+    on connection: PostgresConnection, logger: Logger
+  ) async throws -> Window {
+    // NB: A failure leaves the transaction open for the caller to close the connection, as a
+    // push's does.
+    try await connection.query(
+      "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+    let rows = try await connection.query(
+      """
+      SELECT pruned_through FROM standups_team.compacted_states WHERE team = \(team)
+      """, logger: logger)
+    var prunedThrough: Int64 = 0
+    for try await value in rows.decode(Int64.self) { prunedThrough = value }
+    guard prunedThrough <= after else {
+      try await connection.query("COMMIT", logger: logger)
+      throw HistoryPruned(through: prunedThrough)
+    }
+    let window = try await window(
+      team: team, after: after, through: through, budget: budget, on: connection,
+      logger: logger)
+    try await connection.query("COMMIT", logger: logger)
+    return window
+  }
+
+  /// The owner pruned the history through `through` under a machine that had not pulled that
+  /// far: what it lacks is only in the compacted state now.
+  struct HistoryPruned: Error {
+    var through: Int64
+  }
+
+  /// The team's changes numbered after `after` and up to `through`, in order, as many as
+  /// `budget` bytes allow and at least one, read in whatever transaction the connection is in.
+  static func window(
     team: String, after: Int64, through: Int64, budget: Int = pullBudget,
     on connection: PostgresConnection, logger: Logger
   ) async throws -> Window {
@@ -199,5 +258,56 @@ enum TeamServer {
       window.through = last.sequence
     }
     return window
+  }
+
+  /// The team's compacted state: its standups as its changes through a number left them, and
+  /// the last change of each machine folded in. Read in one statement, so a prune committing
+  /// meanwhile is seen whole or not at all; `nil` when the team's history was never compacted.
+  static func compactedState(
+    team: String, on connection: PostgresConnection, logger: Logger
+  ) async throws -> CompactedTeamState? {
+    let rows = try await connection.query(
+      """
+      SELECT s.through, s.standups::text,
+        ARRAY(SELECT m.made_by::text FROM standups_team.compacted_machines AS m
+              WHERE m.team = s.team ORDER BY m.made_by, m.machine),
+        ARRAY(SELECT m.machine FROM standups_team.compacted_machines AS m
+              WHERE m.team = s.team ORDER BY m.made_by, m.machine),
+        ARRAY(SELECT m.machine_sequence FROM standups_team.compacted_machines AS m
+              WHERE m.team = s.team ORDER BY m.made_by, m.machine)
+      FROM standups_team.compacted_states AS s WHERE s.team = \(team)
+      """, logger: logger)
+    var state: CompactedTeamState?
+    for try await (through, standups, roles, machines, sequences)
+      in rows.decode((Int64, String, [String], [UUID], [Int64]).self)
+    {
+      var seen: [MemberMachine: Int64] = [:]
+      for (role, (machine, sequence)) in zip(roles, zip(machines, sequences)) {
+        seen[MemberMachine(madeBy: role, machine: machine)] = sequence
+      }
+      let decoded: [Standup]
+      do {
+        decoded = try JSONDecoder().decode([Standup].self, from: Data(standups.utf8))
+      } catch {
+        throw TeamSchemaError.unreadableCompactedState(reason: "\(error)")
+      }
+      state = CompactedTeamState(through: through, standups: decoded, machinesSeen: seen)
+    }
+    return state
+  }
+
+  /// Tells the server how far this machine has pulled the team's order, so that a prune keeps
+  /// every change it still needs.
+  static func reportPulled(
+    through sequence: Int64, machine: UUID, team: String, on connection: PostgresConnection,
+    logger: Logger
+  ) async throws {
+    try await connection.query(
+      """
+      INSERT INTO standups_team.machines (team, machine, pulled_through)
+      VALUES (\(team), \(machine), \(sequence))
+      ON CONFLICT (team, made_by, machine)
+      DO UPDATE SET pulled_through = EXCLUDED.pulled_through, seen_at = now()
+      """, logger: logger)
   }
 }

@@ -228,10 +228,15 @@ public actor TeamSyncEngine {
     try await database.waitingTeamChangeCount()
   }
 
-  /// One round on an open connection: push, then pull. When the server has forgotten changes
+  /// One round on an open connection: push, pull, and tell the server how far this machine has
+  /// pulled.
+  ///
+  /// A machine whose place the owner pruned from the history, or one that has never pulled
+  /// from a team whose history was compacted, starts from the compacted state rather than from
+  /// each change (`StorageClient.TeamLedger.startFrom`). When the server has forgotten changes
   /// this machine applied, the round starts again from the server's first change, and after the
   /// pull sends again the shared standups whose last change the server lost (see
-  /// `StorageClient.TeamLedger.rewind(resending:_:)`).
+  /// `StorageClient.TeamLedger.rewind(to:resending:_:)`).
   func round(on connection: PostgresConnection, role: String) async throws -> Round {
     try await TeamServer.checkAccess(
       team: membership.team, role: role, on: connection, logger: logger)
@@ -245,9 +250,17 @@ public actor TeamSyncEngine {
     let forgot = try await serverForgot(place: place, order: order)
     if forgot {
       logger.warning("The team's server has forgotten changes this machine applied")
-      try await database.rewindTeam(resending: try await standupsTheServerLost(on: connection))
+      try await database.rewindTeam(
+        to: order.prunedThrough, resending: try await standupsTheServerLost(on: connection))
+    } else if place < order.prunedThrough
+      || (here?.lastSyncedAt == nil && place < order.compactedThrough)
+    {
+      try await startFromCompactedState(as: role, on: connection, into: &round)
     }
-    try await pull(upTo: order.newest, on: connection, into: &round)
+    try await pull(upTo: order.newest, as: role, on: connection, into: &round)
+    try await TeamServer.reportPulled(
+      through: try await database.teamMembership()?.lastSequence ?? 0,
+      machine: membership.machine, team: membership.team, on: connection, logger: logger)
     if forgot || here?.resharePending == true {
       round.report.sentAgain = try await database.resendTeamStandups()
       round.pushed += try await pushWaiting(on: connection)
@@ -274,7 +287,8 @@ public actor TeamSyncEngine {
   /// last this machine applied, is missing from its order, or is one this machine never saw
   /// (others pushed new changes after the server was restored from an older backup).
   private func serverForgot(place: Int64, order: TeamServer.Order) async throws -> Bool {
-    guard place > 0 else { return false }
+    // NB: A change the owner pruned is in the compacted state, not forgotten.
+    guard place > order.prunedThrough else { return false }
     guard let found = order.atPlace else { return true }
     // NB: A database an earlier release pulled into has seen no machine yet; it learns them as
     // it pulls.
@@ -309,29 +323,49 @@ public actor TeamSyncEngine {
     }
   }
 
+  /// Starts from the team's compacted state (see ``round(on:role:)``).
+  private func startFromCompactedState(
+    as role: String, on connection: PostgresConnection, into round: inout Round
+  ) async throws {
+    guard
+      let state = try await TeamServer.compactedState(
+        team: membership.team, on: connection, logger: logger)
+    else {
+      throw SyncProblem.unreachable(
+        server: "", reason: "its history was pruned, and it has no compacted state to start from")
+    }
+    logger.info("Starting from the team's compacted state, made through change \(state.through)")
+    round.report.merge(try await database.startFromCompactedTeamState(state, as: role))
+  }
+
   /// Pulls and applies everything after the last change applied here up to `newest`, window by
-  /// window.
+  /// window; when the owner prunes the history under the pull, starts from the compacted state
+  /// and goes on after it.
   private func pull(
-    upTo newest: Int64, on connection: PostgresConnection, into round: inout Round
+    upTo newest: Int64, as role: String, on connection: PostgresConnection,
+    into round: inout Round
   ) async throws {
     while true {
       let after = try await database.teamMembership()?.lastSequence ?? membership.lastSequence
       // NB: A window of numbers, not a count of rows: its cost is one batch's whatever the
       // server's statistics say. (A server behind this machine has nothing after it to pull.)
-      let window =
-        after < newest
-        ? try await TeamServer.pull(
-          team: membership.team, after: after,
-          through: min(after + Int64(Self.batchSize), newest), on: connection, logger: logger)
-        : TeamServer.Window(changes: [], through: after)
+      let window: TeamServer.Window
+      do {
+        window =
+          after < newest
+          ? try await TeamServer.pull(
+            team: membership.team, after: after,
+            through: min(after + Int64(Self.batchSize), newest), on: connection, logger: logger)
+          : TeamServer.Window(changes: [], through: after)
+      } catch is TeamServer.HistoryPruned {
+        try await startFromCompactedState(as: role, on: connection, into: &round)
+        continue
+      }
       let pulled = window.changes
       let through = window.through
       // NB: Applying nothing still notes when the machine was last in sync.
-      let report = try await database.applyPulledTeamChanges(pulled, through: through)
+      round.report.merge(try await database.applyPulledTeamChanges(pulled, through: through))
       round.pulled += pulled.count
-      round.report.standupIDs.formUnion(report.standupIDs)
-      round.report.skipped += report.skipped
-      round.report.deletedWhileChangedHere += report.deletedWhileChangedHere
       if through >= newest { break }
     }
   }

@@ -140,7 +140,7 @@ struct TeamLedgerTests {
     try await database.teamChangesPushed(through: .max)
 
     // NB: The server was restored to before change 3, and carol's machine made a change since.
-    try await database.rewindTeam(resending: [Standup.mock.id])
+    try await database.rewindTeam(to: 0, resending: [Standup.mock.id])
     #expect(try await database.teamMembership()?.lastSequence == 0)
     // NB: The theme was pushed; the server lost it too, so it is pushed again.
     let pushed = try #require(try await database.newestPushedTeamChange())

@@ -187,7 +187,8 @@ private struct PushingMachine {
     atChange number: Int64, _ server: TestServer,
     _ body: (Process) throws -> Void
   ) async throws {
-    try await server.holdingPushes(of: machine, in: "platform", atChange: number) { hold in
+    try await server.holdingPushes(of: machine, as: "alice", in: "platform", atChange: number) {
+      hold in
       let process = try start(["sync"], home.environment, errorFile: home.errorFile)
       try await hold.waitUntilAPushWaits(as: "alice", gaveUp: { !process.isRunning })
       try body(process)

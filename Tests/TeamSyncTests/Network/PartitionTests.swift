@@ -38,7 +38,8 @@ struct PartitionTests {
         while let next = await told.next(), next != .online(waiting: 0) {}
 
         let machine = try #require(try await bob.database.teamMembership()).machine
-        try await server.holdingPushes(of: machine, in: "platform", atChange: 150) { hold in
+        try await server.holdingPushes(of: machine, as: "bob", in: "platform", atChange: 150) {
+          hold in
           for minutes in 1...200 {
             try await bob.database.apply(
               .edited(Standup.mock.id, StandupEdit(duration: .seconds(60 * minutes))))
@@ -90,7 +91,8 @@ struct PartitionTests {
             .edited(Standup.mock.id, StandupEdit(duration: .seconds(60 * minutes))))
         }
 
-        try await server.holdingPushes(of: machine, in: "platform", atChange: 100) { hold in
+        try await server.holdingPushes(of: machine, as: "alice", in: "platform", atChange: 100) {
+          hold in
           let process = try start(["sync"], home.environment, errorFile: home.errorFile)
           try await hold.waitUntilAPushWaits(as: "alice", gaveUp: { !process.isRunning })
           try network.cut(network.links[1])

@@ -38,7 +38,8 @@ struct TeamSchemaTests {
           """
         )
           == """
-          changes=true/true,schema_version=false/false,team_members=true/true,teams=true/true\n
+          changes=true/true,compacted_machines=true/true,compacted_states=true/true,\
+          machines=true/true,schema_version=false/false,team_members=true/true,teams=true/true\n
           """
       )
     }

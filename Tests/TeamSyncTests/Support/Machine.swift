@@ -78,3 +78,8 @@ extension Machine {
     try await sync()
   }
 }
+
+/// `change` as the JSON a machine pushes: what a test writes through psql as a member would.
+func encoded(_ change: StandupsChange) throws -> String {
+  String(decoding: try JSONEncoder().encode(change), as: UTF8.self)
+}

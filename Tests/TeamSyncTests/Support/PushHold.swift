@@ -4,17 +4,17 @@ import PostgresTestServer
 
 extension TestServer {
   /// Runs `body` with a machine's pushes held in their middle: a push of `machine`'s changes to
-  /// `team` inserts the changes before change `number`, without committing, and waits at
-  /// `number` until `body` ends. `body` starts the push and waits for it to arrive
+  /// `team`, made as `member`, inserts the changes before change `number`, without committing,
+  /// and waits at `number` until `body` ends. `body` starts the push and waits for it to arrive
   /// (``PushHold/waitUntilAPushWaits(as:)``), then stops the server or kills the machine.
   ///
-  /// What holds the push is an administrator's uncommitted row with the same machine and
+  /// What holds the push is an administrator's uncommitted row with the same role, machine and
   /// number, which the push's insert must wait for on the unique index. The row is written with
   /// the triggers off (`session_replication_role = replica`), so that it takes no lock on the
   /// team's row, which the push's own inserts update. It is rolled back after `body`, unless
   /// `body` stopped the server.
   func holdingPushes(
-    of machine: UUID, in team: String, atChange number: Int64,
+    of machine: UUID, as member: String, in team: String, atChange number: Int64,
     _ body: (PushHold) async throws -> Void
   ) async throws {
     try await withAdministratorWhileStopping { connection in
@@ -24,8 +24,8 @@ extension TestServer {
       try await connection.query(
         """
         INSERT INTO standups_team.changes
-          (team, sequence, machine, machine_sequence, based_on, change)
-        VALUES (\(team), 1000000, \(machine), \(number), 0, '{}')
+          (team, sequence, machine, machine_sequence, based_on, change, made_by)
+        VALUES (\(team), 1000000, \(machine), \(number), 0, '{}', \(role(member)))
         """, logger: logger)
       try await body(PushHold(server: self, number: number))
       // NB: A statement on a connection the server has ended is never answered.
@@ -34,7 +34,7 @@ extension TestServer {
   }
 }
 
-/// A push held by ``TestServer/holdingPushes(of:in:atChange:_:)``.
+/// A push held by ``TestServer/holdingPushes(of:as:in:atChange:_:)``.
 struct PushHold {
   let server: TestServer
   let number: Int64

@@ -136,8 +136,4 @@ struct HostileMemberTests {
       #expect(windows.flatMap { $0 } == Array(3...10), "\(windows)")
     }
   }
-
-  private func encoded(_ change: StandupsChange) throws -> String {
-    String(decoding: try JSONEncoder().encode(change), as: UTF8.self)
-  }
 }

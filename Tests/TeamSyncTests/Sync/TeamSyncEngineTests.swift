@@ -102,7 +102,8 @@ struct TeamSyncEngineTests {
       var told = statuses.makeAsyncIterator()
 
       // NB: The engine starts once the hold is in place, so its first push is the one held.
-      try await server.holdingPushes(of: machine, in: "platform", atChange: 2) { hold in
+      try await server.holdingPushes(of: machine, as: "alice", in: "platform", atChange: 2) {
+        hold in
         running.withLock {
           $0 = Task { await engine.run(onStatus: { status.yield($0) }, onPulled: { _ in }) }
         }

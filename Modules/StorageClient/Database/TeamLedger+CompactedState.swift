@@ -1,0 +1,136 @@
+import Foundation
+import GRDB
+import Models
+
+// A machine starting from the team's compacted state (``CompactedTeamState``) rather than from
+// each change: one joining a team whose history was compacted, or one whose place in the
+// history the owner pruned while it was away.
+//
+// Replaying the changes in order is the plain version of this, and what the state is made by:
+// `standups team prune` applies the changes to a database in memory with `applyPulled`, starting
+// from the previous state with this function. `LongHistoryTests` checks that a machine that
+// started from the state and one that replayed every change end with the same standups.
+
+extension TeamLedger {
+  /// Makes this machine's shared standups the state's, then applies this machine's own changes
+  /// still waiting over them again, in one transaction; returns what it did.
+  ///
+  /// - Each standup of the state replaces the one here, whole: its fields, attendees and
+  ///   meetings. A value of this machine's the state replaces without having seen it is told,
+  ///   as one a pulled change replaces is.
+  /// - A shared standup the state lacks was deleted by the team, and is deleted here too,
+  ///   unless this machine changed it since (the user is asked, as when a pulled deletion meets
+  ///   a change here) or its share is still on its way to the server.
+  /// - This machine's changes the state holds (by `role`'s machine, up to the number the state
+  ///   folded in) leave the outbox, since they will not come back in a pull; the others stay,
+  ///   and are ordered after everything when pushed.
+  static func startFrom(
+    _ state: CompactedTeamState, as role: String, at now: Date, makeID: () -> UUID,
+    _ db: Database
+  ) throws -> TeamPullReport {
+    var report = TeamPullReport()
+    guard let membership = try TeamMembership.fetch(db) else { return report }
+    report.startedFromCompactedState = state.through
+    let folded = state.machinesSeen[MemberMachine(madeBy: role, machine: membership.machine)] ?? 0
+    try db.execute(sql: "DELETE FROM teamOutbox WHERE sequence <= ?", arguments: [folded])
+    let outbox = try Outbox(db)
+    let sharedBefore = try sharedIDs(db)
+
+    var inState = Set<Standup.ID>()
+    for standup in state.standups {
+      inState.insert(standup.id)
+      if let problem = try replace(with: standup, outbox, at: now, makeID: makeID, db) {
+        report.skipped.append(
+          TeamPullReport.Skipped(sequence: state.through, madeBy: "the team", reason: problem))
+        continue
+      }
+      report.standupIDs.insert(standup.id)
+      let key = standup.id.rawValue.uuidString
+      try executeCached(
+        sql: "INSERT OR IGNORE INTO sharedStandup (standupId) VALUES (?)", arguments: [key], db)
+      // NB: Which change was the standup's last is not in the state; a restore after this
+      // sends it again, which a standup whose last change is unknown always is.
+      try executeCached(
+        sql: "DELETE FROM teamStandupLastChange WHERE standupId = ?", arguments: [key], db)
+    }
+
+    for id in sharedBefore.subtracting(inState) {
+      let waiting = outbox.entries.map(\.change).filter { $0.standupIDs.contains(id) }
+      if waiting.contains(where: \.bringsBack) { continue }
+      if waiting.contains(where: { if case .edited = $0 { true } else { false } }) {
+        try executeCached(
+          sql: "INSERT OR REPLACE INTO teamDeletionQuestion (standupId, deletedBy) VALUES (?, ?)",
+          arguments: [id.rawValue.uuidString, "a member of the team"], db)
+        report.deletedWhileChangedHere.append(id)
+        continue
+      }
+      if try StandupRows.isStored(id, db) {
+        try StandupRecord.deleteOne(db, key: id.rawValue.uuidString)
+        report.standupIDs.insert(id)
+      }
+    }
+
+    for entry in outbox.entries where entry.change.standupIDs.contains(where: inState.contains) {
+      _ = try writeUnlessRefused(entry.change, db)
+    }
+    var seen = try machinesSeen(db)
+    seen.merge(state.machinesSeen, uniquingKeysWith: max)
+    for (machine, machineSequence) in seen {
+      try executeCached(
+        sql: """
+          INSERT OR REPLACE INTO teamMachineSeen (madeBy, machine, machineSequence)
+          VALUES (?, ?, ?)
+          """,
+        arguments: [machine.madeBy, machine.machine.uuidString, machineSequence], db)
+    }
+    try db.execute(
+      sql: "UPDATE teamMembership SET lastSequence = max(lastSequence, ?), lastSyncedAt = ?",
+      arguments: [state.through, now.timeIntervalSinceReferenceDate])
+    return report
+  }
+
+  /// Makes the standup here `standup`, inserting it at the end of the list when it is not here,
+  /// and tells the values of this machine's it replaces; returns why it could not, when the
+  /// standup here cannot be read or `standup` breaks a rule, which writes nothing.
+  private static func replace(
+    with standup: Standup, _ outbox: Outbox, at now: Date, makeID: () -> UUID, _ db: Database
+  ) throws -> String? {
+    if let violation = StandupRules.violation(in: standup) {
+      return StorageError.refused(.breaksRule(standup.displayTitle, violation)).description
+    }
+    let stored: Standup?
+    do {
+      stored = try StandupRows.fetchOne(db, id: standup.id)
+    } catch let error as UnreadableStandup {
+      return "“\(error.title)” is stored in a form this release cannot read"
+    }
+    guard let stored else {
+      try StandupRows.insert(standup, at: StandupRows.nextPosition(db), db)
+      return nil
+    }
+    // NB: The state cannot say what its changes had seen, so the edit is taken to have seen the
+    // state's own values: each value here that differs from the state's is replaced unseen, and
+    // told when it is this machine's.
+    var edit = StandupEdit(from: stored, to: standup)
+    edit.seen = StandupEdit(from: standup, to: stored).seen
+    let change = StandupsChange.edited(standup.id, edit)
+    try tellReplaced(by: change, ownedFields(of: change), outbox, at: now, makeID: makeID, db)
+    try forget(
+      edit.valuesReplaced(in: stored).map {
+        (standup.id.rawValue.uuidString, field(of: $0.replaced))
+      }, db)
+    try StandupRows.write(from: stored, to: standup, db)
+    return nil
+  }
+}
+
+extension StandupsChange {
+  /// Whether applying the change brings its standup back where it is gone: the standup's share,
+  /// or a meeting recorded for it.
+  fileprivate var bringsBack: Bool {
+    switch self {
+    case .added, .meetingRecorded: true
+    case .edited, .deleted: false
+    }
+  }
+}

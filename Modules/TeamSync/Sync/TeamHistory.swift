@@ -1,0 +1,268 @@
+public import Foundation
+import Models
+public import PostgresNIO
+public import StorageClient
+
+/// A team's change history compacted, and its beginning pruned, by the team schema's owner
+/// (`standups team prune URL`).
+///
+/// The server keeps every change a team makes, so without this a machine joining a team replays
+/// them all, and the history only grows. A prune makes each team's *compacted state*: its
+/// standups as its changes left them, made the way every machine makes them, by applying the
+/// changes in the server's order to a database (here one in memory), starting from the previous
+/// state. A machine joining the team starts from the state and pulls only what came after it.
+///
+/// The prune then removes the changes every machine has pulled. Each machine tells the server,
+/// at the end of each round, how far it has pulled; the prune keeps every change after the
+/// slowest member machine's place, so no machine that is still syncing misses one. A machine not
+/// seen for `idleDays` is not waited for: when it comes back it starts from the state, and its
+/// own changes still waiting are pushed after it, so it loses no edit
+/// (`StorageClient.TeamLedger.startFrom`).
+///
+/// ```swift
+/// let pruned = try await TeamHistory.prune(server: ConnectionDescription(url: url))
+/// for team in pruned { print(team.sentences.joined(separator: "\n")) }
+/// ```
+public enum TeamHistory {
+  /// How many days a machine may go without syncing before a prune stops waiting for it.
+  public static let defaultIdleDays = 30
+
+  /// What a prune did to one team's history.
+  public struct Pruned: Equatable, Sendable {
+    /// The team.
+    public var team: String
+    /// The number of the last change folded into the compacted state.
+    public var compactedThrough: Int64
+    /// How many standups the compacted state holds.
+    public var standups: Int
+    /// The history's beginning, now: changes numbered up to it are only in the compacted state.
+    public var prunedThrough: Int64
+    /// How many changes this prune removed.
+    public var removed: Int
+    /// How many changes the history still holds.
+    public var kept: Int
+    /// The slowest machine the prune waited for, when one held it back.
+    public var waitedFor: MachinePlace?
+    /// Machines of members not seen for the idle days, which the prune did not wait for.
+    public var passedOver: [MachinePlace]
+    /// Changes no machine of this release applies, left out of the compacted state as every
+    /// machine leaves them out.
+    public var leftOut: [TeamPullReport.Skipped]
+
+    /// What `standups team prune` prints for the team.
+    public var sentences: [String] {
+      var lines = [
+        "“\(team)”: compacted through change \(compactedThrough) (\(count(standups, "standup"))); "
+          + "history pruned through change \(prunedThrough): \(count(removed, "change")) "
+          + "removed now, \(kept) kept."
+      ]
+      if let waitedFor {
+        lines.append(
+          "  Kept for the slowest machine, \(waitedFor.name), which has pulled through change "
+            + "\(waitedFor.pulledThrough).")
+      }
+      for machine in passedOver {
+        lines.append(
+          "  Not waited for: \(machine.name), last seen \(machine.lastSeen), at change "
+            + "\(machine.pulledThrough); it starts from the compacted state when it comes back.")
+      }
+      for change in leftOut {
+        lines.append(
+          "  Change \(change.sequence), by \(change.madeBy), is not in the compacted state: "
+            + "\(change.reason)")
+      }
+      return lines
+    }
+
+    private func count(_ number: Int, _ noun: String) -> String {
+      number == 1 ? "1 \(noun)" : "\(number) \(noun)s"
+    }
+  }
+
+  /// A member's machine, and how far it has pulled its team's order.
+  public struct MachinePlace: Equatable, Sendable {
+    /// The role the machine syncs as.
+    public var madeBy: String
+    /// The machine's ID.
+    public var machine: UUID
+    /// The last change of the team's order it has pulled.
+    public var pulledThrough: Int64
+    /// When it last synced.
+    public var seenAt: Date
+
+    var name: String { "\(madeBy)'s machine \(machine.uuidString.prefix(8))" }
+    var lastSeen: String { ISO8601DateFormatter().string(from: seenAt) }
+  }
+
+  /// Compacts every team's history and prunes it to what the slowest machine still needs, as
+  /// the schema's owner, one team at a time; prunes run one at a time.
+  ///
+  /// - Parameter idleDays: A machine not seen for this many days is not waited for.
+  /// - Throws: ``TeamSchemaError/notTheOwner(_:)`` for a role that is not the schema's owner,
+  ///   ``TeamSchemaError`` for a schema of another release, ``SyncProblem`` when the server
+  ///   cannot be reached or refuses the role.
+  public static func prune(
+    server: ConnectionDescription, idleDays: Int = defaultIdleDays, logger: Logger = .teamSync
+  ) async throws -> [Pruned] {
+    try await TeamSchema.administer(server, logger: logger) { connection in
+      try await prune(idleDays: idleDays, as: server.user, on: connection, logger: logger)
+    }
+  }
+
+  /// ``prune(server:idleDays:logger:)`` on an open connection.
+  static func prune(
+    idleDays: Int, as role: String, on connection: PostgresConnection, logger: Logger
+  ) async throws -> [Pruned] {
+    try await TeamSchema.requireCurrentVersion(on: connection, logger: logger)
+    let owner = try await connection.query(
+      "SELECT standups_team.is_administrator()", logger: logger)
+    for try await isOwner in owner.decode(Bool.self) where !isOwner {
+      throw TeamSchemaError.notTheOwner(role)
+    }
+    // NB: A session's lock, taken before any transaction: a prune's snapshot of the server is
+    // taken after the one before it committed.
+    try await connection.query("SELECT pg_advisory_lock(\(pruneLock))", logger: logger)
+    var pruned: [Pruned] = []
+    for team in try await teams(on: connection, logger: logger) {
+      pruned.append(
+        try await prune(team, idleDays: idleDays, as: role, on: connection, logger: logger))
+    }
+    try await connection.query("SELECT pg_advisory_unlock(\(pruneLock))", logger: logger)
+    return pruned
+  }
+
+  static let pruneLock: Int64 = 0x5354_414E_5052_554E
+
+  private static func teams(on connection: PostgresConnection, logger: Logger) async throws
+    -> [String]
+  {
+    var teams: [String] = []
+    let rows = try await connection.query(
+      "SELECT name FROM standups_team.teams ORDER BY name", logger: logger)
+    for try await name in rows.decode(String.self) { teams.append(name) }
+    return teams
+  }
+
+  /// Compacts and prunes one team's history in one transaction, which sees the server as it was
+  /// when it began.
+  private static func prune(
+    _ team: String, idleDays: Int, as role: String, on connection: PostgresConnection,
+    logger: Logger
+  ) async throws -> Pruned {
+    // NB: A failure leaves the transaction open for the caller to close the connection, as a
+    // push's does.
+    try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ", logger: logger)
+    let order = try await TeamServer.order(team: team, at: 0, on: connection, logger: logger)
+    let previous = try await TeamServer.compactedState(
+      team: team, on: connection, logger: logger)
+    let (state, leftOut) = try await fold(
+      team, from: previous, through: order.newest, as: role, on: connection, logger: logger)
+    let machines = try await machines(of: team, idleDays: idleDays, on: connection, logger: logger)
+    let slowest = machines.waitedFor.min { $0.pulledThrough < $1.pulledThrough }
+    let prunedThrough = max(
+      order.prunedThrough, min(slowest?.pulledThrough ?? order.newest, order.newest))
+    try await write(state, prunedThrough: prunedThrough, team: team, on: connection, logger: logger)
+    let removed = try await connection.query(
+      """
+      WITH removed AS (
+        DELETE FROM standups_team.changes WHERE team = \(team) AND sequence <= \(prunedThrough)
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM removed),
+        (SELECT count(*) FROM standups_team.changes WHERE team = \(team))
+      """, logger: logger)
+    var counts = (removed: 0, all: 0)
+    for try await (removed, all) in removed.decode((Int, Int).self) { counts = (removed, all) }
+    try await connection.query("COMMIT", logger: logger)
+    return Pruned(
+      team: team, compactedThrough: state.through, standups: state.standups.count,
+      prunedThrough: prunedThrough, removed: counts.removed,
+      kept: counts.all - counts.removed,
+      waitedFor: slowest.flatMap { $0.pulledThrough < order.newest ? $0 : nil },
+      passedOver: machines.passedOver, leftOut: leftOut)
+  }
+
+  /// The team's state after its changes through `newest`: `previous` with the changes after it
+  /// applied in order, as a machine applies them, to a database in memory.
+  private static func fold(
+    _ team: String, from previous: CompactedTeamState?, through newest: Int64, as role: String,
+    on connection: PostgresConnection, logger: Logger
+  ) async throws -> (CompactedTeamState, leftOut: [TeamPullReport.Skipped]) {
+    let database = StandupsDatabase(inMemoryHolding: [])
+    _ = try await database.load()
+    try await database.joinTeam(server: "", team: team, machine: UUID())
+    if let previous {
+      _ = try await database.startFromCompactedTeamState(previous, as: role)
+    }
+    var leftOut: [TeamPullReport.Skipped] = []
+    var after = previous?.through ?? 0
+    while after < newest {
+      let window = try await TeamServer.window(
+        team: team, after: after, through: min(after + 1000, newest), on: connection,
+        logger: logger)
+      leftOut += try await database.applyPulledTeamChanges(window.changes, through: window.through)
+        .skipped
+      after = window.through
+    }
+    let state = CompactedTeamState(
+      through: max(newest, previous?.through ?? 0),
+      standups: Array(try await database.readStandups()),
+      machinesSeen: try await database.teamChangesSeen())
+    return (state, leftOut)
+  }
+
+  /// The machines of the team's members, as the prune treats them: those seen within
+  /// `idleDays`, which it waits for, and the others, which it does not.
+  private static func machines(
+    of team: String, idleDays: Int, on connection: PostgresConnection, logger: Logger
+  ) async throws -> (waitedFor: [MachinePlace], passedOver: [MachinePlace]) {
+    // NB: A removed member's machines have left the team: no prune waits for them.
+    let rows = try await connection.query(
+      """
+      SELECT m.made_by::text, m.machine, m.pulled_through, m.seen_at,
+        m.seen_at >= now() - make_interval(days => CAST(\(idleDays) AS integer))
+      FROM standups_team.machines AS m
+      JOIN standups_team.team_members AS t ON t.team = m.team AND t.role = m.made_by
+      WHERE m.team = \(team)
+      ORDER BY m.pulled_through, m.made_by, m.machine
+      """, logger: logger)
+    var machines: (waitedFor: [MachinePlace], passedOver: [MachinePlace]) = ([], [])
+    for try await (madeBy, machine, pulledThrough, seenAt, isRecent)
+      in rows.decode((String, UUID, Int64, Date, Bool).self)
+    {
+      let place = MachinePlace(
+        madeBy: madeBy, machine: machine, pulledThrough: pulledThrough, seenAt: seenAt)
+      if isRecent { machines.waitedFor.append(place) } else { machines.passedOver.append(place) }
+    }
+    return machines
+  }
+
+  /// Writes `state` as the team's compacted state, and where its history now begins.
+  private static func write(
+    _ state: CompactedTeamState, prunedThrough: Int64, team: String,
+    on connection: PostgresConnection, logger: Logger
+  ) async throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let standups = String(decoding: try encoder.encode(state.standups), as: UTF8.self)
+    try await connection.query(
+      """
+      INSERT INTO standups_team.compacted_states (team, through, pruned_through, standups)
+      VALUES (\(team), \(state.through), \(prunedThrough), CAST(\(standups) AS jsonb))
+      ON CONFLICT (team) DO UPDATE SET through = EXCLUDED.through,
+        pruned_through = EXCLUDED.pruned_through, standups = EXCLUDED.standups, made_at = now()
+      """, logger: logger)
+    let machines = Array(state.machinesSeen)
+    try await connection.query(
+      "DELETE FROM standups_team.compacted_machines WHERE team = \(team)", logger: logger)
+    try await connection.query(
+      """
+      INSERT INTO standups_team.compacted_machines (team, made_by, machine, machine_sequence)
+      SELECT \(team), made_by, machine, machine_sequence
+      FROM unnest(
+        \(machines.map(\.key.madeBy))::text[], \(machines.map(\.key.machine))::uuid[],
+        \(machines.map(\.value))::bigint[]
+      ) AS folded (made_by, machine, machine_sequence)
+      """, logger: logger)
+  }
+}

@@ -1,0 +1,385 @@
+import Foundation
+import IdentifiedCollections
+import Models
+import PostgresTestServer
+import StorageClient
+import Testing
+
+@testable import TeamSync
+
+/// A team's long history: compacted into a state a machine joining starts from, and pruned by
+/// the schema's owner to what the slowest machine still needs (`standups team prune`), with no
+/// machine losing an edit.
+@Suite(.serialized, .timeLimit(.minutes(8)))
+struct LongHistoryTests {
+  static let members = [
+    "alice": "alice-secret", "bob": "bob-secret", "carol": "carol-secret",
+    "mallory": "mallory-secret",
+  ]
+
+  /// The plain version and the fast one agree: a machine that replayed every change and one that
+  /// started from the compacted state hold the same standups, after changes of every kind.
+  @Test func startingFromTheCompactedStateEndsWhereReplayingEveryChangeDoes() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
+      try await alice.database.apply(.added([.productMock, .engineeringMock]))
+      try await alice.database.share([Standup.productMock.id, Standup.engineeringMock.id])
+      try await alice.sync()
+      try await bob.sync()
+      var generator = SeededGenerator(seed: 47)
+      for step in 0..<120 {
+        let machine = step.isMultiple(of: 2) ? alice : bob
+        if let change = try await randomChange(step, to: machine, using: &generator) {
+          try await machine.database.apply(change)
+        }
+        if step.isMultiple(of: 7) { try await machine.sync() }
+      }
+      try await alice.sync()
+      try await bob.sync()
+      try await alice.sync()
+      // NB: A deletion that meets no change elsewhere: one that does is a question for the
+      // user (`aMachineThePruneDidNotWaitForStartsFromTheStateAndLosesNoEdit`).
+      try await alice.database.apply(.deleted(Standup.engineeringMock.id))
+      try await alice.sync()
+      try await bob.sync()
+
+      let pruned = try await prune(server)
+      #expect(pruned.map(\.kept) == [0])
+      let carol = try await Machine.platform(server, as: "carol")
+      let round = try await carol.sync()
+      #expect(round.pulled == 0)
+      #expect(round.report.startedFromCompactedState == pruned.first?.compactedThrough)
+      #expect(try await carol.standups() == alice.standups())
+      #expect(try await bob.standups() == alice.standups())
+    }
+  }
+
+  /// A hundred thousand changes, written through psql as a member would: a machine joining
+  /// starts from the compacted state, pulling none of them, and the history keeps none once
+  /// the only machine behind it has not been seen for the idle days.
+  @Test func aMachineJoiningAHundredThousandChangesStartsFromTheCompactedState() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let alice = try await Machine.platform(server, as: "alice")
+      let standups = (0..<20).map { index in
+        Standup(id: Standup.ID(UUID()), title: "Standup \(index)")
+      }
+      try await alice.database.apply(.added(standups))
+      try await alice.database.share(standups.map(\.id))
+      try await alice.sync()
+      try await alice.database.apply(
+        .edited(standups[0].id, StandupEdit(duration: .seconds(900))))
+
+      let template = try encoded(.edited(standups[0].id, StandupEdit(title: "")))
+      let ids = standups.map { "'\($0.id.rawValue.uuidString)'" }.joined(separator: ", ")
+      // NB: A thousand changes a transaction, as pushes come: each change takes its number
+      // by updating the team's row, and a hundred thousand updates of one row in one
+      // transaction cost the square of their count.
+      let written = try server.psql(
+        """
+        DO $$
+        BEGIN
+          FOR batch IN 0..99 LOOP
+            INSERT INTO standups_team.changes
+              (team, machine, machine_sequence, based_on, change)
+            SELECT 'platform', '00000000-0000-0000-0000-0000000000b0', n, 0,
+              jsonb_set(
+                jsonb_set('\(template)'::jsonb, '{edited,standup}',
+                          to_jsonb((ARRAY[\(ids)])[1 + n % 20])),
+                '{edited,edit,title}', to_jsonb('Title ' || n))
+            FROM generate_series(batch * 1000 + 1, batch * 1000 + 1000) AS n;
+            COMMIT;
+          END LOOP;
+        END
+        $$
+        """, as: "bob", password: "bob-secret")
+      #expect(written.status == 0, "\(written.error)")
+      var expected = IdentifiedArray(uniqueElements: standups)
+      for n in 1...100_000 { expected[id: standups[n % 20].id]?.title = "Title \(n)" }
+
+      let waiting = try await prune(server)
+      #expect(waiting.first?.kept == 100_000)
+      #expect(waiting.first?.waitedFor?.madeBy == server.role("alice"))
+      try server.administer(
+        "UPDATE standups_team.machines SET seen_at = now() - interval '31 days'")
+      let pruned = try #require(try await prune(server).first)
+      #expect(pruned.kept == 0)
+      #expect(pruned.passedOver.map(\.madeBy) == [server.role("alice")])
+      #expect(pruned.prunedThrough == pruned.compactedThrough)
+      #expect(
+        try server.administer("SELECT count(*) FROM standups_team.changes WHERE team = 'platform'")
+          == "0\n")
+
+      let carol = try await Machine.platform(server, as: "carol")
+      let round = try await carol.sync()
+      #expect(round.pulled == 0)
+      #expect(round.report.startedFromCompactedState == pruned.compactedThrough)
+      #expect(try await carol.standups() == expected)
+
+      // NB: Alice's machine, behind the pruned history, starts from the state too, and its
+      // change still waiting reaches everyone.
+      let alicesRound = try await alice.sync()
+      #expect(alicesRound.report.startedFromCompactedState == pruned.compactedThrough)
+      #expect(alicesRound.pushed == 1)
+      try await carol.sync()
+      expected[0].duration = .seconds(900)
+      #expect(try await alice.standups() == expected)
+      #expect(try await carol.standups() == expected)
+    }
+  }
+
+  @Test func aPruneKeepsWhatTheSlowestMachineStillNeeds() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
+      for title in ["One", "Two", "Three"] {
+        try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: title)))
+        try await alice.sync()
+      }
+      let bobsPlace = try #require(try await bob.database.teamMembership()).lastSequence
+
+      let pruned = try #require(try await prune(server).first)
+      #expect(pruned.prunedThrough == bobsPlace)
+      #expect(pruned.kept == 3)
+      #expect(pruned.waitedFor?.madeBy == server.role("bob"))
+      let slowest = "Kept for the slowest machine, \(server.role("bob"))'s machine"
+      #expect(pruned.sentences.joined().contains(slowest), "\(pruned.sentences)")
+
+      // NB: Bob's machine pulls the changes kept for it, one by one, as before any prune.
+      try await bob.database.apply(
+        .edited(Standup.mock.id, StandupEdit(duration: .seconds(1200))))
+      let round = try await bob.sync()
+      #expect(round.pulled == 4)
+      #expect(round.report.startedFromCompactedState == nil)
+      try await alice.sync()
+      #expect(try await alice.standups() == bob.standups())
+      #expect(try await bob.standups()[id: Standup.mock.id]?.title == "Three")
+
+      // NB: A removed member's machine is not waited for.
+      let carol = try await Machine.platform(server, as: "carol")
+      try await carol.sync()
+      try await server.withAdministrator { connection in
+        try await TeamSchema.removeMembers(
+          team: "platform", roles: [server.role("carol")], on: connection,
+          logger: TestServer.logger)
+      }
+      try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Four")))
+      try await alice.sync()
+      try await bob.sync()
+      let again = try #require(try await prune(server).first)
+      #expect(again.kept == 0)
+      #expect(again.waitedFor == nil)
+    }
+  }
+
+  /// A machine not seen for the idle days is not waited for: when it comes back it starts from
+  /// the compacted state, and nothing of its is lost. Its change the server had folded in is not
+  /// pushed again; its changes still waiting are pushed after the state; a standup the team
+  /// deleted while it had changed it is kept, and its user asked; its value the state replaced
+  /// is told.
+  @Test func aMachineThePruneDidNotWaitForStartsFromTheStateAndLosesNoEdit() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
+      try await alice.database.apply(.added([.productMock]))
+      try await alice.database.share([Standup.productMock.id])
+      try await alice.sync()
+      try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's")))
+      try await bob.sync()
+      try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(theme: .lavender)))
+      try await bob.pushWithoutPulling()
+      try await bob.database.apply(
+        .edited(Standup.mock.id, StandupEdit(duration: .seconds(1200))))
+      try await bob.database.apply(
+        .edited(Standup.productMock.id, StandupEdit(title: "Bob's product")))
+      try server.administer(
+        """
+        UPDATE standups_team.machines SET seen_at = now() - interval '40 days'
+        WHERE made_by = '\(server.role("bob"))'
+        """)
+
+      try await alice.sync()
+      try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Alice's")))
+      try await alice.database.apply(.deleted(Standup.productMock.id))
+      try await alice.sync()
+      let pruned = try #require(try await prune(server).first)
+      #expect(pruned.passedOver.map(\.madeBy) == [server.role("bob")])
+      #expect(pruned.kept == 0)
+
+      let round = try await bob.sync()
+      #expect(round.report.startedFromCompactedState == pruned.compactedThrough)
+      #expect(round.report.deletedWhileChangedHere == [Standup.productMock.id])
+      #expect(round.pushed == 2)
+      #expect(
+        try server.administer(
+          "SELECT count(*) FROM standups_team.changes WHERE made_by = '\(server.role("bob"))'")
+          == "2\n")
+      try await alice.sync()
+      let mock = try #require(try await alice.standups()[id: Standup.mock.id])
+      #expect(mock.title == "Alice's")
+      #expect(mock.theme == .lavender)
+      #expect(mock.duration == .seconds(1200))
+      #expect(try await bob.standups()[id: Standup.mock.id] == mock)
+      #expect(try await bob.standups()[id: Standup.productMock.id]?.title == "Bob's product")
+      let replaced = try await bob.database.valuesReplacedByTheTeam()
+      #expect(replaced.map(\.value) == [.title("Bob's")])
+    }
+  }
+
+  /// Only the schema's owner compacts and prunes; members, through psql, can neither remove
+  /// changes, write a compacted state, nor report another member's machine; a role outside the
+  /// team sees none of it; and rows a member writes under another member's machine ID take
+  /// none of that machine's numbers.
+  @Test func onlyTheOwnerPrunesAndNoMemberCanReachAnothersPlace() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      try server.createRole("eve", password: "eve-secret")
+      try await server.withAdministrator { connection in
+        try await TeamSchema.addMembers(
+          team: "elsewhere", roles: [server.role("eve")], on: connection,
+          logger: TestServer.logger)
+      }
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
+      let alicesMachine = try #require(try await alice.database.teamMembership()).machine
+      for number in [2, 3, 1_000_000] {
+        let squatted = try server.psql(
+          """
+          INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
+          VALUES ('platform', '\(alicesMachine)', \(number), 0, '[]')
+          """, as: "mallory", password: "mallory-secret")
+        #expect(squatted.status == 0, "\(squatted.error)")
+      }
+      for title in ["Two", "Three"] {
+        try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: title)))
+      }
+      #expect(try await alice.sync().pushed == 2)
+      try await bob.sync()
+      #expect(try await bob.standups()[id: Standup.mock.id]?.title == "Three")
+      _ = try await prune(server)
+
+      let bobs = server.role("bob")
+      for statement in [
+        "DELETE FROM standups_team.changes WHERE team = 'platform'",
+        "UPDATE standups_team.compacted_states SET standups = '[]'",
+        "INSERT INTO standups_team.compacted_states (team, through, pruned_through, standups) VALUES ('platform', 0, 0, '[]')",
+        "DELETE FROM standups_team.compacted_machines",
+        """
+        INSERT INTO standups_team.machines (team, made_by, machine, pulled_through)
+        VALUES ('platform', '\(bobs)', '\(UUID())', 0)
+        """,
+      ] {
+        let refused = try server.psql(statement, as: "mallory", password: "mallory-secret")
+        #expect(refused.status != 0, "\(statement) was let through")
+        #expect(
+          refused.error.contains("permission denied") || refused.error.contains("row-level"),
+          "\(statement): \(refused.error)")
+      }
+      let moved = try server.psql(
+        """
+        WITH moved AS (UPDATE standups_team.machines SET pulled_through = 0 RETURNING 1)
+        SELECT count(*) FROM moved
+        """, as: "mallory", password: "mallory-secret")
+      #expect(moved.standardOutput == "0\n", "mallory moved \(moved.standardOutput)")
+      for table in ["compacted_states", "compacted_machines", "machines", "changes"] {
+        let seen = try server.psql(
+          "SELECT count(*) FROM standups_team.\(table) WHERE team = 'platform'", as: "eve",
+          password: "eve-secret")
+        #expect(seen.standardOutput == "0\n", "eve sees \(table): \(seen.standardOutput)")
+      }
+
+      let member = try standups(
+        ["team", "prune", server.url(for: "alice")], ["PGPASSWORD": "alice-secret"])
+      #expect(member.status == 77)
+      #expect(member.error.contains("only its owner prunes"), "\(member.error)")
+      let owner = try standups(
+        ["team", "prune", server.administratorURL], ["PGPASSWORD": server.administratorPassword])
+      #expect(owner.status == 0, "\(owner.error)")
+      #expect(owner.standardOutput.contains("“platform”: compacted through change"))
+    }
+  }
+
+  /// A pull under which the owner pruned the history reads nothing of it, and says so: the
+  /// window it asked for has lost changes.
+  @Test func aPullAfterThePrunedBeginningIsRefused() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let (alice, _) = try await Machine.aliceAndBobSharingTheMock(server)
+      try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Two")))
+      try await alice.sync()
+      let pruned = try #require(try await prune(server, idleDays: 0).first)
+      #expect(pruned.prunedThrough == 2)
+
+      let membership = try #require(try await alice.database.teamMembership())
+      let description = try ConnectionDescription(
+        url: membership.server, environment: alice.environment)
+      let password = try description.password(environment: alice.environment)
+      _ = try await description.withConnection(password: password, logger: TestServer.logger) {
+        connection in
+        await #expect(throws: TeamServer.HistoryPruned.self) {
+          try await TeamServer.pull(
+            team: "platform", after: 1, through: 2, on: connection, logger: TestServer.logger)
+        }
+      }
+    }
+  }
+
+  private func prune(_ server: TestServer, idleDays: Int = TeamHistory.defaultIdleDays)
+    async throws -> [TeamHistory.Pruned]
+  {
+    try await server.withAdministrator { connection in
+      try await TeamHistory.prune(
+        idleDays: idleDays, as: TestServer.administrator, on: connection,
+        logger: TestServer.logger)
+    }
+  }
+
+  /// A change of one of the kinds a user makes, but a deletion, to one of the three shared
+  /// standups.
+  private func randomChange(
+    _ step: Int, to machine: Machine, using generator: inout SeededGenerator
+  ) async throws -> StandupsChange? {
+    let ids = [Standup.mock.id, Standup.productMock.id, Standup.engineeringMock.id]
+    let id = ids[Int(generator.next() % 3)]
+    guard let standup = try await machine.standups()[id: id] else { return nil }
+    switch generator.next() % 7 {
+    case 0: return .edited(id, StandupEdit(title: "Title \(step)"))
+    case 1: return .edited(id, StandupEdit(duration: .seconds(60 * Int(1 + generator.next() % 30))))
+    case 2: return .edited(id, StandupEdit(theme: Theme.allCases[Int(generator.next() % 16)]))
+    case 3:
+      let attendee = Attendee(id: Attendee.ID(UUID()), name: "Attendee \(step)")
+      return .edited(id, StandupEdit(attendees: AttendeesEdit(added: [attendee])))
+    case 4:
+      guard var renamed = standup.attendees.first else { return nil }
+      renamed.name = "Renamed \(step)"
+      var after = standup
+      after.attendees[id: renamed.id] = renamed
+      return .edited(id, StandupEdit(from: standup, to: after))
+    case 5:
+      let meeting = Meeting(
+        id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: Double(step * 60)),
+        transcript: "Meeting \(step)")
+      return .meetingRecorded(meeting, standup: standup)
+    default:
+      guard standup.attendees.count > 1 else { return nil }
+      var after = standup
+      after.attendees.removeLast()
+      return .edited(id, StandupEdit(from: standup, to: after))
+    }
+  }
+}
+
+/// The same numbers for the same seed, every run (SplitMix64).
+struct SeededGenerator: RandomNumberGenerator {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
