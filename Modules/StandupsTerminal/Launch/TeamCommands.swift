@@ -118,6 +118,11 @@ public enum TeamCommands {
       throw .sync(error)
     }
     var lines = ["Pushed \(changes(round.pushed)), pulled \(changes(round.pulled))."]
+    if let through = round.report.startedFromCompactedState {
+      lines.append(
+        "Started from the team's compacted state, made through its change \(through): the "
+          + "changes before it were pruned from the team's history.")
+    }
     lines += round.report.skipped.map(\.sentence)
     if let sentAgain = round.report.sentAgainSentence { lines.append(sentAgain) }
     lines += try await deletionLines(database)

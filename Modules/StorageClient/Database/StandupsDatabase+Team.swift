@@ -132,10 +132,7 @@ extension StandupsDatabase {
   ) throws(StorageError) -> TeamPullReport {
     let queue = try writableQueue()
     let now = options.now()
-    let makeID = options.makeMeetingID
-    return try commit(queue) { db in
-      try TeamLedger.startFrom(state, as: role, at: now, makeID: makeID, db)
-    }
+    return try commit(queue) { db in try TeamLedger.startFrom(state, as: role, at: now, db) }
   }
 
   /// The last change applied here of each machine's, numbered as that machine numbers them:

@@ -16,8 +16,8 @@ extension TeamLedger {
   /// still waiting over them again, in one transaction; returns what it did.
   ///
   /// - Each standup of the state replaces the one here, whole: its fields, attendees and
-  ///   meetings. A value of this machine's the state replaces without having seen it is told,
-  ///   as one a pulled change replaces is.
+  ///   meetings. A value of this machine's it replaces is this machine's no longer, and is not
+  ///   told (a pulled change's is): the state cannot say whether its author had seen it.
   /// - A shared standup the state lacks was deleted by the team, and is deleted here too,
   ///   unless this machine changed it since (the user is asked, as when a pulled deletion meets
   ///   a change here) or its share is still on its way to the server.
@@ -25,8 +25,7 @@ extension TeamLedger {
   ///   folded in) leave the outbox, since they will not come back in a pull; the others stay,
   ///   and are ordered after everything when pushed.
   static func startFrom(
-    _ state: CompactedTeamState, as role: String, at now: Date, makeID: () -> UUID,
-    _ db: Database
+    _ state: CompactedTeamState, as role: String, at now: Date, _ db: Database
   ) throws -> TeamPullReport {
     var report = TeamPullReport()
     guard let membership = try TeamMembership.fetch(db) else { return report }
@@ -39,7 +38,7 @@ extension TeamLedger {
     var inState = Set<Standup.ID>()
     for standup in state.standups {
       inState.insert(standup.id)
-      if let problem = try replace(with: standup, outbox, at: now, makeID: makeID, db) {
+      if let problem = try replace(with: standup, db) {
         report.skipped.append(
           TeamPullReport.Skipped(sequence: state.through, madeBy: "the team", reason: problem))
         continue
@@ -89,12 +88,10 @@ extension TeamLedger {
     return report
   }
 
-  /// Makes the standup here `standup`, inserting it at the end of the list when it is not here,
-  /// and tells the values of this machine's it replaces; returns why it could not, when the
-  /// standup here cannot be read or `standup` breaks a rule, which writes nothing.
-  private static func replace(
-    with standup: Standup, _ outbox: Outbox, at now: Date, makeID: () -> UUID, _ db: Database
-  ) throws -> String? {
+  /// Makes the standup here `standup`, inserting it at the end of the list when it is not here;
+  /// returns why it could not, when the standup here cannot be read or `standup` breaks a rule,
+  /// which writes nothing.
+  private static func replace(with standup: Standup, _ db: Database) throws -> String? {
     if let violation = StandupRules.violation(in: standup) {
       return StorageError.refused(.breaksRule(standup.displayTitle, violation)).description
     }
@@ -108,17 +105,9 @@ extension TeamLedger {
       try StandupRows.insert(standup, at: StandupRows.nextPosition(db), db)
       return nil
     }
-    // NB: The state cannot say what its changes had seen, so the edit is taken to have seen the
-    // state's own values: each value here that differs from the state's is replaced unseen, and
-    // told when it is this machine's.
-    var edit = StandupEdit(from: stored, to: standup)
-    edit.seen = StandupEdit(from: standup, to: stored).seen
-    let change = StandupsChange.edited(standup.id, edit)
-    try tellReplaced(by: change, ownedFields(of: change), outbox, at: now, makeID: makeID, db)
-    try forget(
-      edit.valuesReplaced(in: stored).map {
-        (standup.id.rawValue.uuidString, field(of: $0.replaced))
-      }, db)
+    // NB: Not told: the state cannot say whether whoever replaced a value of this machine's had
+    // seen it, and a notice that says so unseen could be wrong.
+    try forget(ownedFields(of: .edited(standup.id, StandupEdit(from: stored, to: standup))), db)
     try StandupRows.write(from: stored, to: standup, db)
     return nil
   }

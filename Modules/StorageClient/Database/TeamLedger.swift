@@ -375,7 +375,7 @@ enum TeamLedger {
     return fields.map { (id.rawValue.uuidString, $0) }
   }
 
-  static func field(of value: StandupValue) -> String {
+  private static func field(of value: StandupValue) -> String {
     switch value {
     case .title: "title"
     case .duration: "duration"
@@ -405,7 +405,7 @@ enum TeamLedger {
   /// having seen them: the server ordered it last, so it wins everywhere, and this machine's
   /// user is told. A field a change still waiting here sets again is not told: that change will
   /// be ordered later, and win.
-  static func tellReplaced(
+  private static func tellReplaced(
     by change: StandupsChange, _ fields: [(String, String)], _ outbox: Outbox, at now: Date,
     makeID: () -> UUID, _ db: Database
   ) throws {

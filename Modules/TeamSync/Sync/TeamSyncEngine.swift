@@ -357,8 +357,13 @@ public actor TeamSyncEngine {
             team: membership.team, after: after,
             through: min(after + Int64(Self.batchSize), newest), on: connection, logger: logger)
           : TeamServer.Window(changes: [], through: after)
-      } catch is TeamServer.HistoryPruned {
+      } catch let pruned as TeamServer.HistoryPruned {
         try await startFromCompactedState(as: role, on: connection, into: &round)
+        // NB: A machine that left the team meanwhile starts from nothing: no pull goes round
+        // again for it.
+        guard try await database.teamMembership()?.lastSequence ?? 0 >= pruned.through else {
+          throw SyncProblem.notJoined
+        }
         continue
       }
       let pulled = window.changes
