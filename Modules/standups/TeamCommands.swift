@@ -67,13 +67,14 @@ struct TeamPrune: AsyncParsableCommand {
     commandName: "prune",
     abstract: "Compact every team's history and prune what every machine has pulled, as owner.",
     discussion: """
-      A machine joining a team starts from its compacted state. Changes are kept for the \
-      slowest machine seen in the last --idle-days days; one not seen for longer starts from \
-      the compacted state when it comes back, and loses no edit.
+      A machine joining a team starts from its compacted state. The changes made in the last \
+      --idle-days days are kept, and those the slowest machine seen in that time still needs; \
+      one not seen for longer starts from the compacted state when it comes back, its changes \
+      still waiting pushed after it.
       """)
 
   @Argument(help: "The server's URL.") var url: String
-  @Option(help: "Days a machine may go without syncing before it is not waited for.")
+  @Option(help: "Days of changes kept, and a machine may go unseen before it is not waited for.")
   var idleDays = TeamCommands.defaultIdleDays
 
   func validate() throws {

@@ -109,16 +109,18 @@ extension StandupsDatabase {
 
   /// Applies changes in the server's order, up to and including `sequence`, then this machine's
   /// waiting changes again, in one transaction (``TeamLedger``). The app shows them as it
-  /// shows another instance's commits.
+  /// shows another instance's commits. `role` is the role this machine connects as: its own
+  /// changes are those of this machine's ID that `role` made.
   public func applyPulledTeamChanges(
     _ pulled: [PulledTeamChange],
-    through sequence: Int64
+    through sequence: Int64,
+    as role: String
   ) throws(StorageError) -> TeamPullReport {
     let queue = try writableQueue()
     let now = options.now()
     let makeID = options.makeMeetingID
     return try commit(queue) { db in
-      try TeamLedger.applyPulled(pulled, through: sequence, at: now, makeID: makeID, db)
+      try TeamLedger.applyPulled(pulled, through: sequence, as: role, at: now, makeID: makeID, db)
     }
   }
 
@@ -126,13 +128,16 @@ extension StandupsDatabase {
   /// server may no longer have: the state's standups replace the shared standups here, and this
   /// machine's changes still waiting are applied over them again, in one transaction
   /// (`TeamLedger.startFrom`). `role` is the role this machine connects as: its changes the state
-  /// holds leave the outbox.
+  /// holds leave the outbox. The standups `keeping` names stay as they are, and are sent again
+  /// by ``resendTeamStandups()``.
   public func startFromCompactedTeamState(
-    _ state: CompactedTeamState, as role: String
+    _ state: CompactedTeamState, as role: String, keeping: Set<Standup.ID> = []
   ) throws(StorageError) -> TeamPullReport {
     let queue = try writableQueue()
     let now = options.now()
-    return try commit(queue) { db in try TeamLedger.startFrom(state, as: role, at: now, db) }
+    return try commit(queue) { db in
+      try TeamLedger.startFrom(state, as: role, keeping: keeping, at: now, db)
+    }
   }
 
   /// The last change applied here of each machine's, numbered as that machine numbers them:

@@ -18,29 +18,37 @@ extension TeamLedger {
   /// - Each standup of the state replaces the one here, whole: its fields, attendees and
   ///   meetings. A value of this machine's it replaces is this machine's no longer, and is not
   ///   told (a pulled change's is): the state cannot say whether its author had seen it.
-  /// - A shared standup the state lacks was deleted by the team, and is deleted here too,
-  ///   unless this machine changed it since (the user is asked, as when a pulled deletion meets
-  ///   a change here) or its share is still on its way to the server.
+  /// - A shared standup the state lacks was deleted by the team, and is deleted here too, unless
+  ///   its share is still on its way to the server, or this machine changed it (a change still
+  ///   in the outbox, or one the server ordered): then the user is asked, as when a pulled
+  ///   deletion meets a change here. The state cannot say whether the deletion had seen the
+  ///   change, so it asks where a replay might not have.
   /// - This machine's changes the state holds (by `role`'s machine, up to the number the state
   ///   folded in) leave the outbox, since they will not come back in a pull; the others stay,
   ///   and are ordered after everything when pushed.
+  /// - The standups `keeping` names stay as they are here, and are sent again, whole, after the
+  ///   pull (``resend(_:)``): what a machine does when the server forgot changes it had and can
+  ///   no longer replay its history to it.
   static func startFrom(
-    _ state: CompactedTeamState, as role: String, at now: Date, _ db: Database
+    _ state: CompactedTeamState, as role: String, keeping: Set<Standup.ID> = [], at now: Date,
+    _ db: Database
   ) throws -> TeamPullReport {
     var report = TeamPullReport()
     guard let membership = try TeamMembership.fetch(db) else { return report }
     report.startedFromCompactedState = state.through
+    let changedHere = try standupsChangedHere(db)
     let folded = state.machinesSeen[MemberMachine(madeBy: role, machine: membership.machine)] ?? 0
     try db.execute(sql: "DELETE FROM teamOutbox WHERE sequence <= ?", arguments: [folded])
     let outbox = try Outbox(db)
     let sharedBefore = try sharedIDs(db)
 
     var inState = Set<Standup.ID>()
-    for standup in state.standups {
+    for standup in state.standups where !keeping.contains(standup.id) {
       inState.insert(standup.id)
       if let problem = try replace(with: standup, db) {
         report.skipped.append(
-          TeamPullReport.Skipped(sequence: state.through, madeBy: "the team", reason: problem))
+          TeamPullReport.Skipped(
+            sequence: state.through, madeBy: "the compacted state", reason: problem))
         continue
       }
       report.standupIDs.insert(standup.id)
@@ -53,20 +61,19 @@ extension TeamLedger {
         sql: "DELETE FROM teamStandupLastChange WHERE standupId = ?", arguments: [key], db)
     }
 
-    for id in sharedBefore.subtracting(inState) {
+    for id in sharedBefore.subtracting(inState).subtracting(keeping) {
       let waiting = outbox.entries.map(\.change).filter { $0.standupIDs.contains(id) }
       if waiting.contains(where: \.bringsBack) { continue }
-      if waiting.contains(where: { if case .edited = $0 { true } else { false } }) {
+      guard try StandupRows.isStored(id, db) else { continue }
+      if changedHere.contains(id) {
         try executeCached(
           sql: "INSERT OR REPLACE INTO teamDeletionQuestion (standupId, deletedBy) VALUES (?, ?)",
           arguments: [id.rawValue.uuidString, "a member of the team"], db)
         report.deletedWhileChangedHere.append(id)
         continue
       }
-      if try StandupRows.isStored(id, db) {
-        try StandupRecord.deleteOne(db, key: id.rawValue.uuidString)
-        report.standupIDs.insert(id)
-      }
+      try StandupRecord.deleteOne(db, key: id.rawValue.uuidString)
+      report.standupIDs.insert(id)
     }
 
     for entry in outbox.entries where entry.change.standupIDs.contains(where: inState.contains) {
@@ -82,10 +89,32 @@ extension TeamLedger {
           """,
         arguments: [machine.madeBy, machine.machine.uuidString, machineSequence], db)
     }
+    for id in keeping {
+      try db.execute(
+        sql: "INSERT OR IGNORE INTO teamStandupToResend (standupId) VALUES (?)",
+        arguments: [id.rawValue.uuidString])
+    }
     try db.execute(
-      sql: "UPDATE teamMembership SET lastSequence = max(lastSequence, ?), lastSyncedAt = ?",
-      arguments: [state.through, now.timeIntervalSinceReferenceDate])
+      sql: """
+        UPDATE teamMembership SET lastSequence = ?, lastSyncedAt = ?,
+          resharePending = resharePending OR ?
+        """,
+      arguments: [state.through, now.timeIntervalSinceReferenceDate, !keeping.isEmpty])
     return report
+  }
+
+  /// The standups this machine changed: with a change in its outbox, pushed or not, that is not
+  /// a deletion, or one of its changes the server ordered (`teamOwnChange`).
+  private static func standupsChangedHere(_ db: Database) throws -> Set<Standup.ID> {
+    var ids = Set<Standup.ID>()
+    for entry in try Outbox(db).entries {
+      if case .deleted = entry.change { continue }
+      ids.formUnion(entry.change.standupIDs)
+    }
+    for text in try String.fetchAll(db, sql: "SELECT standupId FROM teamOwnChange") {
+      if let uuid = UUID(uuidString: text) { ids.insert(Standup.ID(uuid)) }
+    }
+    return ids
   }
 
   /// Makes the standup here `standup`, inserting it at the end of the list when it is not here;

@@ -137,15 +137,21 @@ enum TeamLedger {
   /// Applies the changes the server ordered after the last one applied, then this machine's
   /// waiting changes to the same standups again, in one transaction. A change that cannot be
   /// read or would break a rule is skipped, named in the report, and the rest go on.
+  ///
+  /// This machine's own changes are those of its ID made by `role`, the role it connects as: a
+  /// member who writes rows under this machine's ID writes them as theirs.
   static func applyPulled(
     _ pulled: [PulledTeamChange],
     through sequence: Int64,
+    as role: String,
     at now: Date,
     makeID: () -> UUID,
     _ db: Database
   ) throws -> TeamPullReport {
     var report = TeamPullReport()
-    let machine = try TeamMembership.fetch(db)?.machine
+    let machine = try TeamMembership.fetch(db).map {
+      MemberMachine(madeBy: role, machine: $0.machine)
+    }
     var outbox = try Outbox(db)
     var touched = Set<Standup.ID>()
     var seen = try machinesSeen(db)
@@ -174,7 +180,7 @@ enum TeamLedger {
         continue
       }
       let ownFields = ownedFields(of: decoded)
-      if change.machine != machine {
+      if from != machine {
         try tellReplaced(by: decoded, ownFields, outbox, at: now, makeID: makeID, db)
       } else {
         try executeCached(
@@ -190,7 +196,7 @@ enum TeamLedger {
           }
         }
       }
-      if case .deleted(let id) = decoded, change.machine != machine,
+      if case .deleted(let id) = decoded, from != machine,
         try deletionMeetsChangesHere(
           of: id, at: change.sequence, basedOn: change.basedOn, outbox, db)
       {
@@ -222,7 +228,7 @@ enum TeamLedger {
             change.machineSequence,
           ], db)
       }
-      if change.machine != machine {
+      if from != machine {
         report.standupIDs.formUnion(decoded.standupIDs)
         try forget(ownFields, db)
       } else {

@@ -26,8 +26,8 @@ extension TeamSchema {
     ALTER TABLE standups_team.changes
     ADD CONSTRAINT changes_machine_numbers UNIQUE (team, made_by, machine, machine_sequence)
     """,
-    // NB: `through` ≥ `pruned_through`: a state made from every change but the history kept for
-    // the slowest machine.
+    // NB: The state folds in the changes numbered up to `through`; the history keeps those after
+    // `pruned_through`, which is never after `through`.
     """
     CREATE TABLE standups_team.compacted_states (
       team text PRIMARY KEY REFERENCES standups_team.teams (name) ON DELETE CASCADE,
@@ -46,7 +46,8 @@ extension TeamSchema {
       PRIMARY KEY (team, made_by, machine)
     )
     """,
-    // NB: By role and machine, as the changes are: a member reports only their own machines.
+    // NB: By role and machine, as the changes are: a member reports only their own machines,
+    // and only how far they pulled (column grants); when is the server's to say (`stamped`).
     """
     CREATE TABLE standups_team.machines (
       team text NOT NULL REFERENCES standups_team.teams (name) ON DELETE CASCADE,
@@ -56,6 +57,22 @@ extension TeamSchema {
       seen_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (team, made_by, machine)
     )
+    """,
+    """
+    CREATE FUNCTION standups_team.stamp_machine() RETURNS trigger
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+    AS $$
+    BEGIN
+      IF NOT standups_team.is_administrator() THEN
+        NEW.seen_at := now();
+      END IF;
+      RETURN NEW;
+    END
+    $$
+    """,
+    """
+    CREATE TRIGGER stamped BEFORE INSERT OR UPDATE ON standups_team.machines
+    FOR EACH ROW EXECUTE FUNCTION standups_team.stamp_machine()
     """,
     """
     CREATE OR REPLACE FUNCTION standups_team.add_member(team text, member name) RETURNS void
@@ -80,7 +97,9 @@ extension TeamSchema {
         'standups_team.team_members, standups_team.compacted_states, '
         'standups_team.compacted_machines TO %I', member);
       EXECUTE format('GRANT SELECT, INSERT ON standups_team.changes TO %I', member);
-      EXECUTE format('GRANT SELECT, INSERT, UPDATE ON standups_team.machines TO %I', member);
+      EXECUTE format(
+        'GRANT SELECT, INSERT (team, machine, pulled_through), UPDATE (pulled_through) '
+        'ON standups_team.machines TO %I', member);
     END
     $$
     """,
@@ -88,6 +107,7 @@ extension TeamSchema {
     """
     SELECT standups_team.grant_member(role)
     FROM (SELECT DISTINCT role FROM standups_team.team_members) AS members
+    WHERE role IN (SELECT rolname FROM pg_catalog.pg_roles)
     """,
     // NB: The owner compacts and prunes: it reads and deletes changes, which no member may.
     """

@@ -14,9 +14,10 @@ public import StorageClient
 ///
 /// The prune then removes the changes every machine has pulled. Each machine tells the server,
 /// at the end of each round, how far it has pulled; the prune keeps every change after the
-/// slowest member machine's place, so no machine that is still syncing misses one. A machine not
-/// seen for `idleDays` is not waited for: when it comes back it starts from the state, and its
-/// own changes still waiting are pushed after it, so it loses no edit
+/// slowest member machine's place, and every change made in the last `idleDays` days, so no
+/// machine that is still syncing misses one. A machine not seen for `idleDays` is not waited for:
+/// when it comes back it starts from the state, its changes still waiting are pushed after it,
+/// and a standup the team deleted while it had changed it is asked about
 /// (`StorageClient.TeamLedger.startFrom`).
 ///
 /// ```swift
@@ -41,12 +42,15 @@ public enum TeamHistory {
     public var removed: Int
     /// How many changes the history still holds.
     public var kept: Int
-    /// The slowest machine the prune waited for, when one held it back.
+    /// The slowest machine the prune waited for, when it held the prune back.
     public var waitedFor: MachinePlace?
+    /// Whether the changes of the last idle days held the prune back.
+    public var keptRecent: Bool
     /// Machines of members not seen for the idle days, which the prune did not wait for.
     public var passedOver: [MachinePlace]
     /// Changes no machine of this release applies, left out of the compacted state as every
-    /// machine leaves them out.
+    /// machine of this release leaves them out. (A newer release's schema, whose changes this
+    /// release may not read, is not pruned by this one: ``TeamSchema/requireCurrentVersion``.)
     public var leftOut: [TeamPullReport.Skipped]
 
     /// What `standups team prune` prints for the team.
@@ -56,6 +60,9 @@ public enum TeamHistory {
           + "history pruned through change \(prunedThrough): \(count(removed, "change")) "
           + "removed now, \(kept) kept."
       ]
+      if keptRecent {
+        lines.append("  Kept: every change made in the last idle days (--idle-days).")
+      }
       if let waitedFor {
         lines.append(
           "  Kept for the slowest machine, \(waitedFor.name), which has pulled through change "
@@ -97,7 +104,8 @@ public enum TeamHistory {
   /// Compacts every team's history and prunes it to what the slowest machine still needs, as
   /// the schema's owner, one team at a time; prunes run one at a time.
   ///
-  /// - Parameter idleDays: A machine not seen for this many days is not waited for.
+  /// - Parameter idleDays: The changes of this many days are kept, and a machine not seen for
+  ///   this many days is not waited for.
   /// - Throws: ``TeamSchemaError/notTheOwner(_:)`` for a role that is not the schema's owner,
   ///   ``TeamSchemaError`` for a schema of another release, ``SyncProblem`` when the server
   ///   cannot be reached or refuses the role.
@@ -159,27 +167,62 @@ public enum TeamHistory {
       team, from: previous, through: order.newest, as: role, on: connection, logger: logger)
     let machines = try await machines(of: team, idleDays: idleDays, on: connection, logger: logger)
     let slowest = machines.waitedFor.min { $0.pulledThrough < $1.pulledThrough }
-    let prunedThrough = max(
-      order.prunedThrough, min(slowest?.pulledThrough ?? order.newest, order.newest))
+    let recent = try await firstRecentChange(
+      of: team, idleDays: idleDays, on: connection, logger: logger)
+    // NB: What stays: every change the slowest machine waited for has not pulled, and every
+    // change of the last idle days. A prune never moves the history's beginning back.
+    var removable = order.newest
+    if let slowest { removable = min(removable, slowest.pulledThrough) }
+    if let recent { removable = min(removable, recent - 1) }
+    let prunedThrough = max(order.prunedThrough, removable)
     try await write(state, prunedThrough: prunedThrough, team: team, on: connection, logger: logger)
-    let removed = try await connection.query(
+    let removed = try await count(
       """
       WITH removed AS (
         DELETE FROM standups_team.changes WHERE team = \(team) AND sequence <= \(prunedThrough)
         RETURNING 1
       )
-      SELECT (SELECT count(*) FROM removed),
-        (SELECT count(*) FROM standups_team.changes WHERE team = \(team))
-      """, logger: logger)
-    var counts = (removed: 0, all: 0)
-    for try await (removed, all) in removed.decode((Int, Int).self) { counts = (removed, all) }
+      SELECT count(*) FROM removed
+      """, on: connection, logger: logger)
+    let kept = try await count(
+      "SELECT count(*) FROM standups_team.changes WHERE team = \(team)", on: connection,
+      logger: logger)
     try await connection.query("COMMIT", logger: logger)
     return Pruned(
       team: team, compactedThrough: state.through, standups: state.standups.count,
-      prunedThrough: prunedThrough, removed: counts.removed,
-      kept: counts.all - counts.removed,
-      waitedFor: slowest.flatMap { $0.pulledThrough < order.newest ? $0 : nil },
+      prunedThrough: prunedThrough, removed: removed, kept: kept,
+      waitedFor: slowest.flatMap {
+        $0.pulledThrough == prunedThrough && prunedThrough < order.newest ? $0 : nil
+      },
+      keptRecent: recent.map { $0 - 1 == prunedThrough } ?? false,
       passedOver: machines.passedOver, leftOut: leftOut)
+  }
+
+  private static func count(
+    _ query: PostgresQuery, on connection: PostgresConnection, logger: Logger
+  ) async throws -> Int {
+    var count = 0
+    for try await value in try await connection.query(query, logger: logger).decode(Int.self) {
+      count = value
+    }
+    return count
+  }
+
+  /// The number of the team's first change made in the last `idleDays` days, which a prune
+  /// keeps with every change after it: a machine that synced in that time, whether or not it has
+  /// told the server how far (one of an earlier release had not), still finds its place. `nil`
+  /// when there is none.
+  private static func firstRecentChange(
+    of team: String, idleDays: Int, on connection: PostgresConnection, logger: Logger
+  ) async throws -> Int64? {
+    let rows = try await connection.query(
+      """
+      SELECT min(sequence) FROM standups_team.changes
+      WHERE team = \(team) AND made_at >= now() - make_interval(days => CAST(\(idleDays) AS integer))
+      """, logger: logger)
+    var first: Int64?
+    for try await value in rows.decode(Int64?.self) { first = value }
+    return first
   }
 
   /// The team's state after its changes through `newest`: `previous` with the changes after it
@@ -200,12 +243,15 @@ public enum TeamHistory {
       let window = try await TeamServer.window(
         team: team, after: after, through: min(after + 1000, newest), on: connection,
         logger: logger)
-      leftOut += try await database.applyPulledTeamChanges(window.changes, through: window.through)
-        .skipped
+      leftOut += try await database.applyPulledTeamChanges(
+        window.changes, through: window.through, as: role
+      ).skipped
       after = window.through
     }
+    // NB: `newest` is never before the previous state: numbers only grow, and a state is made
+    // through the newest number the prune before saw.
     let state = CompactedTeamState(
-      through: max(newest, previous?.through ?? 0),
+      through: newest,
       standups: Array(try await database.readStandups()),
       machinesSeen: try await database.teamChangesSeen())
     return (state, leftOut)

@@ -84,6 +84,33 @@ enum TeamServer {
     return newest
   }
 
+  /// The number, on each of `machines`, of the newest of its changes the server has, in its
+  /// history or folded into its compacted state; a machine it has none of is left out. One
+  /// statement however many.
+  static func newestChanges(
+    of machines: [MemberMachine], team: String, on connection: PostgresConnection,
+    logger: Logger
+  ) async throws -> [MemberMachine: Int64] {
+    guard !machines.isEmpty else { return [:] }
+    let rows = try await connection.query(
+      """
+      SELECT asked.made_by::text, asked.machine, GREATEST(
+        (SELECT max(c.machine_sequence) FROM standups_team.changes AS c
+         WHERE c.team = \(team) AND c.made_by = asked.made_by AND c.machine = asked.machine),
+        (SELECT m.machine_sequence FROM standups_team.compacted_machines AS m
+         WHERE m.team = \(team) AND m.made_by = asked.made_by AND m.machine = asked.machine),
+        0)
+      FROM unnest(\(machines.map(\.madeBy))::name[], \(machines.map(\.machine))::uuid[])
+        AS asked (made_by, machine)
+      """, logger: logger)
+    var known: [MemberMachine: Int64] = [:]
+    for try await (madeBy, machine, newest) in rows.decode((String, UUID, Int64).self)
+    where newest > 0 {
+      known[MemberMachine(madeBy: madeBy, machine: machine)] = newest
+    }
+    return known
+  }
+
   /// Where the team's order stands: its newest change, where its history begins, and who made
   /// the change at the place a machine last applied.
   struct Order {
@@ -306,8 +333,7 @@ enum TeamServer {
       """
       INSERT INTO standups_team.machines (team, machine, pulled_through)
       VALUES (\(team), \(machine), \(sequence))
-      ON CONFLICT (team, made_by, machine)
-      DO UPDATE SET pulled_through = EXCLUDED.pulled_through, seen_at = now()
+      ON CONFLICT (team, made_by, machine) DO UPDATE SET pulled_through = EXCLUDED.pulled_through
       """, logger: logger)
   }
 }

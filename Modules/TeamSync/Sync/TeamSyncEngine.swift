@@ -247,11 +247,10 @@ public actor TeamSyncEngine {
     let place = here?.lastSequence ?? 0
     let order = try await TeamServer.order(
       team: membership.team, at: place, on: connection, logger: logger)
-    let forgot = try await serverForgot(place: place, order: order)
+    let forgot = try await serverForgot(place: place, order: order, on: connection)
     if forgot {
       logger.warning("The team's server has forgotten changes this machine applied")
-      try await database.rewindTeam(
-        to: order.prunedThrough, resending: try await standupsTheServerLost(on: connection))
+      try await startAgain(at: place, order: order, as: role, on: connection, into: &round)
     } else if place < order.prunedThrough
       || (here?.lastSyncedAt == nil && place < order.compactedThrough)
     {
@@ -285,15 +284,55 @@ public actor TeamSyncEngine {
 
   /// Whether the server has forgotten changes this machine applied: the change at `place`, the
   /// last this machine applied, is missing from its order, or is one this machine never saw
-  /// (others pushed new changes after the server was restored from an older backup).
-  private func serverForgot(place: Int64, order: TeamServer.Order) async throws -> Bool {
-    // NB: A change the owner pruned is in the compacted state, not forgotten.
-    guard place > order.prunedThrough else { return false }
-    guard let found = order.atPlace else { return true }
+  /// (others pushed new changes after the server was restored from an older backup). When the
+  /// owner pruned the history through `place`, the server is asked instead whether it has, in
+  /// its history or its compacted state, the last change applied here of each machine's.
+  private func serverForgot(
+    place: Int64, order: TeamServer.Order, on connection: PostgresConnection
+  ) async throws -> Bool {
+    guard place > 0 else { return false }
     // NB: A database an earlier release pulled into has seen no machine yet; it learns them as
     // it pulls.
     let seen = try await database.teamChangesSeen()
+    guard place > order.prunedThrough else {
+      let known = try await TeamServer.newestChanges(
+        of: Array(seen.keys), team: membership.team, on: connection, logger: logger)
+      return seen.contains { machine, applied in known[machine, default: 0] < applied }
+    }
+    guard let found = order.atPlace else { return true }
     return !seen.isEmpty && found.machineSequence > seen[found.machine, default: 0]
+  }
+
+  /// Starts again after the server forgot changes this machine applied: replays the server's
+  /// history from its beginning, applying only what is new here, and after the pull sends again
+  /// the standups whose last change the server lost.
+  ///
+  /// A history whose pruned beginning holds what this machine cannot replay (its own place was
+  /// pruned, or the compacted state folds changes it never saw) is not replayed: the machine
+  /// starts from the compacted state keeping every shared standup as it is here, and sends them
+  /// all again, so that it loses nothing. Where its values and the state's differ, its own are
+  /// sent and win: the state cannot say which are newer.
+  private func startAgain(
+    at place: Int64, order: TeamServer.Order, as role: String,
+    on connection: PostgresConnection, into round: inout Round
+  ) async throws {
+    if order.prunedThrough > 0,
+      let state = try await TeamServer.compactedState(
+        team: membership.team, on: connection, logger: logger)
+    {
+      let seen = try await database.teamChangesSeen()
+      let unseen = state.machinesSeen.contains { machine, folded in
+        seen[machine, default: 0] < folded
+      }
+      if place <= order.prunedThrough || unseen {
+        round.report.merge(
+          try await database.startFromCompactedTeamState(
+            state, as: role, keeping: try await database.sharedStandupIDs()))
+        return
+      }
+    }
+    try await database.rewindTeam(
+      to: order.prunedThrough, resending: try await standupsTheServerLost(on: connection))
   }
 
   /// Marks for pushing again this machine's changes the server committed and no longer has: a
@@ -327,12 +366,13 @@ public actor TeamSyncEngine {
   private func startFromCompactedState(
     as role: String, on connection: PostgresConnection, into round: inout Round
   ) async throws {
+    // NB: Only the owner writes or removes a state, and a prune writes one with the pruned
+    // beginning in the same transaction: a missing one is a server an administrator changed.
     guard
       let state = try await TeamServer.compactedState(
         team: membership.team, on: connection, logger: logger)
     else {
-      throw SyncProblem.unreachable(
-        server: "", reason: "its history was pruned, and it has no compacted state to start from")
+      throw SyncProblem.schema(.unreadableCompactedState(reason: "it is missing"))
     }
     logger.info("Starting from the team's compacted state, made through change \(state.through)")
     round.report.merge(try await database.startFromCompactedTeamState(state, as: role))
@@ -359,8 +399,8 @@ public actor TeamSyncEngine {
           : TeamServer.Window(changes: [], through: after)
       } catch let pruned as TeamServer.HistoryPruned {
         try await startFromCompactedState(as: role, on: connection, into: &round)
-        // NB: A machine that left the team meanwhile starts from nothing: no pull goes round
-        // again for it.
+        // NB: The state is made through the pruned beginning at least, so the next window
+        // starts after it; only a machine that left the team meanwhile is still behind it.
         guard try await database.teamMembership()?.lastSequence ?? 0 >= pruned.through else {
           throw SyncProblem.notJoined
         }
@@ -369,7 +409,8 @@ public actor TeamSyncEngine {
       let pulled = window.changes
       let through = window.through
       // NB: Applying nothing still notes when the machine was last in sync.
-      round.report.merge(try await database.applyPulledTeamChanges(pulled, through: through))
+      round.report.merge(
+        try await database.applyPulledTeamChanges(pulled, through: through, as: role))
       round.pulled += pulled.count
       if through >= newest { break }
     }

@@ -39,7 +39,7 @@ struct TeamLedgerTests {
         PulledTeamChange(
           sequence: 2, machine: other, machineSequence: 1, change: try encode(theirs))
       ],
-      through: 2)
+      through: 2, as: "alice")
     #expect(report.standupIDs == [Standup.mock.id])
     let stored = try #require(try await database.readStandups()[id: Standup.mock.id])
     #expect(stored.title == "Waiting here")
@@ -62,7 +62,7 @@ struct TeamLedgerTests {
         PulledTeamChange(
           sequence: 3, machine: other, machineSequence: 3,
           change: try encode(.added([.engineeringMock]))),
-      ], through: 3)
+      ], through: 3, as: "alice")
     #expect(report.skipped.map(\.sequence) == [1, 2])
     #expect(try await database.readStandups().ids == [Standup.engineeringMock.id])
     #expect(try await database.sharedStandupIDs() == [Standup.engineeringMock.id])
@@ -84,7 +84,7 @@ struct TeamLedgerTests {
         PulledTeamChange(
           sequence: 5, machine: other, machineSequence: 1, madeBy: "bob",
           change: try encode(.deleted(Standup.mock.id))),
-      ], through: 5)
+      ], through: 5, as: "alice")
     #expect(report.deletedWhileChangedHere == [Standup.mock.id])
     #expect(try await database.readStandups().map(\.title) == ["Waiting here"])
     #expect(try await database.teamDeletionQuestions().map(\.deletedBy) == ["bob"])
@@ -108,7 +108,7 @@ struct TeamLedgerTests {
         PulledTeamChange(
           sequence: 3, machine: other, machineSequence: 1, madeBy: "bob", basedOn: 2,
           change: try encode(.deleted(Standup.mock.id))),
-      ], through: 3)
+      ], through: 3, as: "alice")
     #expect(report.deletedWhileChangedHere.isEmpty)
     #expect(try await database.readStandups().isEmpty)
     #expect(try await database.teamDeletionQuestions().isEmpty)
@@ -135,7 +135,7 @@ struct TeamLedgerTests {
           PulledTeamChange(
             sequence: 3, machine: other, machineSequence: 3, madeBy: "bob",
             change: try renamed("Kept here"))
-        ], through: 3)
+        ], through: 3, as: "alice")
     try await database.apply(.edited(Standup.mock.id, StandupEdit(theme: .buttercup)))
     try await database.teamChangesPushed(through: .max)
 
@@ -155,7 +155,7 @@ struct TeamLedgerTests {
           PulledTeamChange(
             sequence: 3, machine: carol, machineSequence: 1, madeBy: "carol",
             change: try encode(.edited(Standup.mock.id, StandupEdit(duration: .seconds(900)))))
-        ], through: 3)
+        ], through: 3, as: "alice")
     #expect(report.standupIDs == [Standup.mock.id])
     let stored = try #require(try await database.readStandups()[id: Standup.mock.id])
     #expect(stored.title == "Kept here")

@@ -170,14 +170,24 @@ struct LongHistoryTests {
       let again = try #require(try await prune(server).first)
       #expect(again.kept == 0)
       #expect(again.waitedFor == nil)
+
+      // NB: Changes of the last idle days are kept, whoever has pulled them: a machine that
+      // synced in that time finds its place whether or not it told the server.
+      try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Five")))
+      try await alice.sync()
+      try await bob.sync()
+      let recent = try #require(try await prune(server, recentChanges: true).first)
+      #expect(recent.kept == 1)
+      #expect(recent.keptRecent)
+      #expect(recent.waitedFor == nil)
     }
   }
 
   /// A machine not seen for the idle days is not waited for: when it comes back it starts from
-  /// the compacted state, and nothing of its is lost. Its change the server had folded in is not
-  /// pushed again; its changes still waiting are pushed after the state; a standup the team
-  /// deleted while it had changed it is kept, and its user asked; its value the state replaced
-  /// is told.
+  /// the compacted state, and nothing of its is lost. Its changes the server had folded in are
+  /// not pushed again; its changes still waiting are pushed after the state; a standup the team
+  /// deleted while it had changed it is kept, and its user asked, whether its change was still
+  /// waiting or already folded into the state.
   @Test func aMachineThePruneDidNotWaitForStartsFromTheStateAndLosesNoEdit() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Self.members)
@@ -186,8 +196,13 @@ struct LongHistoryTests {
       try await alice.database.share([Standup.productMock.id])
       try await alice.sync()
       try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's")))
+      try await bob.database.apply(.added([.engineeringMock]))
+      try await bob.database.share([Standup.engineeringMock.id])
       try await bob.sync()
+      try await alice.sync()
       try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(theme: .lavender)))
+      try await bob.database.apply(
+        .edited(Standup.engineeringMock.id, StandupEdit(title: "Bob's engineering")))
       try await bob.pushWithoutPulling()
       try await bob.database.apply(
         .edited(Standup.mock.id, StandupEdit(duration: .seconds(1200))))
@@ -199,7 +214,8 @@ struct LongHistoryTests {
         WHERE made_by = '\(server.role("bob"))'
         """)
 
-      try await alice.sync()
+      // NB: Alice deletes both standups without having seen bob's changes to them.
+      try await alice.database.apply(.deleted(Standup.engineeringMock.id))
       try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Alice's")))
       try await alice.database.apply(.deleted(Standup.productMock.id))
       try await alice.sync()
@@ -209,7 +225,9 @@ struct LongHistoryTests {
 
       let round = try await bob.sync()
       #expect(round.report.startedFromCompactedState == pruned.compactedThrough)
-      #expect(round.report.deletedWhileChangedHere == [Standup.productMock.id])
+      #expect(
+        Set(round.report.deletedWhileChangedHere)
+          == [Standup.productMock.id, Standup.engineeringMock.id])
       #expect(round.pushed == 2)
       #expect(
         try server.administer(
@@ -222,6 +240,8 @@ struct LongHistoryTests {
       #expect(mock.duration == .seconds(1200))
       #expect(try await bob.standups()[id: Standup.mock.id] == mock)
       #expect(try await bob.standups()[id: Standup.productMock.id]?.title == "Bob's product")
+      #expect(
+        try await bob.standups()[id: Standup.engineeringMock.id]?.title == "Bob's engineering")
       // NB: Alice had seen bob's title; the state cannot say so, so nothing is told.
       #expect(try await bob.database.valuesReplacedByTheTeam().isEmpty)
 
@@ -264,6 +284,19 @@ struct LongHistoryTests {
       #expect(try await alice.sync().pushed == 2)
       try await bob.sync()
       #expect(try await bob.standups()[id: Standup.mock.id]?.title == "Three")
+
+      // NB: A change mallory writes under alice's machine ID is mallory's: alice's machine tells
+      // her that her title was replaced, as it would of any other member's change.
+      let forged = try encoded(
+        .edited(Standup.mock.id, StandupEdit(title: "Mallory's", seen: .init(title: "Two"))))
+      let written = try server.psql(
+        """
+        INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
+        VALUES ('platform', '\(alicesMachine)', 2000000, 0, $j$\(forged)$j$)
+        """, as: "mallory", password: "mallory-secret")
+      #expect(written.status == 0, "\(written.error)")
+      try await alice.sync()
+      #expect(try await alice.database.valuesReplacedByTheTeam().map(\.value) == [.title("Three")])
       _ = try await prune(server)
 
       let bobs = server.role("bob")
@@ -276,6 +309,11 @@ struct LongHistoryTests {
         INSERT INTO standups_team.machines (team, made_by, machine, pulled_through)
         VALUES ('platform', '\(bobs)', '\(UUID())', 0)
         """,
+        """
+        INSERT INTO standups_team.machines (team, machine, pulled_through, seen_at)
+        VALUES ('platform', '\(UUID())', 0, 'infinity')
+        """,
+        "UPDATE standups_team.machines SET seen_at = 'infinity'",
       ] {
         let refused = try server.psql(statement, as: "mallory", password: "mallory-secret")
         #expect(refused.status != 0, "\(statement) was let through")
@@ -307,6 +345,41 @@ struct LongHistoryTests {
     }
   }
 
+  /// A server restored from an older backup, then pruned by its owner before a machine that had
+  /// seen more comes back: the machine's place is in the pruned history, so it asks the server
+  /// whether it has the last change applied here of each machine's, finds it has not, and keeps
+  /// its standups and sends them again (its values winning where they and the state differ),
+  /// deleting nothing.
+  @Test func aServerRestoredAndPrunedBeforeAMachineComesBackLosesItNothing() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
+      let backup = try server.backUp()
+      try await alice.database.apply(
+        .edited(Standup.mock.id, StandupEdit(title: "After the backup")))
+      try await alice.sync()
+      try await bob.sync()
+
+      try server.restore(from: backup)
+      let carol = try await Machine.platform(server, as: "carol")
+      try await carol.sync()
+      try await carol.database.apply(
+        .edited(Standup.mock.id, StandupEdit(duration: .seconds(1200))))
+      try await carol.sync()
+      let pruned = try #require(try await prune(server, idleDays: 0).first)
+      #expect(pruned.kept == 0)
+
+      let round = try await alice.sync()
+      #expect(round.report.startedFromCompactedState == pruned.compactedThrough)
+      #expect(round.report.sentAgain == 1)
+      try await bob.sync()
+      try await carol.sync()
+      #expect(try await carol.standups()[id: Standup.mock.id]?.title == "After the backup")
+      #expect(try await alice.standups() == carol.standups())
+      #expect(try await bob.standups() == carol.standups())
+    }
+  }
+
   /// A pull under which the owner pruned the history reads nothing of it, and says so: the
   /// window it asked for has lost changes.
   @Test func aPullAfterThePrunedBeginningIsRefused() async throws {
@@ -332,10 +405,17 @@ struct LongHistoryTests {
     }
   }
 
-  private func prune(_ server: TestServer, idleDays: Int = TeamHistory.defaultIdleDays)
-    async throws -> [TeamHistory.Pruned]
-  {
-    try await server.withAdministrator { connection in
+  /// Prunes as the schema's owner; unless `recentChanges`, every change is first dated a year
+  /// back, as if the history were old, so that only the machines hold the prune back.
+  private func prune(
+    _ server: TestServer, idleDays: Int = TeamHistory.defaultIdleDays,
+    recentChanges: Bool = false
+  ) async throws -> [TeamHistory.Pruned] {
+    if !recentChanges {
+      try server.administer(
+        "UPDATE standups_team.changes SET made_at = made_at - interval '1 year'")
+    }
+    return try await server.withAdministrator { connection in
       try await TeamHistory.prune(
         idleDays: idleDays, as: TestServer.administrator, on: connection,
         logger: TestServer.logger)
