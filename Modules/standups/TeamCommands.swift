@@ -12,8 +12,9 @@ struct Team: AsyncParsableCommand {
       ~/.pgpass, as libpq reads them; it is never stored. Exit codes: 0 done, 64 a URL that \
       cannot be used or no team joined, 67 no such role, 69 the server cannot be reached or \
       used, 74 the database could not be written, 77 the server refused the role, its \
-      certificate is not one sslmode trusts, or the role is no longer in the team (this machine \
-      then leaves it, keeping the standups).
+      certificate is not one sslmode trusts, the role is no longer in the team (this machine \
+      then leaves it, keeping the standups), or prune was run by a role that does not own the \
+      team schema.
       """,
     subcommands: [
       TeamSetUp.self, TeamAdd.self, TeamRemove.self, TeamPrune.self, TeamJoin.self,

@@ -44,8 +44,8 @@ public enum TeamHistory {
     public var kept: Int
     /// The slowest machine the prune waited for, when it held the prune back.
     public var waitedFor: MachinePlace?
-    /// Whether the changes of the last idle days held the prune back.
-    public var keptRecent: Bool
+    /// The idle days whose changes held the prune back, or `nil` when they did not.
+    public var keptDays: Int?
     /// Machines of members not seen for the idle days, which the prune did not wait for.
     public var passedOver: [MachinePlace]
     /// Changes no machine of this release applies, left out of the compacted state as every
@@ -60,8 +60,8 @@ public enum TeamHistory {
           + "history pruned through change \(prunedThrough): \(count(removed, "change")) "
           + "removed now, \(kept) kept."
       ]
-      if keptRecent {
-        lines.append("  Kept: every change made in the last idle days (--idle-days).")
+      if let keptDays {
+        lines.append("  Kept: every change made in the last \(count(keptDays, "day")).")
       }
       if let waitedFor {
         lines.append(
@@ -194,7 +194,7 @@ public enum TeamHistory {
       waitedFor: slowest.flatMap {
         $0.pulledThrough == prunedThrough && prunedThrough < order.newest ? $0 : nil
       },
-      keptRecent: recent.map { $0 - 1 == prunedThrough } ?? false,
+      keptDays: recent.map { $0 - 1 == prunedThrough } == true ? idleDays : nil,
       passedOver: machines.passedOver, leftOut: leftOut)
   }
 

@@ -178,7 +178,8 @@ struct LongHistoryTests {
       try await bob.sync()
       let recent = try #require(try await prune(server, recentChanges: true).first)
       #expect(recent.kept == 1)
-      #expect(recent.keptRecent)
+      #expect(recent.keptDays == TeamHistory.defaultIdleDays)
+      #expect(recent.sentences.contains("  Kept: every change made in the last 30 days."))
       #expect(recent.waitedFor == nil)
     }
   }
