@@ -8,7 +8,7 @@ import Models
 //
 // Replaying the changes in order is the plain version of this, and what the state is made by:
 // `standups team prune` applies the changes to a database in memory with `applyPulled`, starting
-// from the previous state with this function. `LongHistoryTests` checks that a machine that
+// from the previous state with this function. `CompactedStateTests` checks that a machine that
 // started from the state and one that replayed every change end with the same standups.
 
 extension TeamLedger {
@@ -36,10 +36,11 @@ extension TeamLedger {
     var report = TeamPullReport()
     guard let membership = try TeamMembership.fetch(db) else { return report }
     report.startedFromCompactedState = state.through
-    let changedHere = try standupsChangedHere(db)
+    var outbox = try Outbox(db)
+    let changedHere = try standupsChanged(in: outbox, db)
     let folded = state.machinesSeen[MemberMachine(madeBy: role, machine: membership.machine)] ?? 0
     try db.execute(sql: "DELETE FROM teamOutbox WHERE sequence <= ?", arguments: [folded])
-    let outbox = try Outbox(db)
+    outbox.entries.removeAll { $0.sequence <= folded }
     let sharedBefore = try sharedIDs(db)
 
     var inState = Set<Standup.ID>()
@@ -76,19 +77,8 @@ extension TeamLedger {
       report.standupIDs.insert(id)
     }
 
-    for entry in outbox.entries where entry.change.standupIDs.contains(where: inState.contains) {
-      _ = try writeUnlessRefused(entry.change, db)
-    }
-    var seen = try machinesSeen(db)
-    seen.merge(state.machinesSeen, uniquingKeysWith: max)
-    for (machine, machineSequence) in seen {
-      try executeCached(
-        sql: """
-          INSERT OR REPLACE INTO teamMachineSeen (madeBy, machine, machineSequence)
-          VALUES (?, ?, ?)
-          """,
-        arguments: [machine.madeBy, machine.machine.uuidString, machineSequence], db)
-    }
+    try applyAgain(outbox, to: inState, db)
+    try noteSeen(state.machinesSeen, db)
     for id in keeping {
       try db.execute(
         sql: "INSERT OR IGNORE INTO teamStandupToResend (standupId) VALUES (?)",
@@ -103,11 +93,13 @@ extension TeamLedger {
     return report
   }
 
-  /// The standups this machine changed: with a change in its outbox, pushed or not, that is not
-  /// a deletion, or one of its changes the server ordered (`teamOwnChange`).
-  private static func standupsChangedHere(_ db: Database) throws -> Set<Standup.ID> {
+  /// The standups this machine changed: with a change in its `outbox`, pushed or not, that is
+  /// not a deletion, or one of its changes the server ordered (`teamOwnChange`).
+  private static func standupsChanged(in outbox: Outbox, _ db: Database) throws
+    -> Set<Standup.ID>
+  {
     var ids = Set<Standup.ID>()
-    for entry in try Outbox(db).entries {
+    for entry in outbox.entries {
       if case .deleted = entry.change { continue }
       ids.formUnion(entry.change.standupIDs)
     }

@@ -235,21 +235,34 @@ enum TeamLedger {
         try own(ownFields, db)
       }
     }
-    for entry in outbox.entries where entry.change.standupIDs.contains(where: touched.contains) {
-      _ = try writeUnlessRefused(entry.change, db)
-    }
-    for (from, machineSequence) in seenNow {
-      try executeCached(
-        sql: """
-          INSERT OR REPLACE INTO teamMachineSeen (madeBy, machine, machineSequence)
-          VALUES (?, ?, ?)
-          """,
-        arguments: [from.madeBy, from.machine.uuidString, machineSequence], db)
-    }
+    try applyAgain(outbox, to: touched, db)
+    try noteSeen(seenNow, db)
     try db.execute(
       sql: "UPDATE teamMembership SET lastSequence = max(lastSequence, ?), lastSyncedAt = ?",
       arguments: [sequence, now.timeIntervalSinceReferenceDate])
     return report
+  }
+
+  /// Applies this machine's changes in `outbox` that touch `standups` again, after changes the
+  /// server ordered: they will be ordered after those when pushed.
+  static func applyAgain(_ outbox: Outbox, to standups: Set<Standup.ID>, _ db: Database) throws {
+    for entry in outbox.entries where entry.change.standupIDs.contains(where: standups.contains) {
+      _ = try writeUnlessRefused(entry.change, db)
+    }
+  }
+
+  /// Notes the last change applied here of each machine in `seen`, keeping a later one noted
+  /// before.
+  static func noteSeen(_ seen: [MemberMachine: Int64], _ db: Database) throws {
+    for (machine, machineSequence) in seen {
+      try executeCached(
+        sql: """
+          INSERT INTO teamMachineSeen (madeBy, machine, machineSequence) VALUES (?, ?, ?)
+          ON CONFLICT (madeBy, machine)
+          DO UPDATE SET machineSequence = max(machineSequence, excluded.machineSequence)
+          """,
+        arguments: [machine.madeBy, machine.machine.uuidString, machineSequence], db)
+    }
   }
 
   /// The last change applied here of each machine's.

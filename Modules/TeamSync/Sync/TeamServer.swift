@@ -44,7 +44,7 @@ enum TeamServer {
   /// A failure leaves the transaction open for the caller to close the connection, which
   /// ends it: every caller does (the engine's rounds run inside `withServer`).
   static func push(
-    _ changes: [WaitingTeamChange], team: String, machine: UUID,
+    _ changes: [WaitingTeamChange], team: String, machine: MemberMachine,
     on connection: PostgresConnection, logger: Logger
   ) async throws {
     // NB: No ROLLBACK: one sent on a connection the server ended is never answered. Guarded by
@@ -56,37 +56,27 @@ enum TeamServer {
       try await connection.query(
         """
         INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
-        VALUES (\(team), \(machine), \(change.sequence), \(change.basedOn),
+        VALUES (\(team), \(machine.machine), \(change.sequence), \(change.basedOn),
                 CAST(\(change.change) AS jsonb))
         """, logger: logger)
     }
     try await connection.query("COMMIT", logger: logger)
   }
 
-  /// The number, on `machine` of the connected role's, of the newest of its changes the server
-  /// has, in its history or folded into its compacted state; 0 when none. A machine pushes its
-  /// changes in the order it numbered them, so the server has all those before it too.
+  /// The number, on `machine`, of the newest of its changes the server has, in its history or
+  /// folded into its compacted state; 0 when none. A machine pushes its changes in the order it
+  /// numbered them, so the server has all those before it too.
   static func newestChange(
-    of machine: UUID, team: String, on connection: PostgresConnection, logger: Logger
+    of machine: MemberMachine, team: String, on connection: PostgresConnection, logger: Logger
   ) async throws -> Int64 {
-    // NB: The role's own: rows another member writes under this machine's ID are theirs.
-    let rows = try await connection.query(
-      """
-      SELECT GREATEST(
-        (SELECT max(machine_sequence) FROM standups_team.changes
-         WHERE team = \(team) AND made_by = current_user AND machine = \(machine)),
-        (SELECT machine_sequence FROM standups_team.compacted_machines
-         WHERE team = \(team) AND made_by = current_user AND machine = \(machine)),
-        0)
-      """, logger: logger)
-    var newest: Int64 = 0
-    for try await value in rows.decode(Int64.self) { newest = value }
-    return newest
+    try await newestChanges(of: [machine], team: team, on: connection, logger: logger)[
+      machine, default: 0]
   }
 
   /// The number, on each of `machines`, of the newest of its changes the server has, in its
   /// history or folded into its compacted state; a machine it has none of is left out. One
-  /// statement however many.
+  /// statement however many. A machine is a role's: rows another member writes under its ID
+  /// are that member's.
   static func newestChanges(
     of machines: [MemberMachine], team: String, on connection: PostgresConnection,
     logger: Logger
@@ -295,14 +285,14 @@ enum TeamServer {
   ) async throws -> CompactedTeamState? {
     let rows = try await connection.query(
       """
-      SELECT s.through, s.standups::text,
-        ARRAY(SELECT m.made_by::text FROM standups_team.compacted_machines AS m
-              WHERE m.team = s.team ORDER BY m.made_by, m.machine),
-        ARRAY(SELECT m.machine FROM standups_team.compacted_machines AS m
-              WHERE m.team = s.team ORDER BY m.made_by, m.machine),
-        ARRAY(SELECT m.machine_sequence FROM standups_team.compacted_machines AS m
-              WHERE m.team = s.team ORDER BY m.made_by, m.machine)
-      FROM standups_team.compacted_states AS s WHERE s.team = \(team)
+      SELECT s.through, s.standups::text, m.roles, m.machines, m.sequences
+      FROM standups_team.compacted_states AS s,
+        LATERAL (
+          SELECT COALESCE(array_agg(made_by::text), '{}'), COALESCE(array_agg(machine), '{}'),
+            COALESCE(array_agg(machine_sequence), '{}')
+          FROM standups_team.compacted_machines WHERE team = s.team
+        ) AS m (roles, machines, sequences)
+      WHERE s.team = \(team)
       """, logger: logger)
     var state: CompactedTeamState?
     for try await (through, standups, roles, machines, sequences)

@@ -241,8 +241,9 @@ public actor TeamSyncEngine {
     try await TeamServer.checkAccess(
       team: membership.team, role: role, on: connection, logger: logger)
     var round = Round()
-    try await pushAgainWhatTheServerLost(on: connection)
-    round.pushed += try await pushWaiting(on: connection)
+    let machine = MemberMachine(madeBy: role, machine: membership.machine)
+    try await pushAgainWhatTheServerLost(from: machine, on: connection)
+    round.pushed += try await pushWaiting(from: machine, on: connection)
     let here = try await database.teamMembership()
     let place = here?.lastSequence ?? 0
     let order = try await TeamServer.order(
@@ -262,7 +263,7 @@ public actor TeamSyncEngine {
       machine: membership.machine, team: membership.team, on: connection, logger: logger)
     if forgot || here?.resharePending == true {
       round.report.sentAgain = try await database.resendTeamStandups()
-      round.pushed += try await pushWaiting(on: connection)
+      round.pushed += try await pushWaiting(from: machine, on: connection)
     }
     return round
   }
@@ -338,10 +339,12 @@ public actor TeamSyncEngine {
   /// Marks for pushing again this machine's changes the server committed and no longer has: a
   /// server restored from an older backup after the push, before they came back in a pull.
   /// Costs a read of the outbox, and a statement only while pushed changes have not come back.
-  private func pushAgainWhatTheServerLost(on connection: PostgresConnection) async throws {
+  private func pushAgainWhatTheServerLost(
+    from machine: MemberMachine, on connection: PostgresConnection
+  ) async throws {
     guard let pushed = try await database.newestPushedTeamChange() else { return }
     let kept = try await TeamServer.newestChange(
-      of: membership.machine, team: membership.team, on: connection, logger: logger)
+      of: machine, team: membership.team, on: connection, logger: logger)
     if kept < pushed {
       logger.warning("The team's server has lost changes this machine pushed")
       try await database.teamChangesNotPushed(after: kept)
@@ -349,14 +352,15 @@ public actor TeamSyncEngine {
   }
 
   /// Pushes this machine's waiting changes in batches; returns how many.
-  private func pushWaiting(on connection: PostgresConnection) async throws -> Int {
+  private func pushWaiting(
+    from machine: MemberMachine, on connection: PostgresConnection
+  ) async throws -> Int {
     var pushed = 0
     while true {
       let waiting = try await database.waitingTeamChanges(limit: Self.batchSize)
       guard let last = waiting.last else { return pushed }
       try await TeamServer.push(
-        waiting, team: membership.team, machine: membership.machine, on: connection,
-        logger: logger)
+        waiting, team: membership.team, machine: machine, on: connection, logger: logger)
       try await database.teamChangesPushed(through: last.sequence)
       pushed += waiting.count
     }

@@ -132,8 +132,9 @@ extension Machine {
     try await description.withConnection(password: password, logger: TestServer.logger) {
       connection in
       try await TeamServer.push(
-        waiting, team: membership.team, machine: membership.machine, on: connection,
-        logger: TestServer.logger)
+        waiting, team: membership.team,
+        machine: MemberMachine(madeBy: description.user, machine: membership.machine),
+        on: connection, logger: TestServer.logger)
     }
     try await database.teamChangesPushed(through: last.sequence)
   }

@@ -305,7 +305,8 @@ struct TeamSyncEngineTests {
       try await description.withConnection(password: "alice-secret", logger: TestServer.logger) {
         connection in
         try await TeamServer.push(
-          Array(waiting.prefix(15)), team: "platform", machine: membership.machine,
+          Array(waiting.prefix(15)), team: "platform",
+          machine: MemberMachine(madeBy: description.user, machine: membership.machine),
           on: connection, logger: TestServer.logger)
       }
       #expect(try await alice.sync().pushed == 21)

@@ -7,11 +7,11 @@ import Testing
 
 @testable import TeamSync
 
-/// A team's long history: compacted into a state a machine joining starts from, and pruned by
-/// the schema's owner to what the slowest machine still needs (`standups team prune`), with no
-/// machine losing an edit.
+/// Machines that start from a team's compacted state rather than from each change: one joining,
+/// one whose place the owner pruned while it was away, one coming back to a server restored and
+/// pruned meanwhile (`StorageClient.TeamLedger.startFrom`, `TeamSyncEngine.round`).
 @Suite(.serialized, .timeLimit(.minutes(8)))
-struct LongHistoryTests {
+struct CompactedStateTests {
   static let members = [
     "alice": "alice-secret", "bob": "bob-secret", "carol": "carol-secret",
     "mallory": "mallory-secret",
@@ -129,61 +129,6 @@ struct LongHistoryTests {
     }
   }
 
-  @Test func aPruneKeepsWhatTheSlowestMachineStillNeeds() async throws {
-    try await TestServer.withTestServer { server in
-      try await server.makeTeam("platform", members: Self.members)
-      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
-      for title in ["One", "Two", "Three"] {
-        try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: title)))
-        try await alice.sync()
-      }
-      let bobsPlace = try #require(try await bob.database.teamMembership()).lastSequence
-
-      let pruned = try #require(try await prune(server).first)
-      #expect(pruned.prunedThrough == bobsPlace)
-      #expect(pruned.kept == 3)
-      #expect(pruned.waitedFor?.madeBy == server.role("bob"))
-      let slowest = "Kept for the slowest machine, \(server.role("bob"))'s machine"
-      #expect(pruned.sentences.joined().contains(slowest), "\(pruned.sentences)")
-
-      // NB: Bob's machine pulls the changes kept for it, one by one, as before any prune.
-      try await bob.database.apply(
-        .edited(Standup.mock.id, StandupEdit(duration: .seconds(1200))))
-      let round = try await bob.sync()
-      #expect(round.pulled == 4)
-      #expect(round.report.startedFromCompactedState == nil)
-      try await alice.sync()
-      #expect(try await alice.standups() == bob.standups())
-      #expect(try await bob.standups()[id: Standup.mock.id]?.title == "Three")
-
-      // NB: A removed member's machine is not waited for.
-      let carol = try await Machine.platform(server, as: "carol")
-      try await carol.sync()
-      try await server.withAdministrator { connection in
-        try await TeamSchema.removeMembers(
-          team: "platform", roles: [server.role("carol")], on: connection,
-          logger: TestServer.logger)
-      }
-      try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Four")))
-      try await alice.sync()
-      try await bob.sync()
-      let again = try #require(try await prune(server).first)
-      #expect(again.kept == 0)
-      #expect(again.waitedFor == nil)
-
-      // NB: Changes of the last idle days are kept, whoever has pulled them: a machine that
-      // synced in that time finds its place whether or not it told the server.
-      try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Five")))
-      try await alice.sync()
-      try await bob.sync()
-      let recent = try #require(try await prune(server, recentChanges: true).first)
-      #expect(recent.kept == 1)
-      #expect(recent.keptDays == TeamHistory.defaultIdleDays)
-      #expect(recent.sentences.contains("  Kept: every change made in the last 30 days."))
-      #expect(recent.waitedFor == nil)
-    }
-  }
-
   /// A machine not seen for the idle days is not waited for: when it comes back it starts from
   /// the compacted state, and nothing of its is lost. Its changes the server had folded in are
   /// not pushed again; its changes still waiting are pushed after the state; a standup the team
@@ -256,96 +201,6 @@ struct LongHistoryTests {
     }
   }
 
-  /// Only the schema's owner compacts and prunes; members, through psql, can neither remove
-  /// changes, write a compacted state, nor report another member's machine; a role outside the
-  /// team sees none of it; and rows a member writes under another member's machine ID take
-  /// none of that machine's numbers.
-  @Test func onlyTheOwnerPrunesAndNoMemberCanReachAnothersPlace() async throws {
-    try await TestServer.withTestServer { server in
-      try await server.makeTeam("platform", members: Self.members)
-      try server.createRole("eve", password: "eve-secret")
-      try await server.withAdministrator { connection in
-        try await TeamSchema.addMembers(
-          team: "elsewhere", roles: [server.role("eve")], on: connection,
-          logger: TestServer.logger)
-      }
-      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
-      let alicesMachine = try #require(try await alice.database.teamMembership()).machine
-      for number in [2, 3, 1_000_000] {
-        let squatted = try server.psql(
-          """
-          INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
-          VALUES ('platform', '\(alicesMachine)', \(number), 0, '[]')
-          """, as: "mallory", password: "mallory-secret")
-        #expect(squatted.status == 0, "\(squatted.error)")
-      }
-      for title in ["Two", "Three"] {
-        try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: title)))
-      }
-      #expect(try await alice.sync().pushed == 2)
-      try await bob.sync()
-      #expect(try await bob.standups()[id: Standup.mock.id]?.title == "Three")
-
-      // NB: A change mallory writes under alice's machine ID is mallory's: alice's machine tells
-      // her that her title was replaced, as it would of any other member's change.
-      let forged = try encoded(
-        .edited(Standup.mock.id, StandupEdit(title: "Mallory's", seen: .init(title: "Two"))))
-      let written = try server.psql(
-        """
-        INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
-        VALUES ('platform', '\(alicesMachine)', 2000000, 0, $j$\(forged)$j$)
-        """, as: "mallory", password: "mallory-secret")
-      #expect(written.status == 0, "\(written.error)")
-      try await alice.sync()
-      #expect(try await alice.database.valuesReplacedByTheTeam().map(\.value) == [.title("Three")])
-      _ = try await prune(server)
-
-      let bobs = server.role("bob")
-      for statement in [
-        "DELETE FROM standups_team.changes WHERE team = 'platform'",
-        "UPDATE standups_team.compacted_states SET standups = '[]'",
-        "INSERT INTO standups_team.compacted_states (team, through, pruned_through, standups) VALUES ('platform', 0, 0, '[]')",
-        "DELETE FROM standups_team.compacted_machines",
-        """
-        INSERT INTO standups_team.machines (team, made_by, machine, pulled_through)
-        VALUES ('platform', '\(bobs)', '\(UUID())', 0)
-        """,
-        """
-        INSERT INTO standups_team.machines (team, machine, pulled_through, seen_at)
-        VALUES ('platform', '\(UUID())', 0, 'infinity')
-        """,
-        "UPDATE standups_team.machines SET seen_at = 'infinity'",
-      ] {
-        let refused = try server.psql(statement, as: "mallory", password: "mallory-secret")
-        #expect(refused.status != 0, "\(statement) was let through")
-        #expect(
-          refused.error.contains("permission denied") || refused.error.contains("row-level"),
-          "\(statement): \(refused.error)")
-      }
-      let moved = try server.psql(
-        """
-        WITH moved AS (UPDATE standups_team.machines SET pulled_through = 0 RETURNING 1)
-        SELECT count(*) FROM moved
-        """, as: "mallory", password: "mallory-secret")
-      #expect(moved.standardOutput == "0\n", "mallory moved \(moved.standardOutput)")
-      for table in ["compacted_states", "compacted_machines", "machines", "changes"] {
-        let seen = try server.psql(
-          "SELECT count(*) FROM standups_team.\(table) WHERE team = 'platform'", as: "eve",
-          password: "eve-secret")
-        #expect(seen.standardOutput == "0\n", "eve sees \(table): \(seen.standardOutput)")
-      }
-
-      let member = try standups(
-        ["team", "prune", server.url(for: "alice")], ["PGPASSWORD": "alice-secret"])
-      #expect(member.status == 77)
-      #expect(member.error.contains("only its owner prunes"), "\(member.error)")
-      let owner = try standups(
-        ["team", "prune", server.administratorURL], ["PGPASSWORD": server.administratorPassword])
-      #expect(owner.status == 0, "\(owner.error)")
-      #expect(owner.standardOutput.contains("“platform”: compacted through change"))
-    }
-  }
-
   /// A server restored from an older backup, then pruned by its owner before a machine that had
   /// seen more comes back: the machine's place is in the pruned history, so it asks the server
   /// whether it has the last change applied here of each machine's, finds it has not, and keeps
@@ -403,23 +258,6 @@ struct LongHistoryTests {
             team: "platform", after: 1, through: 2, on: connection, logger: TestServer.logger)
         }
       }
-    }
-  }
-
-  /// Prunes as the schema's owner; unless `recentChanges`, every change is first dated a year
-  /// back, as if the history were old, so that only the machines hold the prune back.
-  private func prune(
-    _ server: TestServer, idleDays: Int = TeamHistory.defaultIdleDays,
-    recentChanges: Bool = false
-  ) async throws -> [TeamHistory.Pruned] {
-    if !recentChanges {
-      try server.administer(
-        "UPDATE standups_team.changes SET made_at = made_at - interval '1 year'")
-    }
-    return try await server.withAdministrator { connection in
-      try await TeamHistory.prune(
-        idleDays: idleDays, as: TestServer.administrator, on: connection,
-        logger: TestServer.logger)
     }
   }
 
