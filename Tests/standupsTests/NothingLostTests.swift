@@ -150,7 +150,7 @@ struct NothingLostTests {
     #expect(try Data(contentsOf: file) == Data("keep".utf8))
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == [
-        "a file", "a folder", "a pipe",
+        "a file", "a folder", "a pipe", "tmp",
       ])
   }
 

@@ -16,8 +16,8 @@ public import StorageClient
 ///
 /// A recovery file is written before it is promised: the app names a place only once a file is
 /// there. The places are tried in order (``places(state:database:environment:)``): the state
-/// folder, the database's folder, then the temporary folder. Every launch names the files it
-/// finds in them.
+/// folder, the database's folder, then a folder of this user's for this database in the
+/// temporary folder. Every launch names the files it finds in them.
 ///
 /// ```swift
 /// let places = RecoveryFile.places(state: folders.state, database: url, environment: environment)
@@ -27,7 +27,7 @@ public import StorageClient
 /// ```
 public enum RecoveryFile {
   /// Where a recovery file may go, in the order to try them: the state folder, the database's
-  /// folder, then `$TMPDIR` (or `/tmp`).
+  /// folder, then ``temporaryPlace(for:in:)`` in `$TMPDIR` (or `/tmp`).
   public static func places(
     state: URL?,
     database: URL,
@@ -36,7 +36,8 @@ public enum RecoveryFile {
     let temporary = environment["TMPDIR"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
     var places: [URL] = []
     for case let place? in [
-      state, database.deletingLastPathComponent(), URL(fileURLWithPath: temporary),
+      state, database.deletingLastPathComponent(),
+      temporaryPlace(for: database, in: URL(fileURLWithPath: temporary, isDirectory: true)),
     ]
     where !places.contains(where: { $0.path == place.path }) {
       places.append(place)
@@ -76,11 +77,45 @@ public enum RecoveryFile {
     throw RecoveryFailure(problems: problems)
   }
 
+  /// The recovery place for `database` in the temporary folder: a folder named for this user and
+  /// this database.
+  ///
+  /// Why: the temporary folder is every user's and every program's. A file left there for one
+  /// database must not be announced by an instance of another database, or of another home,
+  /// as its own; and another user must not be able to remove it. So the folder is this user's,
+  /// readable by no one else (checked before writing), and its name carries a digest of the
+  /// database's path.
+  ///
+  /// ```swift
+  /// RecoveryFile.temporaryPlace(for: URL(fileURLWithPath: "/home/blob/standups.sqlite"),
+  ///                             in: URL(fileURLWithPath: "/tmp"))
+  /// // /tmp/standups-1000-d7f42854faacb0da: user 1000, then the digest of the path
+  /// ```
+  public static func temporaryPlace(for database: URL, in temporary: URL) -> URL {
+    let path = database.standardizedFileURL.path
+    // NB: FNV-1a, not `Hasher`, whose seed changes with every launch: the next launch must find
+    // the folder this one named.
+    var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in path.utf8 {
+      digest = (digest ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+    let hex = String(digest, radix: 16)
+    let name = "\(temporaryPrefix)\(String(repeating: "0", count: 16 - hex.count))\(hex)"
+    return temporary.appendingPathComponent(name, isDirectory: true)
+  }
+
+  private static var temporaryPrefix: String { "standups-\(getuid())-" }
+
   private static func write(_ data: Data, in folder: URL, at date: Date) throws(FileProblem) -> URL
   {
     let fileSystem = FileSystem.live
     if let error = fileSystem.createDirectories(folder.path) {
       throw error.problem(at: folder.path)
+    }
+    if folder.lastPathComponent.hasPrefix(temporaryPrefix), !isPrivateToThisUser(folder) {
+      throw FileProblem(
+        path: folder.path, reason: .other("the folder is not this user's alone"),
+        technicalDetail: "lstat: not a directory of uid \(getuid()) with mode 0700")
     }
     let stamp = Date.ISO8601FormatStyle().format(date).filter { $0 != "-" && $0 != ":" }
     var attempt = 0
@@ -107,6 +142,14 @@ public enum RecoveryFile {
   private static func isOwnedByThisUser(_ file: URL) -> Bool {
     var status = stat()
     return stat(file.path, &status) == 0 && status.st_uid == getuid()
+  }
+
+  /// Whether `folder` is a directory, not a link to one, that only this user can enter: one
+  /// another user made in the temporary folder before this one is refused.
+  private static func isPrivateToThisUser(_ folder: URL) -> Bool {
+    var status = stat()
+    return lstat(folder.path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+      && status.st_uid == getuid() && status.st_mode & 0o077 == 0
   }
 
   private static let prefix = "unsaved-standups-"

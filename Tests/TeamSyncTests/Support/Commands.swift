@@ -13,9 +13,12 @@ struct Home {
     folder =
       URL(fileURLWithPath: parent)
       .appendingPathComponent("home-\(UUID().uuidString.prefix(8))").path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: "\(folder)/tmp", withIntermediateDirectories: true)
+    // NB: A temporary folder of its own too: the machine's is shared with every test running.
     environment = [
       "HOME": folder, "PGPASSWORD": password, "XDG_DATA_HOME": "", "XDG_STATE_HOME": "",
+      "TMPDIR": "\(folder)/tmp",
     ]
   }
 

@@ -30,7 +30,8 @@ struct TemporaryFolder: ~Copyable {
   init() throws {
     url = FileManager.default.temporaryDirectory
       .appendingPathComponent("standups-tests-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: url.appendingPathComponent("tmp"), withIntermediateDirectories: true)
   }
 
   deinit {
@@ -61,10 +62,13 @@ struct TemporaryFolder: ~Copyable {
     url.appendingPathComponent(name)
   }
 
-  /// The environment a test launches the app with: its data and state in this folder, UTC.
+  /// The environment a test launches the app with: its data, state and temporary files in this
+  /// folder, UTC. NB: The machine's temporary folder would be shared with every other test and
+  /// program running: a recovery file one left there would be another's business.
   var environment: [String: String] {
     [
       "HOME": url.path,
+      "TMPDIR": url.appendingPathComponent("tmp").path,
       "XDG_DATA_HOME": url.appendingPathComponent("data").path,
       "XDG_STATE_HOME": url.appendingPathComponent("state").path,
       "TZ": "UTC",
