@@ -53,6 +53,13 @@ struct Machine {
 extension Machine {
   /// A machine of member `name`, whose password is "`name`-secret", joined to "platform" (over
   /// `link`, when the server has a network of its own).
+  /// Alice, bob, carol and mallory, each with the password ``platform(_:as:over:)`` signs in
+  /// with: the members of "platform" for suites that need more than two.
+  static let platformMembers = [
+    "alice": "alice-secret", "bob": "bob-secret", "carol": "carol-secret",
+    "mallory": "mallory-secret",
+  ]
+
   static func platform(
     _ server: TestServer, as name: String, over link: TestNetwork.Link? = nil
   ) async throws -> Machine {

@@ -1,7 +1,19 @@
 import PostgresTestServer
 import Testing
 
+@testable import TeamSync
+
 extension TestServer {
+  /// Makes `name`, a role on the server in another team, "elsewhere", only: what it reads of
+  /// "platform" through psql is what anyone outside that team with an account reads.
+  func makeOutsider(_ name: String, password: String) async throws {
+    try createRole(name, password: password)
+    try await withAdministrator { connection in
+      try await TeamSchema.addMembers(
+        team: "elsewhere", roles: [role(name)], on: connection, logger: TestServer.logger)
+    }
+  }
+
   /// Expects the server to refuse each of `statements` to `member` through psql, by a privilege
   /// or a row-level security policy.
   func expectRefused(

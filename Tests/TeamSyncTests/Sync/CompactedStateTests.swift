@@ -12,10 +12,7 @@ import Testing
 /// pruned meanwhile (`StorageClient.TeamLedger.startFrom`, `TeamSyncEngine.round`).
 @Suite(.serialized, .timeLimit(.minutes(8)))
 struct CompactedStateTests {
-  static let members = [
-    "alice": "alice-secret", "bob": "bob-secret", "carol": "carol-secret",
-    "mallory": "mallory-secret",
-  ]
+  static let members = Machine.platformMembers
 
   /// The plain version and the fast one agree: a machine that replayed every change and one that
   /// started from the compacted state hold the same standups, after changes of every kind.

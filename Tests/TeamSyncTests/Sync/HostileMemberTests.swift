@@ -15,11 +15,7 @@ struct HostileMemberTests {
   @Test func aMemberCannotAddThemselfOrAnyoneToATeam() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Self.members)
-      try server.createRole("eve", password: "eve-secret")
-      try await server.withAdministrator { connection in
-        try await TeamSchema.addMembers(
-          team: "elsewhere", roles: [server.role("eve")], on: connection, logger: TestServer.logger)
-      }
+      try await server.makeOutsider("eve", password: "eve-secret")
       let mallory = server.role("mallory")
       try server.expectRefused(
         [

@@ -10,10 +10,7 @@ import Testing
 /// what members, through psql, can and cannot do to a pruned history.
 @Suite(.serialized, .timeLimit(.minutes(5)))
 struct TeamHistoryTests {
-  static let members = [
-    "alice": "alice-secret", "bob": "bob-secret", "carol": "carol-secret",
-    "mallory": "mallory-secret",
-  ]
+  static let members = Machine.platformMembers
 
   @Test func aPruneKeepsWhatTheSlowestMachineStillNeeds() async throws {
     try await TestServer.withTestServer { server in
@@ -77,12 +74,7 @@ struct TeamHistoryTests {
   @Test func onlyTheOwnerPrunesAndNoMemberCanReachAnothersPlace() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Self.members)
-      try server.createRole("eve", password: "eve-secret")
-      try await server.withAdministrator { connection in
-        try await TeamSchema.addMembers(
-          team: "elsewhere", roles: [server.role("eve")], on: connection,
-          logger: TestServer.logger)
-      }
+      try await server.makeOutsider("eve", password: "eve-secret")
       let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
       let alicesMachine = try #require(try await alice.database.teamMembership()).machine
       for number in [2, 3, 1_000_000] {
