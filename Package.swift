@@ -392,6 +392,8 @@ let package = Package(
         "MeetingFeature",
         "Persistence",
         "RecordMeeting",
+        "SoundClient",
+        "SpeechClient",
         "StandupDetail",
         "StandupForm",
         "StandupsList",

@@ -1,11 +1,11 @@
 /// Lets a ``TestStore`` sleep until something it waits for may have happened: an effect sent an
 /// action or finished.
 ///
-/// Waiting is driven by those events, so a wait that ends does so as soon as it can. A wait
-/// that cannot end (an effect waiting on a clock the test never advances) would hang the test
-/// run; a bound on each wait (``TestStore/timeout``) guards against that, and is the only time a
-/// test store looks at the wall clock. The bound is far longer than any wait that ends, so it
-/// decides nothing in a test that passes.
+/// Waiting is driven by those events, so a wait that ends does so as soon as it can. Each wait
+/// has a bound, the only time a test store looks at the wall clock: for a wait that must end,
+/// ``TestStore/timeout``, which only guards against a hang (an effect waiting on a clock the test
+/// never advances); for a non-exhaustive `finish()`, the time it gives effects that may outlive
+/// the test.
 @MainActor
 final class Progress {
   /// How a wait ended.

@@ -31,11 +31,11 @@ import Synchronization
 ///
 /// While any test store is alive, tasks run on the main serial executor, so that effects
 /// interleave with the test deterministically. Test stores share that executor by count with
-/// `withSerialEffects(_:)`, so one test ending never switches it off under another. Waiting for
-/// an action or for effects to finish ends on events (an action arrives, an effect finishes); a
-/// wait that cannot end (an effect that never finishes) fails the test once ``timeout`` has
-/// passed, a bound far longer than any wait that ends, so a busy machine cannot fail a passing
-/// test.
+/// `withSerialEffects(_:)`, so one test ending never switches it off under another. A wait that
+/// must end (an action to receive, the effects of an exhaustive test) ends on events (an action
+/// arrives, an effect finishes), and fails the test only once ``timeout``, a bound far longer
+/// than any wait that ends, has passed, so a busy machine cannot fail a passing test. A
+/// non-exhaustive test may leave a long-living effect running, as in the library.
 ///
 /// > Important: Failures reach Swift Testing on Linux only when the test binary links
 /// > `IssueReportingTestSupport`; this module depends on it for that reason.
@@ -53,14 +53,16 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     set { root.dependencies = newValue }
   }
 
-  /// How long a wait for an action or for effects to finish may last before it fails the test:
-  /// a minute unless set, long enough that a test starved of turns by the others in its process
-  /// is not taken for a hung one.
+  /// How long a wait that must end may last before it fails the test: an exhaustive
+  /// ``finish(timeout:fileID:filePath:line:column:)``, a `receive`, a task's `finish()`. A minute
+  /// unless set.
   ///
-  /// Only a wait that cannot end reaches it, such as ``finish(fileID:filePath:line:column:)``
-  /// on an effect that never finishes, which then fails with the message the Composable
-  /// Architecture gives. It guards against a test run that hangs, and decides nothing in a
-  /// test that passes: a wait that ends does so on the event it waits for.
+  /// Those waits end on the event they wait for (an action arrives, an effect finishes), so this
+  /// bound decides nothing in a test that passes; it only guards against a run that hangs, such
+  /// as an exhaustive `finish()` on a timer nobody stops, which then fails with the message the
+  /// Composable Architecture gives. It is long so that a test starved of turns by the others in
+  /// its process is not taken for a hung one. (The library polls, and fails after one second.)
+  /// A non-exhaustive `finish()`, which an effect may outlive, waits one second unless told.
   ///
   /// ```swift
   /// store.timeout = .seconds(30)
@@ -294,26 +296,34 @@ public final class TestStore<State: Equatable, Action: Sendable> {
     """
   }
 
-  /// Reports what a wait for effects to finish left running, when it ended without them: after
-  /// ``timeout``, with the Composable Architecture's message and the actions that started them,
-  /// after which they are cancelled, so that the end of the test does not report them again; or,
-  /// when the test was cancelled, that it was.
-  func reportUnfinishedEffects(after outcome: Progress.Outcome, at location: CodeLocation) {
-    switch outcome {
-    case .happened:
-      return
-    case .timedOut:
-      location.reportIssue(Self.stillInFlightMessage(runningOrigins(), after: timeout))
-      root.runtime.cancelAll()
-    case .cancelled:
-      location.reportIssue(
-        """
-        Expected effects to finish, but the test was cancelled with \
-        \(root.runtime.trackedRunningCount) still running. Effects started by:
+  /// Reports what `finish()` left running when its wait ended without the effects.
+  ///
+  /// In an exhaustive test that is a failure: after `waited`, with the Composable Architecture's
+  /// message and the actions that started them, which are then cancelled so that the end of the
+  /// test does not report them again; or that the test was cancelled first. In a non-exhaustive
+  /// test an effect may outlive it, so they are only shown as skipped, and go on.
+  func reportUnfinishedEffects(
+    after outcome: Progress.Outcome,
+    waited: Duration,
+    at location: CodeLocation
+  ) {
+    guard outcome != .happened else { return }
+    let message =
+      outcome == .timedOut
+      ? Self.stillInFlightMessage(runningOrigins(), after: waited)
+      : """
+      Expected effects to finish, but the test was cancelled with \
+      \(root.runtime.trackedRunningCount) still running. Effects started by:
 
-        \(runningOrigins().map { "  • \(debugCaseOutput($0))" }.joined(separator: "\n"))
-        """
-      )
+      \(runningOrigins().map { "  • \(debugCaseOutput($0))" }.joined(separator: "\n"))
+      """
+    guard exhaustivity == .on else {
+      showSkipped(message, at: location)
+      return
+    }
+    location.reportIssue(message)
+    if outcome == .timedOut {
+      root.runtime.cancelAll()
     }
   }
 

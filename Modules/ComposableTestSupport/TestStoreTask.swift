@@ -20,16 +20,21 @@ public struct TestStoreTask: Hashable, Sendable {
   }
 
   /// Waits for the effects to finish; reports them, and cancels them, when they have not
-  /// finished once the test store's `timeout` has passed, or when the waiting task is cancelled
-  /// first.
+  /// finished once `timeout` has passed, or when the waiting task is cancelled first.
+  ///
+  /// ```swift
+  /// await store.send(.saveButtonTapped).finish()
+  /// ```
   ///
   /// - Parameters:
+  ///   - timeout: How long the effects may take: the test store's `timeout` unless given.
   ///   - fileID: The file of the call, which a reported failure points at.
   ///   - filePath: The full path of that file.
   ///   - line: The line of the call.
   ///   - column: The column of the call.
   @MainActor
   public func finish(
+    timeout: Duration? = nil,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -41,6 +46,7 @@ public struct TestStoreTask: Hashable, Sendable {
       completion.isComplete = true
       progress.signal()
     }
+    let timeout = timeout ?? self.timeout
     let outcome = await progress.wait(until: { completion.isComplete }, atMost: timeout)
     guard outcome != .happened else { return }
     watcher.cancel()

@@ -1,4 +1,5 @@
 import AppFeature
+import Clocks
 import Composable
 import ComposableTestSupport
 import Foundation
@@ -6,6 +7,8 @@ import IdentifiedCollections
 import Models
 import Persistence
 import RecordMeeting
+import SoundClient
+import SpeechClient
 import StandupDetail
 import StandupForm
 import StorageClient
@@ -97,6 +100,33 @@ struct WatchingTests {
     let kept = try #require(try await folder.stored().first)
     #expect(kept.id == Standup.engineeringMock.id)
     #expect(kept.meetings.first?.transcript == "Done")
+  }
+
+  /// The recorder's timer runs on while the deletion is found, as it does in the app; the test
+  /// checks what it cares about and leaves the timer running, as an integration test may.
+  @Test func aRecorderKeepsTimingWhileItsStandupIsDeletedElsewhere() async throws {
+    try await folder.seed([.engineeringMock])
+    let clock = TestClock()
+    let store = await makeStore(
+      on: folder.database(),
+      path: StackState([.record(RecordMeeting.State(standup: .engineeringMock))]),
+      clock: clock)
+    store.dependencies.speechClient.authorizationStatus = { .denied }
+    store.dependencies.soundClient.playSpeakerChange = {}
+    let recorder = store.state.app.path.ids[0]
+    let other = folder.database()
+    _ = try await other.load()
+    try await other.apply(.deleted(Standup.engineeringMock.id))
+
+    store.exhaustivity = .off
+    await store.send(.app(.path(.element(id: recorder, action: .record(.onTask)))))
+    await store.send(.lookForChangesElsewhere)
+    await store.receive(\.changesElsewhereFound)
+    await clock.advance(by: .seconds(2))
+    await store.skipReceivedActions()
+    #expect(store.state.app.path[id: recorder, case: \.record]?.secondsElapsed == 2)
+    #expect(store.state.storage.deletedElsewhere == [Standup.engineeringMock.id])
+    await store.finish()
   }
 
   /// Found by the soak: a meeting saved before the question is answered stores its standup
