@@ -30,25 +30,17 @@ public struct StackState<Element> {
   @usableFromInline
   final class Storage {
     @usableFromInline var elements: OrderedDictionary<StackElementID, Element>
-    /// Identifies the sequence of IDs (``StackState/nextVersion()``).
-    var version: UInt64
-    /// The IDs removed since version `removedSince`, oldest first, for `forEach` (see
-    /// ``StackState/takeRemovals()``); `nil` once there were too many to list.
-    var removedIDs: [StackElementID]? = []
-    var removedSince: UInt64
+    /// The version of the IDs and the IDs removed, for `forEach` (``StackIDsBefore``).
+    var log = StackIDsBefore.Log()
 
     init(_ elements: OrderedDictionary<StackElementID, Element>) {
       self.elements = elements
-      self.version = StackState.nextVersion()
-      self.removedSince = version
     }
 
-    /// A copy for a stack that is about to write: the same IDs, version and removals.
+    /// A copy for a stack that is about to write: the same IDs, and the same log.
     init(copying other: Storage) {
       self.elements = other.elements
-      self.version = other.version
-      self.removedIDs = other.removedIDs
-      self.removedSince = other.removedSince
+      self.log = other.log
     }
   }
 
@@ -129,52 +121,112 @@ extension StackState {
   /// one, from one counter for the process, so two stacks with the same version have the same
   /// IDs. Writes to an element keep it.
   package var version: UInt64 {
-    storage.version
+    storage.log.version
   }
 
-  /// A new version, for a change to the IDs.
-  static func nextVersion() -> UInt64 {
-    stackVersions.wrappingAdd(1, ordering: .relaxed).newValue
+  /// The IDs now, as `forEach` keeps them through an action: the version, not a copy.
+  package var idsBefore: StackIDsBefore {
+    StackIDsBefore(version: storage.log.version)
   }
-
-  /// The most removals listed before the list is given up: a list nobody takes (a stack changed
-  /// outside any store) must not grow without end, and `forEach` falls back to comparing IDs.
-  static var removalLimit: Int { 32 }
 
   /// Records a change to the IDs that removes `removed`, before the storage changes. The storage
   /// must be this stack's own.
   mutating func didChangeIDs(removing removed: some Collection<StackElementID>) {
-    storage.version = Self.nextVersion()
-    guard !removed.isEmpty else { return }
-    guard let count = storage.removedIDs?.count, count + removed.count <= Self.removalLimit else {
-      storage.removedIDs = nil
-      return
-    }
-    storage.removedIDs?.append(contentsOf: removed)
+    storage.log.record(removing: removed)
   }
 
-  /// The version now, and the IDs removed since version `since` (`nil` when they were too many
-  /// to list); the list starts again now. `forEach` takes them before every action, so that the
-  /// store looks only at the elements that went (`EffectRuntime.reconcile(_:stack:keeping:)`).
+  /// The log as it is, which then starts again at the version now, so that what it lists next
+  /// is what goes after this moment (``StackIDsBefore``). `forEach` takes it before an action
+  /// when the store has navigated work to reconcile.
   ///
   /// Mutating, so that `forEach` calls it through an in-place access, where a read through its
-  /// key path would copy the stack out. The list does not start again while the storage is
-  /// shared: a copy costs more than the list saves, and a list that does not start where the
+  /// key path would copy the stack out. The log does not start again while the storage is
+  /// shared: a copy costs more than the log saves, and a log that does not start where the
   /// store last looked only makes it check every element with running work.
-  package mutating func takeRemovals() -> (version: UInt64, since: UInt64, ids: [StackElementID]?) {
-    let taken = (storage.version, storage.removedSince, storage.removedIDs)
-    guard storage.removedSince != storage.version || storage.removedIDs?.isEmpty != true,
-      isKnownUniquelyReferenced(&storage)
-    else { return taken }
-    storage.removedSince = storage.version
-    storage.removedIDs = []
+  package mutating func takeLog() -> StackIDsBefore.Log {
+    let taken = storage.log
+    guard !taken.isFresh, isKnownUniquelyReferenced(&storage) else { return taken }
+    storage.log.restart()
     return taken
   }
 
-  /// The IDs removed since version `version`, when the list of removals starts there and is
-  /// complete; otherwise `nil`.
-  package func removals(since version: UInt64) -> [StackElementID]? {
-    storage.removedSince == version ? storage.removedIDs : nil
+  /// The log of the IDs' changes, as it is.
+  package var log: StackIDsBefore.Log {
+    storage.log
+  }
+}
+
+/// The IDs a stack held at one moment, as `forEach` keeps them through an action: the
+/// reference's `idsBefore = stack.ids`, kept as the stack's version then rather than as a copy.
+///
+/// The reference `forEach` copies the IDs before the action and cancels the work of
+/// `idsBefore.subtracting(stack.ids)` after it. Held across the action, that copy would share the
+/// stack's keys, so every push and pop during the action would copy all of them: a stack of N
+/// elements would cost O(N) a push (`Stack.PushPop/1000` ÷ `/10` guards it). Instead every stack
+/// keeps a ``Log``: every change to its IDs gives it a new version, from one counter for the
+/// process, so equal versions mean equal IDs whatever storage holds them; and it lists the IDs it
+/// removes since the log last started, up to ``Log/limit``. ``removed(in:)`` is then the
+/// reference's subtraction, read off the log, whenever the log starts at this moment; when it
+/// cannot tell (the stack was replaced, its log started elsewhere or filled up), the caller looks
+/// at every element that can have work to cancel. The runtime keeps one per navigation slot, the
+/// moment it last reconciled the slot, and reads removals made elsewhere the same way
+/// (``EffectRuntime/reconcile(_:stack:keeping:)``). `StackStateTests` and `ReconciliationTests`
+/// guard the log, the model tests that it agrees with the reference.
+package struct StackIDsBefore: Equatable, Sendable {
+  /// The version of the IDs at that moment.
+  let version: UInt64
+
+  /// The IDs removed since this moment, when the log can tell: none when the IDs have not
+  /// changed; the listed ones when the log starts here (some may be back on the stack);
+  /// otherwise `nil`.
+  package func removed(in log: Log) -> [StackElementID]? {
+    if log.version == version { return [] }
+    return log.start == version ? log.removed : nil
+  }
+
+  /// What a stack's storage records about its IDs.
+  package struct Log: Sendable {
+    /// Identifies the sequence of IDs.
+    private(set) var version = Log.nextVersion()
+    /// The version the list of removals starts at.
+    private(set) var start: UInt64
+    /// The IDs removed since `start`, oldest first; `nil` once there were too many to list.
+    private(set) var removed: [StackElementID]? = []
+
+    init() {
+      self.start = version
+    }
+
+    /// The most removals listed before the list is given up: a log nobody takes (a stack changed
+    /// outside any store) must not grow without end.
+    static var limit: Int { 32 }
+
+    /// Whether the log starts at its version with nothing listed: starting again changes nothing.
+    var isFresh: Bool {
+      start == version && removed?.isEmpty == true
+    }
+
+    /// A change to the IDs that removes `ids`.
+    mutating func record(removing ids: some Collection<StackElementID>) {
+      version = Self.nextVersion()
+      guard !ids.isEmpty else { return }
+      guard let count = removed?.count, count + ids.count <= Self.limit else {
+        removed = nil
+        return
+      }
+      removed?.append(contentsOf: ids)
+    }
+
+    /// Starts the list again at the version now.
+    mutating func restart() {
+      start = version
+      removed = []
+    }
+
+    /// A new version, for a change to the IDs.
+    private static func nextVersion() -> UInt64 {
+      stackVersions.wrappingAdd(1, ordering: .relaxed).newValue
+    }
   }
 }
 

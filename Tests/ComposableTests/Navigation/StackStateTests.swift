@@ -165,49 +165,57 @@ struct StackStateTests {
     #expect(Set([stack, makeStack(["b", "a"])]).count == 2)
   }
 
-  @Test func takingRemovalsListsTheIDsThatWentSinceTheLastTake() {
+  @Test func takingTheLogListsTheIDsThatWentSinceTheLastTake() {
     var stack = makeStack(["a", "b", "c", "d"])
-    let first = stack.takeRemovals()
-    #expect(first.ids == [])
+    let first = stack.takeLog()
+    #expect(first.removed == [])
     stack.pop(from: 2)
     stack[id: 0] = nil
     stack.append("e")
-    let taken = stack.takeRemovals()
-    #expect(taken.since == first.version)
+    let taken = stack.takeLog()
+    #expect(taken.start == first.version)
     #expect(taken.version == stack.version)
-    #expect(taken.ids == [2, 3, 0])
-    let again = stack.takeRemovals()
-    #expect(again.since == again.version && again.ids == [])
+    #expect(taken.removed == [2, 3, 0])
+    let again = stack.takeLog()
+    #expect(again.start == again.version && again.removed == [])
   }
 
-  @Test func removalsAreReadOnlyFromTheVersionTheirListStarts() {
+  @Test func theIDsBeforeAreReadOffTheLogOnlyWhenItStartsThere() {
     var stack = makeStack(["a", "b", "c"])
-    let before = stack.takeRemovals()
+    _ = stack.takeLog()
+    let before = stack.idsBefore
+    #expect(before.removed(in: stack.log) == [], "nothing changed")
     stack.removeLast()
-    #expect(stack.removals(since: before.version) == [2])
-    #expect(stack.removals(since: stack.version) == nil)
-    #expect(makeStack(["a"]).removals(since: before.version) == nil)
+    #expect(before.removed(in: stack.log) == [2])
+    #expect(stack.idsBefore.removed(in: stack.log) == [])
+    stack.append("d")
+    #expect(stack.idsBefore.removed(in: makeStack(["a"]).log) == nil, "another stack's log")
+    var moved = stack
+    moved.removeLast()
+    #expect(stack.idsBefore.removed(in: moved.log) == nil, "a log that starts elsewhere")
   }
 
-  @Test func aListThatGrowsPastItsLimitIsGivenUp() {
-    var stack = makeStack((0...StackState<String>.removalLimit).map { "\($0)" })
-    let before = stack.takeRemovals()
+  @Test func aLogThatGrowsPastItsLimitIsGivenUp() {
+    var stack = makeStack((0...StackIDsBefore.Log.limit).map { "\($0)" })
+    _ = stack.takeLog()
+    let before = stack.idsBefore
     stack.pop(from: 0)
-    #expect(stack.removals(since: before.version) == nil)
-    #expect(stack.takeRemovals().ids == nil)
+    #expect(before.removed(in: stack.log) == nil)
+    #expect(stack.takeLog().removed == nil)
     stack.append("again")
     stack.removeLast()
-    #expect(stack.takeRemovals().ids?.count == 1)
+    #expect(stack.takeLog().removed?.count == 1)
   }
 
-  @Test func aSharedStacksListStartsAgainOnlyOnceItsStorageIsItsOwn() {
+  @Test func aSharedStacksLogStartsAgainOnlyOnceItsStorageIsItsOwn() {
     var stack = makeStack(["a", "b"])
-    _ = stack.takeRemovals()
+    _ = stack.takeLog()
     stack.removeLast()
     let copy = stack
-    let taken = stack.takeRemovals()
-    #expect(taken.ids == [1])
-    #expect(stack.removals(since: taken.version) == nil)
+    let taken = stack.takeLog()
+    #expect(taken.removed == [1])
+    #expect(StackIDsBefore(version: taken.version).removed(in: stack.log) == [])
+    #expect(stack.log.start != taken.version, "not started again")
     #expect(copy.ids == [0])
   }
 

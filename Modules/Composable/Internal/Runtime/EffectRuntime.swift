@@ -48,18 +48,18 @@ package final class EffectRuntime: Sendable {
   /// Cancels the work of the live children of the navigation slot at `slot` that `keeps`
   /// rejects, those its operator no longer holds, and returns them.
   ///
-  /// For a stack, `stack` is what ``StackState/takeRemovals()`` took: its version now, and the
-  /// IDs removed since version `since` (`nil` when there were too many). The runtime remembers
-  /// the version it last reconciled each slot at: a slot reconciled at `since` has only the
-  /// listed IDs looked at, one reconciled at `version` none, any other every live child. Since
-  /// versions come from one counter and the stack's list starts again whenever it is taken,
-  /// none has fewer children looked at than went. A presentation or an optional child has its
-  /// one live child looked at. Guarded by `ReconciliationTests`, `NavigationCostTests` (the
+  /// For a stack, `stack` is its log as ``StackState/takeLog()`` took it. The runtime remembers
+  /// the moment it last reconciled each slot (a ``StackIDsBefore``) and asks the log what was
+  /// removed since (``StackIDsBefore/removed(in:)``): nothing is looked at when the stack has not
+  /// changed, only the listed IDs when the log starts at that moment, every live child when it
+  /// cannot tell. Since versions come from one counter and the log starts again whenever it is
+  /// taken, none has fewer children looked at than went. A presentation or an optional child has
+  /// its one live child looked at. Guarded by `ReconciliationTests`, `NavigationCostTests` (the
   /// entries a push and a pop examine) and the stack model tests.
   @discardableResult
   package func reconcile(
     _ slot: NavigationIDPath,
-    stack: (version: UInt64, since: UInt64, ids: [StackElementID]?)?,
+    stack: StackIDsBefore.Log?,
     keeping keeps: (HashableIdentity) -> Bool
   ) -> [HashableIdentity] {
     let (tasks, children) = changeRegistry { $0.reconcile(slot, stack: stack, keeping: keeps) }
@@ -112,10 +112,10 @@ struct EffectRegistry {
   var running = TokenTable<Entry>(vacant: .vacant)
   var nextSequence: UInt64 = 0
   var tokensByKey: [CancellationKey: SmallSet<Int>] = [:]
-  /// The children with running work in each navigation slot, and the stack version the slot was
-  /// last reconciled at (see ``EffectRuntime/reconcile(_:stack:keeping:)``).
-  var liveChildren: [NavigationIDPath: (children: SmallSet<HashableIdentity>, version: UInt64?)] =
-    [:]
+  /// The children with running work in each navigation slot, and, for a stack, the moment the
+  /// slot was last reconciled at (see ``EffectRuntime/reconcile(_:stack:keeping:)``).
+  var liveChildren:
+    [NavigationIDPath: (children: SmallSet<HashableIdentity>, reconciled: StackIDsBefore?)] = [:]
   var examinedEntryCount = 0
 
   /// A running task and what it is registered under.
@@ -269,15 +269,17 @@ struct EffectRegistry {
   /// ``EffectRuntime/reconcile(_:stack:keeping:)``.
   mutating func reconcile(
     _ slot: NavigationIDPath,
-    stack: (version: UInt64, since: UInt64, ids: [StackElementID]?)?,
+    stack: StackIDsBefore.Log?,
     keeping keeps: (HashableIdentity) -> Bool
   ) -> (tasks: [Task<Void, any Error>], children: [HashableIdentity]) {
     examinedEntryCount += 1
     guard var live = liveChildren[slot] else { return ([], []) }
-    if let stack, live.version == stack.version { return ([], []) }
+    let now = stack.map { StackIDsBefore(version: $0.version) }
+    if let now, live.reconciled == now { return ([], []) }
+    let removed = stack.flatMap { log in live.reconciled?.removed(in: log) }
     var gone: [HashableIdentity] = []
     var examined = 0
-    if let stack, let removed = stack.ids, live.version == stack.since {
+    if let removed {
       for id in removed {
         let child = HashableIdentity(id)
         guard live.children.contains(child) else { continue }
@@ -291,7 +293,7 @@ struct EffectRegistry {
       }
     }
     examinedEntryCount += examined
-    live.version = stack?.version
+    live.reconciled = now
     liveChildren[slot] = live
     var tasks: [Task<Void, any Error>] = []
     for child in gone {

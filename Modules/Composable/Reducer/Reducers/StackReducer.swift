@@ -181,8 +181,9 @@ where Element.State: Sendable {
     // NB: Read once: each read copies the context (`Benchmarks/instruction-counts`, send).
     let context = ReducerContext.current
 
-    // 1. Reconcile: cancel the work of elements another reducer removed since the last action.
-    let (versionBefore, cancelledBeforehand) = cancelElementsRemovedElsewhere(
+    // 1. Reconcile: cancel the work of elements another reducer removed since the last action;
+    // keep the IDs before this action (the reference's `idsBefore`, as a version).
+    let (idsBefore, cancelledBeforehand) = cancelElementsRemovedElsewhere(
       &state[keyPath: toStackState], in: context)
 
     // 2. Find the element: what the action asks of the stack.
@@ -229,11 +230,11 @@ where Element.State: Sendable {
       }
     }
 
-    // 6. Cancel the work of the elements this action removed, once the work it started has
-    // started.
+    // 6. Cancel the work of the elements this action removed, `idsBefore` minus the IDs now,
+    // once the work it started has started.
     let removed = elementsRemoved(
       from: &state[keyPath: toStackState],
-      since: versionBefore,
+      since: idsBefore,
       ranElement: request,
       in: context
     )
@@ -246,47 +247,47 @@ where Element.State: Sendable {
     )
   }
 
-  /// Takes the stack's removals (``StackState/takeRemovals()``) and, when a navigated child of
-  /// the store has running work, cancels the work of the elements removed by a reducer that runs
-  /// elsewhere since this operator last looked: one lookup when the stack has not changed since,
-  /// one per removed element otherwise. Returns the stack's version and the elements cancelled.
+  /// When a navigated child of the store has running work, takes the stack's log
+  /// (``StackState/takeLog()``) and cancels the work of the elements a reducer that runs
+  /// elsewhere removed since this operator last looked: one lookup when the stack has not changed
+  /// since, one per removed element otherwise. Returns the IDs now and the elements cancelled.
   private func cancelElementsRemovedElsewhere(
     _ stack: inout StackState<Element.State>,
     in context: ReducerContext
-  ) -> (version: UInt64, cancelled: [HashableIdentity]) {
-    let removals = stack.takeRemovals()
+  ) -> (StackIDsBefore, cancelled: [HashableIdentity]) {
     guard let runtime = context.runtime, runtime.hasNavigatedEffects else {
-      return (removals.version, [])
+      return (stack.idsBefore, [])
     }
+    let log = stack.takeLog()
     let ids = stack.ids
     let cancelled = runtime.reconcile(
       context.navigationIDPath.appending(identity: slot),
-      stack: removals
+      stack: log
     ) { child in
       child.value(as: StackElementID.self).map(ids.contains) ?? true
     }
-    return (removals.version, cancelled)
+    return (StackIDsBefore(version: log.version), cancelled)
   }
 
-  /// The elements this action removed: those the stack lists as removed since `version`, or,
-  /// when its list does not start there (the stack was replaced, or too many went), those with
-  /// running work, and the element the action ran, that are not on it any more.
+  /// The elements this action removed: `idsBefore` minus the IDs now, read off the stack's log;
+  /// when the log cannot tell (``StackIDsBefore/removed(in:)``), those with running work, and the
+  /// element the action ran, that are not on the stack any more.
   ///
   /// Reads the stack through an `inout` access, which projects it in place where a read
   /// through the key path copies it out (`StackReducerTests`' writes in place).
   private func elementsRemoved(
     from stack: inout StackState<Element.State>,
-    since version: UInt64,
+    since idsBefore: StackIDsBefore,
     ranElement request: StackRequest?,
     in context: ReducerContext
   ) -> [HashableIdentity] {
-    guard stack.version != version else { return [] }
-    if let removals = stack.removals(since: version) {
-      return removals.filter { !stack.contains(id: $0) }.map(HashableIdentity.init)
+    if let removed = idsBefore.removed(in: stack.log) {
+      return removed.filter { !stack.contains(id: $0) }.map(HashableIdentity.init)
     }
-    var candidates =
-      context.runtime?.liveChildren(
-        in: context.navigationIDPath.appending(identity: slot)) ?? []
+    var candidates: [HashableIdentity] = []
+    if let runtime = context.runtime, runtime.hasNavigatedEffects {
+      candidates = runtime.liveChildren(in: context.navigationIDPath.appending(identity: slot))
+    }
     if case .element(let id) = request {
       candidates.append(HashableIdentity(id))
     }

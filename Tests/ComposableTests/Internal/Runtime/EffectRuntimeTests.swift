@@ -178,9 +178,9 @@ struct ReconciliationTests {
   @Test func atTheVersionLastReconciledNothingIsExamined() {
     var stack = stack(3)
     var registry = registry(working: [0, 1, 2])
-    _ = registry.reconcile(slot, stack: stack.takeRemovals(), keeping: keeping([0, 1, 2]))
+    _ = registry.reconcile(slot, stack: stack.takeLog(), keeping: keeping([0, 1, 2]))
     let before = registry.examinedEntryCount
-    let (tasks, gone) = registry.reconcile(slot, stack: stack.takeRemovals(), keeping: keeping([]))
+    let (tasks, gone) = registry.reconcile(slot, stack: stack.takeLog(), keeping: keeping([]))
     #expect(tasks.isEmpty && gone.isEmpty)
     #expect(registry.examinedEntryCount == before + 1)
   }
@@ -188,10 +188,10 @@ struct ReconciliationTests {
   @Test func afterAPopOnlyTheRemovedChildrenAreExamined() {
     var stack = stack(3)
     var registry = registry(working: [0, 1, 2])
-    _ = registry.reconcile(slot, stack: stack.takeRemovals(), keeping: keeping([0, 1, 2]))
+    _ = registry.reconcile(slot, stack: stack.takeLog(), keeping: keeping([0, 1, 2]))
     stack.removeLast()
     let before = registry.examinedEntryCount
-    let (_, gone) = registry.reconcile(slot, stack: stack.takeRemovals(), keeping: keeping([0, 1]))
+    let (_, gone) = registry.reconcile(slot, stack: stack.takeLog(), keeping: keeping([0, 1]))
     #expect(gone == [HashableIdentity(StackElementID(integerLiteral: 2))])
     // The reconciliation, the one listed removal, and the one task under it.
     #expect(registry.examinedEntryCount == before + 1 + 1 + 2)
@@ -200,11 +200,11 @@ struct ReconciliationTests {
   @Test func aStackWhoseListStartsElsewhereHasEveryLiveChildChecked() {
     var stack = stack(3)
     var registry = registry(working: [0, 1, 2])
-    _ = registry.reconcile(slot, stack: stack.takeRemovals(), keeping: keeping([0, 1, 2]))
+    _ = registry.reconcile(slot, stack: stack.takeLog(), keeping: keeping([0, 1, 2]))
     var replacement = self.stack(1)
     let before = registry.examinedEntryCount
     let (_, gone) = registry.reconcile(
-      slot, stack: replacement.takeRemovals(), keeping: keeping([0]))
+      slot, stack: replacement.takeLog(), keeping: keeping([0]))
     #expect(Set(gone) == Set([1, 2].map { HashableIdentity(StackElementID(integerLiteral: $0)) }))
     #expect(registry.examinedEntryCount >= before + 1 + 3)
   }
