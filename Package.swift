@@ -240,6 +240,18 @@ let package = Package(
       dependencies: ["StandupsTerminal"],
       path: "Benchmarks/Support/TypingWork"
     ),
+    // NB: The release build of the callgrind workloads above, made as package-benchmark's plugin
+    // makes the benchmarks' (`swift package release-build PRODUCT...`), so that the two share
+    // one release build (Benchmarks/callgrind.bash).
+    .plugin(
+      name: "ReleaseBuild",
+      capability: .command(
+        intent: .custom(
+          verb: "release-build",
+          description: "Build products in release as package-benchmark builds its benchmarks")
+      ),
+      path: "Benchmarks/Support/ReleaseBuild"
+    ),
     .executableTarget(
       name: "StorageWork",
       dependencies: ["BenchmarkFixtures", "Models", "StorageClient"],
@@ -593,7 +605,7 @@ extension Target.Dependency {
 
 // Settings shared by every target of this package (not by its dependencies): Swift 6 strict
 // concurrency comes from `swiftLanguageModes`, and warnings fail the build.
-for target in package.targets {
+for target in package.targets where target.type != .plugin {
   target.swiftSettings =
     (target.swiftSettings ?? []) + [
       .treatAllWarnings(as: .error),
@@ -603,3 +615,4 @@ for target in package.targets {
 }
 
 package.swiftLanguageModes = [.v6]
+

@@ -7,7 +7,11 @@
 # valgrind 3.19 cannot read the toolchain's DWARF 5, so the product runs from a copy without
 # debug info. Needs valgrind (apt install valgrind).
 
-swift build -c release --product "$1" >&2
+# NB: Through the package's `release-build` plugin, not `swift build -c release`: a command
+# plugin's build is the one package-benchmark makes, so this reuses the benchmarks' release build
+# (and the macros' tools of the debug build), where `swift build -c release` would compile
+# swift-syntax and every macro user again (Benchmarks/Support/ReleaseBuild).
+swift package release-build "$1" >&2
 readonly BUILT="$(swift build -c release --show-bin-path)/$1"
 # NB: Beside the original, so that its run path still finds the package's shared libraries.
 readonly BINARY="$BUILT.nodebug"
