@@ -615,4 +615,3 @@ for target in package.targets where target.type != .plugin {
 }
 
 package.swiftLanguageModes = [.v6]
-
