@@ -13,12 +13,13 @@ public enum TeamDeletionAnswer: Equatable, Sendable {
 extension AlertState where Action == TeamDeletionAnswer {
   /// Asks what to do with a standup another member deleted while this machine changed it: the
   /// same choice the app gives when a second instance deletes a standup being edited. Keeping
-  /// it, which loses nothing, is the default.
+  /// it, which loses nothing, is the default; Esc puts the question away until the next launch,
+  /// so Keep it is no cancel button.
   public static func deletedByTeam(_ standup: Standup, by role: String) -> Self {
     AlertState {
       TextState("“\(standup.displayTitle)” was deleted by \(role)")
     } actions: {
-      ButtonState(role: .cancel, action: .keep(standup.id)) {
+      ButtonState(action: .keep(standup.id)) {
         TextState("Keep it")
       }
       ButtonState(role: .destructive, action: .letGo(standup.id)) {

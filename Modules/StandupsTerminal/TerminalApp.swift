@@ -182,14 +182,14 @@ public final class TerminalApp {
       case .share(let id):
         view.shareQuestion = nil
         if let shareWithTeam {
-          Task { await shareWithTeam(id) }
+          writeTeamAnswer { await shareWithTeam(id) }
         }
       case .keepPersonal:
         view.shareQuestion = nil
       case .answerTeamDeletion(let answer):
         view.teamDeletionQuestion = nil
         if let answerTeamDeletion {
-          Task { await answerTeamDeletion(answer) }
+          writeTeamAnswer { await answerTeamDeletion(answer) }
         }
       case .putTeamDeletionAway:
         if case .keep(let id)? = view.teamDeletionQuestion?.buttons.first?.action {
@@ -249,6 +249,31 @@ public final class TerminalApp {
 
   /// Answers the question about a standup another member deleted: set by the front end.
   public var answerTeamDeletion: (@Sendable (TeamDeletionAnswer) async -> Void)?
+
+  /// The user's answers to the team (a share, a deletion kept or let go) still being written,
+  /// numbered in the order they were given.
+  private var teamAnswersBeingWritten: [Int: Task<Void, Never>] = [:]
+  private var teamAnswersGiven = 0
+
+  /// Writes an answer of the user's to the team off the main actor, so that keys go on meanwhile.
+  private func writeTeamAnswer(_ write: @escaping @Sendable () async -> Void) {
+    teamAnswersGiven += 1
+    let number = teamAnswersGiven
+    teamAnswersBeingWritten[number] = Task { [weak self] in
+      await write()
+      self?.teamAnswersBeingWritten[number] = nil
+    }
+  }
+
+  /// Waits until the user's answers to the team are written and what they changed is shown.
+  ///
+  /// A script waits for them before its next line, as it waits for the store's effects: they
+  /// are written on a database connection of the team's, which the store does not see.
+  func finishTeamAnswers() async {
+    while let answer = teamAnswersBeingWritten.values.first {
+      await answer.value
+    }
+  }
 
   /// Asks about the first standup another member deleted while this machine changed it, unless
   /// a question about one is up or the user put it away in this session.

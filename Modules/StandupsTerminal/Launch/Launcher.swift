@@ -109,7 +109,10 @@ public enum Launcher {
       $0.soundClient = SoundClient(playSpeakerChange: {})
     }
     app.recoveryDate = { start.addingTimeInterval(elapsed() / .seconds(1)) }
-    await ScriptRunner(app: app, clock: clock, output: output).run(script)
+    // NB: No sync engine: a script never reaches the network. What the database holds of the
+    // team is shown, and answered, as in the live app.
+    let team = await TeamOnScreen.show(dataFile: options.dataFile, on: app)
+    await ScriptRunner(app: app, clock: clock, team: team, output: output).run(script)
     if !app.hasUnsavedChanges {
       try? await storage.checkpoint()
     }

@@ -10,6 +10,8 @@ import TerminalUI
 struct ScriptRunner {
   let app: TerminalApp
   let clock: TestClock<Duration>
+  /// This machine's team, when it has joined one, shown as the live app shows it.
+  let team: TeamOnScreen?
   let output: @MainActor (String) -> Void
 
   func run(_ script: Script) async {
@@ -45,16 +47,21 @@ struct ScriptRunner {
       // each run before the next (on the one thread every effect runs on here).
       await clock.advance(by: duration)
       // NB: As the live app looks every two seconds, a script looks after each wait for what
-      // other instances committed meanwhile.
+      // other instances committed meanwhile, and what they did to the team's standups (a
+      // `standups sync` or `share` run beside it).
       app.lookForChangesElsewhere()
+      await team?.lookAgain(on: app)
     case .screen(let size):
       output(app.render(size: size).plainText + "\n")
     }
     await settle()
   }
 
-  /// Lets effects run until the store has been quiet for a few turns.
+  /// Lets effects run until the store has been quiet for a few turns, once the user's answers
+  /// to the team are written: those go to the database beside the store, whose quiet turns do
+  /// not count them.
   private func settle() async {
+    await app.finishTeamAnswers()
     var quietTurns = 0
     var changes = app.changeCount
     for _ in 0..<1_000 where quietTurns < 3 {

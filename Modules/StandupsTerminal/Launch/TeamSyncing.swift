@@ -1,44 +1,23 @@
 import Foundation
-import Models
 import StorageClient
 import TeamSync
 
 /// The team's server beside the live app: when this machine has joined a team, a
-/// ``TeamSync/TeamSyncEngine`` runs for as long as the app does, on a database connection of
-/// its own. What it pulls reaches the screen as another instance's commits do (the app looks at
-/// once); how it stands shows on the status line when that needs saying, and the list marks
-/// the shared standups.
+/// ``TeamSync/TeamSyncEngine`` runs for as long as the app does, on the database connection the
+/// team is shown through (``TeamOnScreen``). What it pulls reaches the screen as another
+/// instance's commits do (the app looks at once), with the questions it raises; how it stands
+/// shows on the status line when that needs saying.
 enum TeamSyncing {
-  /// Starts syncing, or returns `nil` when this machine has joined no team (or its database
-  /// cannot be opened a second time, which the app itself reports).
+  /// Shows the team and starts syncing, or returns `nil` when this machine has joined no team
+  /// (or its database cannot be opened a second time, which the app itself reports).
   @MainActor
   static func start(dataFile: URL, app: TerminalApp) async -> Task<Void, Never>? {
-    let database = StandupsDatabase(path: dataFile.path)
-    guard (try? await database.load()) != nil,
-      let membership = try? await database.teamMembership()
-    else { return nil }
-    let engine = TeamSyncEngine(database: database, membership: membership)
-    let team = membership.team
-    app.showTeam(team, status: nil, shared: (try? await database.sharedStandupIDs()) ?? [])
-    app.shareWithTeam = { id in
-      // NB: The engine sees the change it keeps for the team at its next look at the outbox.
-      _ = try? await database.share([id])
-      let shared = (try? await database.sharedStandupIDs()) ?? []
-      await MainActor.run { app.showTeam(team, status: app.view.team, shared: shared) }
-    }
-    app.answerTeamDeletion = { answer in
-      switch answer {
-      case .keep(let id): try? await database.answerTeamDeletion(of: id, keep: true)
-      case .letGo(let id): try? await database.answerTeamDeletion(of: id, keep: false)
-      }
-      await MainActor.run { app.lookForChangesElsewhere() }
-      await askAboutDeletions(database, app)
-    }
-    await askAboutDeletions(database, app)
+    guard let team = await TeamOnScreen.show(dataFile: dataFile, on: app) else { return nil }
+    let engine = TeamSyncEngine(database: team.database, membership: team.membership)
     return Task.detached {
       await engine.run(
         onStatus: { status in
-          Task { await show(status, team, database, app) }
+          Task { await show(status, team, app) }
         },
         onPulled: { report in
           Task { @MainActor in
@@ -47,7 +26,7 @@ enum TeamSyncing {
             if let sentAgain = report.sentAgainSentence { app.tell(sentAgain) }
           }
           if !report.deletedWhileChangedHere.isEmpty {
-            Task { await askAboutDeletions(database, app) }
+            Task { await team.askAboutDeletions(on: app) }
           }
         })
     }
@@ -63,20 +42,15 @@ enum TeamSyncing {
       .joined(separator: " ")
   }
 
-  private static func askAboutDeletions(_ database: StandupsDatabase, _ app: TerminalApp) async {
-    let questions = (try? await database.teamDeletionQuestions()) ?? []
-    await app.askAboutTeamDeletions(questions)
-  }
-
   private static func show(
-    _ status: TeamSyncStatus, _ team: String, _ database: StandupsDatabase, _ app: TerminalApp
+    _ status: TeamSyncStatus, _ team: TeamOnScreen, _ app: TerminalApp
   ) async {
-    let shared = (try? await database.sharedStandupIDs()) ?? []
+    let shared = (try? await team.database.sharedStandupIDs()) ?? []
     let line: String? =
       switch status {
       case .offline, .stopped: status.line
       case .connecting, .online: nil
       }
-    await app.showTeam(team, status: line, shared: shared)
+    await app.showTeam(team.membership.team, status: line, shared: shared)
   }
 }

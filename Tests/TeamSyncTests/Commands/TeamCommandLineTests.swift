@@ -8,7 +8,7 @@ import Testing
 
 /// The `standups` executable's team commands, as a user runs them, against a real server: each
 /// machine a HOME of its own, each member a role with its own password.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(5)), .needsPostgreSQL)
 struct TeamCommandLineTests {
   @Test func setUpAddJoinShareAndSyncAsAUserDoesWithTheirExitCodes() async throws {
     try await TestServer.withTestServer { server in

@@ -7,7 +7,7 @@ import Testing
 
 /// `sslmode` and `sslrootcert` against a real server serving TLS with a certificate that an
 /// authority of the test's own signed for `localhost` alone (``CertificateAuthority``).
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(5)), .needsPostgreSQL, .needsOpenSSL)
 struct TLSTests {
   @Test func verifyFullSyncsOnlyWithTheRightAuthorityAndHostName() async throws {
     try await TestServer.withOwnServer { server in

@@ -12,7 +12,7 @@ import Testing
 /// of its link going quiet, nothing hangs, the other machine goes on syncing, and everything
 /// arrives, once, when the link is back.
 @Suite(
-  .serialized, .timeLimit(.minutes(5)),
+  .serialized, .timeLimit(.minutes(5)), .needsPostgreSQL,
   .enabled(
     if: TestNetwork.unavailable == nil,
     "needs network namespaces: root, iproute2 and nftables (TestNetwork.unavailable)"))

@@ -9,7 +9,7 @@ import Testing
 /// Releases of different ages on one team's server. A newer release is played by a test
 /// migration (a column, a table, a version above this release's) and by rows written through
 /// psql as that release would write them; this release is the older one.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(5)), .needsPostgreSQL)
 struct MixedReleaseTests {
   static let members = ["alice": "alice-secret", "bob": "bob-secret"]
   static let bobsMachine = "00000000-0000-0000-0000-0000000000b0"

@@ -6,7 +6,7 @@ import Testing
 
 /// The team schema on a real PostgreSQL 15 server (``TestServer``), each test with a database
 /// and roles of its own.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(5)), .needsPostgreSQL)
 struct TeamSchemaTests {
   let logger = {
     var logger = Logger(label: "TeamSyncTests")

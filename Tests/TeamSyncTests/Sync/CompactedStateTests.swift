@@ -10,7 +10,7 @@ import Testing
 /// Machines that start from a team's compacted state rather than from each change: one joining,
 /// one whose place the owner pruned while it was away, one coming back to a server restored and
 /// pruned meanwhile (`StorageClient.TeamLedger.startFrom`, `TeamSyncEngine.round`).
-@Suite(.serialized, .timeLimit(.minutes(8)))
+@Suite(.serialized, .timeLimit(.minutes(8)), .needsPostgreSQL)
 struct CompactedStateTests {
   static let members = Machine.platformMembers
 

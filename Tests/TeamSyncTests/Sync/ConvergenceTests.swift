@@ -14,7 +14,7 @@ import Testing
 /// is the same, byte for byte, and it is what applying the server's change log in its order
 /// gives — so an edit is missing only where a change the server ordered later set the same
 /// field. No recorded meeting is ever lost.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(5)), .needsPostgreSQL)
 struct ConvergenceTests {
   enum Step: Equatable, Sendable {
     case edit(machine: Int, standup: Int, kind: Int, value: Int)

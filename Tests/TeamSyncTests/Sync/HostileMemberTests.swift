@@ -8,7 +8,7 @@ import Testing
 
 /// A member who works against the team through psql, with SQL written by hand: what the server
 /// refuses them, and what the others' machines make of the rows it cannot refuse.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(5)), .needsPostgreSQL)
 struct HostileMemberTests {
   static let members = ["alice": "alice-secret", "bob": "bob-secret", "mallory": "mallory-secret"]
 

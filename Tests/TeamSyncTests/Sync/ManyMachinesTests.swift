@@ -10,7 +10,7 @@ import Testing
 /// Fifty machines in one process, each running its engine as the app does, all editing at
 /// once: half of their edits to standups every machine shares and edits, half to one of their
 /// own. NB: The time limit leaves room for both waits for convergence to reach their guard.
-@Suite(.serialized, .timeLimit(.minutes(12)))
+@Suite(.serialized, .timeLimit(.minutes(12)), .needsPostgreSQL)
 struct ManyMachinesTests {
   static let members = (1...5).reduce(into: [String: String]()) { members, index in
     members["member\(index)"] = "member\(index)-secret"

@@ -8,7 +8,7 @@ import Testing
 
 /// A member the schema's owner takes out of the team (`standups team remove`): their machines
 /// are told, leave the team, and keep its standups as their own.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(5)), .needsPostgreSQL)
 struct RemovalTests {
   static let members = ["alice": "alice-secret", "bob": "bob-secret"]
 

@@ -9,7 +9,7 @@ import Testing
 /// The team's server restored from an older backup (`pg_dump`, then `pg_restore`): it has
 /// forgotten changes its members' machines applied. Each such machine notices at its next round,
 /// pulls what the server holds now, sends its shared standups again, and deletes nothing.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(5)), .needsPostgreSQL)
 struct RestoredServerTests {
   static let members = ["alice": "alice-secret", "bob": "bob-secret"]
 

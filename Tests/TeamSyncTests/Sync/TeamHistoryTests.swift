@@ -8,7 +8,7 @@ import Testing
 
 /// `standups team prune`, as the schema's owner runs it (``TeamHistory``): what it keeps, and
 /// what members, through psql, can and cannot do to a pruned history.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(5)), .needsPostgreSQL)
 struct TeamHistoryTests {
   static let members = Machine.platformMembers
 

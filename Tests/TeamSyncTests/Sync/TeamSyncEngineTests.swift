@@ -10,7 +10,7 @@ import Testing
 /// Machines syncing through a real PostgreSQL 15 server (``TestServer``): each machine its own
 /// SQLite database, each member its own role. The engine's rounds are driven from the test, so
 /// the machines share its process; ``ConvergenceTests`` runs each machine as processes of its own.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(5)), .needsPostgreSQL)
 struct TeamSyncEngineTests {
   static let members = ["alice": "alice-secret", "bob": "bob-secret"]
 

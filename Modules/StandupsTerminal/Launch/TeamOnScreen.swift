@@ -1,0 +1,69 @@
+import Foundation
+import StorageClient
+
+/// This machine's team as its database holds it, on the app's screen: the team's name (which
+/// lets `t` share a standup), the shared standups the list marks, and the question about each
+/// standup another member deleted while this machine changed it. The user's answers (`t`'s
+/// Share, Keep it or Let it go) are written here.
+///
+/// The live app and a script show the team through this alike, so that a script sees and
+/// answers what a user does; only the live app runs the sync engine beside it
+/// (``TeamSyncing``), a script never reaching the network.
+struct TeamOnScreen: Sendable {
+  /// The database, on a connection of its own: the store's serves the store.
+  let database: StandupsDatabase
+  /// The team this machine has joined.
+  let membership: TeamMembership
+
+  /// Shows the team on `app` and lets its keys share standups and answer the team's questions;
+  /// returns `nil` when this machine has joined no team (or its database cannot be opened a
+  /// second time, which the app itself reports).
+  @MainActor
+  static func show(dataFile: URL, on app: TerminalApp) async -> TeamOnScreen? {
+    let database = StandupsDatabase(path: dataFile.path)
+    guard (try? await database.load()) != nil,
+      let membership = try? await database.teamMembership()
+    else { return nil }
+    let team = TeamOnScreen(database: database, membership: membership)
+    // NB: Weakly: the app holds these closures, and one holding the app would keep both alive
+    // for good.
+    app.shareWithTeam = { [weak app] id in
+      // NB: The sync engine, where one runs, sees the change kept for the team at its next
+      // look at the outbox.
+      _ = try? await database.share([id])
+      guard let app else { return }
+      await team.showSharedStandups(on: app)
+    }
+    app.answerTeamDeletion = { [weak app] answer in
+      switch answer {
+      case .keep(let id): try? await database.answerTeamDeletion(of: id, keep: true)
+      case .letGo(let id): try? await database.answerTeamDeletion(of: id, keep: false)
+      }
+      guard let app else { return }
+      await MainActor.run { app.lookForChangesElsewhere() }
+      await team.askAboutDeletions(on: app)
+    }
+    await team.lookAgain(on: app)
+    return team
+  }
+
+  /// Reads the team's state again and shows it: the shared standups, and a question about a
+  /// standup another member deleted, unless one is up or the user put it away.
+  func lookAgain(on app: TerminalApp) async {
+    await showSharedStandups(on: app)
+    await askAboutDeletions(on: app)
+  }
+
+  /// Reads the shared standups again and marks them; the status line stays as it is.
+  func showSharedStandups(on app: TerminalApp) async {
+    let shared = (try? await database.sharedStandupIDs()) ?? []
+    let team = membership.team
+    await MainActor.run { app.showTeam(team, status: app.view.team, shared: shared) }
+  }
+
+  /// Asks about the standups another member deleted while this machine changed them.
+  func askAboutDeletions(on app: TerminalApp) async {
+    let questions = (try? await database.teamDeletionQuestions()) ?? []
+    await app.askAboutTeamDeletions(questions)
+  }
+}
