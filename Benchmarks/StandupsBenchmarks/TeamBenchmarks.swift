@@ -147,7 +147,7 @@ private struct Crowd: Sendable {
   private func teamState(_ server: PostgresConnection) async throws -> (Int64, Int) {
     let rows = try await server.query(
       """
-      SELECT (SELECT last_sequence FROM standups_team.teams WHERE name = 'crowd'),
+      SELECT (SELECT COALESCE(max(sequence), 0) FROM standups_team.changes WHERE team = 'crowd'),
         (SELECT count(*)::integer FROM pg_stat_activity
          WHERE datname = current_database() AND usename LIKE 'member%')
       """, logger: TestServer.logger)

@@ -48,8 +48,8 @@ public struct AppViewState: Sendable {
   /// to the log. It wraps, so that a path it names is shown whole.
   public var notice: String?
 
-  /// How this machine stands with its team's server when that needs saying ("offline — 3
-  /// changes waiting"); `nil` in no team, or in sync.
+  /// How this machine stands with its team's server when that needs saying ("offline, the server
+  /// does not answer — 3 changes waiting"); `nil` in no team, or in sync.
   public var team: String?
 
   /// The standups shared with the team, which the list marks.

@@ -143,9 +143,12 @@ public struct TestServer: Sendable {
   }
 
   /// Runs hand-written SQL through `psql` in the test's database as the role of member `name`,
-  /// the way a member could without the app.
+  /// the way a member could without the app: in serializable transactions, which the server
+  /// requires of a change, as its refusal tells a member who tries otherwise.
   public func psql(_ sql: String, as name: String, password: String) throws -> CommandOutput {
-    try psql(sql, role: role(name), password: password, database: database)
+    try psql(
+      sql, role: role(name), password: password, database: database,
+      options: "-c default_transaction_isolation=serializable")
   }
 
   /// Runs SQL through `psql` as the administrator in the test's database, and fails unless it
@@ -267,6 +270,29 @@ public struct TestServer: Sendable {
       Self.binary("pg_ctl"), ["-D", try ownData(), "-m", "immediate", "-w", "stop"])
   }
 
+  /// Stops (`SIGSTOP`) or lets go on (`SIGCONT`) every process of the test's own cluster, as a
+  /// server that hangs would: its host still acknowledges every packet, so the connections stay
+  /// up and nothing answers on them.
+  public func signalProcesses(_ signal: Int32) throws {
+    let data = try ownData()
+    let pidFile = try String(contentsOfFile: "\(data)/postmaster.pid", encoding: .utf8)
+    guard let postmaster = pidFile.split(separator: "\n").first.flatMap({ pid_t($0) }) else {
+      throw TestServerError("\(data)/postmaster.pid names no process")
+    }
+    var processes = [postmaster]
+    for entry in try FileManager.default.contentsOfDirectory(atPath: "/proc") {
+      guard let pid = pid_t(entry),
+        let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+        let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 1,
+        pid_t(fields[1]) == postmaster
+      else { continue }
+      processes.append(pid)
+    }
+    for pid in processes where kill(pid, signal) != 0 {
+      throw TestServerError("kill(\(pid), \(signal)) failed: errno \(errno)")
+    }
+  }
+
   /// Starts the test's own cluster again, on the same port.
   public func startAgain() throws {
     let addresses = ["127.0.0.1"] + (network?.links.map(\.serverAddress) ?? [])
@@ -308,16 +334,16 @@ public struct TestServer: Sendable {
     try? FileManager.default.removeItem(atPath: folder)
   }
 
-  private func psql(_ sql: String, role: String, password: String, database: String) throws
-    -> CommandOutput
-  {
+  private func psql(
+    _ sql: String, role: String, password: String, database: String, options: String = ""
+  ) throws -> CommandOutput {
     try runProgram(
       Self.binary("psql"),
       [
         "-h", host, "-p", String(port), "-U", role, "-d", database, "-X", "-A", "-t",
         "-v", "ON_ERROR_STOP=1", "-c", sql,
       ],
-      environment: ["PGPASSWORD": password, "PGCONNECT_TIMEOUT": "10"]
+      environment: ["PGPASSWORD": password, "PGCONNECT_TIMEOUT": "10", "PGOPTIONS": options]
     )
   }
 

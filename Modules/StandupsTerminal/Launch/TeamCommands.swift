@@ -27,10 +27,15 @@ public enum TeamCommands {
     url: String, team: String, roles: [String]
   ) async throws(TeamCommandError) -> [String] {
     let description = try describe(url)
-    try await administer {
+    let unlimited = try await administer {
       try await TeamSchema.addMembers(team: team, roles: roles, server: description)
     }
+    let limit = TeamSchema.memberConnectionLimit
     return ["\(roles.joined(separator: ", ")) \(roles.count == 1 ? "is" : "are") in “\(team)”."]
+      + unlimited.map { role in
+        "\(role) may take every connection the server has: only a role with CREATEROLE may "
+          + "limit it; ask the administrator to run ALTER ROLE \(role) CONNECTION LIMIT \(limit)."
+      }
   }
 
   /// Takes roles out of `team`: their machines stop syncing and keep its standups as their own.
@@ -123,7 +128,7 @@ public enum TeamCommands {
         "Started from the team's compacted state, made through its change \(through): the "
           + "changes before it were pruned from the team's history.")
     }
-    lines += round.report.skipped.map(\.sentence)
+    lines += TeamSyncing.notAppliedLines(round.report.skipped)
     if let sentAgain = round.report.sentAgainSentence { lines.append(sentAgain) }
     lines += try await deletionLines(database)
     return lines
@@ -193,9 +198,15 @@ public enum TeamCommands {
     }
     let shared = try await storage { try await database.share(ids) }
     let titles = shared.compactMap { stored[id: $0]?.displayTitle }
-    return titles.isEmpty
-      ? ["Nothing new to share: \(ids.count == 1 ? "it is" : "they are") the team's already."]
-      : ["Shared with the team: \(titles.map { "“\($0)”" }.joined(separator: ", "))."]
+    guard !titles.isEmpty else {
+      return ["Nothing new to share: \(ids.count == 1 ? "it is" : "they are") the team's already."]
+    }
+    let named = titles.prefix(TeamSyncing.mostNamed).map { "“\(MessageText.escaped($0))”" }
+    let more = titles.count - named.count
+    return [
+      "Shared with the team: \(named.joined(separator: ", "))"
+        + (more > 0 ? ", and \(more) more." : ".")
+    ]
   }
 
   // MARK: - Helpers
@@ -210,11 +221,11 @@ public enum TeamCommands {
     }
   }
 
-  private static func administer(
-    _ work: () async throws -> Void
-  ) async throws(TeamCommandError) {
+  private static func administer<Result>(
+    _ work: () async throws -> Result
+  ) async throws(TeamCommandError) -> Result {
     do {
-      try await work()
+      return try await work()
     } catch let error as TeamSchemaError {
       throw .schema(error)
     } catch let error as SyncProblem {

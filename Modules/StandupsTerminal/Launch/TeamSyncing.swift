@@ -32,15 +32,22 @@ enum TeamSyncing {
     }
   }
 
-  /// What the status line says of changes a round could not apply: the first few by name, so
-  /// that a member who writes thousands of bad rows cannot fill the screen.
+  /// What the status line says of changes a round could not apply: ``notAppliedLines(_:)`` in
+  /// one line.
   static func notApplied(_ skipped: [TeamPullReport.Skipped]) -> String? {
-    guard !skipped.isEmpty else { return nil }
-    let named = skipped.prefix(3).map(\.sentence)
-    let more = skipped.count - named.count
-    return (named + (more > 0 ? ["\(more) more of the team's changes were not applied here."] : []))
-      .joined(separator: " ")
+    skipped.isEmpty ? nil : notAppliedLines(skipped).joined(separator: " ")
   }
+
+  /// The changes a round could not apply, the first few by name and the rest counted, so that
+  /// a member who writes thousands of bad rows cannot fill the screen or the terminal.
+  static func notAppliedLines(_ skipped: [TeamPullReport.Skipped]) -> [String] {
+    let named = skipped.prefix(mostNamed).map(\.sentence)
+    let more = skipped.count - named.count
+    return named + (more > 0 ? ["\(more) more of the team's changes were not applied here."] : [])
+  }
+
+  /// The most entries of a list of the team's a message names before it counts the rest.
+  static let mostNamed = 3
 
   private static func show(
     _ status: TeamSyncStatus, _ team: TeamOnScreen, _ app: TerminalApp

@@ -98,12 +98,17 @@ extension ConnectionDescription {
   ///   try await connection.query("SELECT 1", logger: logger)
   /// }
   /// ```
+  ///
+  /// - Parameter answerLimit: How long the server may leave a statement without a word before
+  ///   the connection is taken for dead (``DeadLinkDetection/AnswerWatch``); `nil` for an
+  ///   administrator's work, whose statements may run long.
   public func withConnection<Result: Sendable>(
     password: String?,
     logger: Logger,
+    answerLimit: Duration? = DeadLinkDetection.answerLimit,
     _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
   ) async throws -> Result {
-    let connection = try await connect(password: password, logger: logger)
+    let connection = try await connect(password: password, logger: logger, answerLimit: answerLimit)
     do {
       let result = try await connection.untilClosed { try await body(connection) }
       try? await connection.close()
@@ -123,7 +128,10 @@ extension ConnectionDescription {
   /// ```swift
   /// let connection = try await server.connect(password: password, logger: logger)
   /// ```
-  public func connect(password: String?, logger: Logger) async throws -> PostgresConnection {
+  public func connect(
+    password: String?, logger: Logger,
+    answerLimit: Duration? = DeadLinkDetection.answerLimit
+  ) async throws -> PostgresConnection {
     var configuration = try connectionConfiguration(password: password)
     configuration.options.additionalStartupParameters = DeadLinkDetection.sessionParameters
     guard case .tcp(let host, let port) = endpoint else {
@@ -131,7 +139,8 @@ extension ConnectionDescription {
         configuration: configuration, id: 1, logger: logger)
     }
     let channel = try await DeadLinkDetection.connect(
-      host: host, port: port, timeout: configuration.options.connectTimeout)
+      host: host, port: port, timeout: configuration.options.connectTimeout,
+      answerLimit: answerLimit)
     var onChannel = PostgresConnection.Configuration(
       establishedChannel: channel, tls: configuration.tls, username: user, password: password,
       database: database)

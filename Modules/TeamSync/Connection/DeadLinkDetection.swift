@@ -13,8 +13,7 @@ import PostgresNIO
 /// kernel's defaults take minutes for data in flight and two hours for an idle connection.
 ///
 /// Why both ends: this machine must say "offline" and try again, and the server must end the
-/// session it can no longer answer, so that the transaction a cut push left open releases the
-/// team's row lock for the next push.
+/// session it can no longer answer, so that a transaction a cut push left open ends.
 ///
 /// - This machine's socket: TCP keepalive probes after ``idle`` without traffic, every
 ///   ``interval``, and `TCP_USER_TIMEOUT` ``unacknowledged``: the kernel ends the connection
@@ -33,7 +32,7 @@ import PostgresNIO
 /// let channel = try await DeadLinkDetection.connect(host: "db.example.com", port: 5432,
 ///                                                   timeout: .seconds(10))
 /// ```
-enum DeadLinkDetection {
+public enum DeadLinkDetection {
   /// Quiet this long, a connection sends its first keepalive probe.
   static let idle = 3
   /// Then a probe this often.
@@ -46,11 +45,24 @@ enum DeadLinkDetection {
   static let statementTimeout = "60s"
   /// The longest the server keeps a transaction whose client said nothing more.
   static let idleTransactionTimeout = "20s"
+  /// The longest this machine waits for a word from a server it has asked something: the server
+  /// answers at once, if only with the first rows, unless it is stopped or stuck (a process
+  /// stopped, the host still acknowledging what is sent, so that keepalives never fire).
+  public static let answerLimit = Duration.seconds(8)
 
-  /// Connects a TCP socket with this machine's side of the detection set.
-  static func connect(host: String, port: Int, timeout: TimeAmount) async throws -> any Channel {
+  /// Connects a TCP socket with this machine's side of the detection set, and, unless
+  /// `answerLimit` is `nil`, a watch for a server that stops answering (``AnswerWatch``).
+  static func connect(
+    host: String, port: Int, timeout: TimeAmount, answerLimit: Duration?
+  ) async throws -> any Channel {
     var bootstrap = ClientBootstrap(group: PostgresConnection.defaultEventLoopGroup)
       .connectTimeout(timeout)
+      .channelInitializer { channel in
+        guard let answerLimit else { return channel.eventLoop.makeSucceededVoidFuture() }
+        return channel.eventLoop.makeCompletedFuture {
+          try channel.pipeline.syncOperations.addHandler(AnswerWatch(limit: answerLimit))
+        }
+      }
       .channelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
       .channelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
     #if canImport(Glibc)
@@ -75,4 +87,59 @@ enum DeadLinkDetection {
     ("idle_in_transaction_session_timeout", idleTransactionTimeout),
     ("statement_timeout", statementTimeout),
   ]
+}
+
+extension DeadLinkDetection {
+  /// What a connection ends with when the server answered nothing for ``answerLimit``.
+  struct NoAnswer: Error {}
+
+  /// Ends a connection whose server has sent nothing for ``answerLimit`` since this machine
+  /// sent it something: a server process that is stopped (`SIGSTOP`) or stuck leaves its host
+  /// acknowledging every packet, so neither keepalives nor the user timeout ever fire, and the
+  /// statement would wait forever.
+  ///
+  /// Invariant: a server that runs answers each statement of a round within seconds, if only
+  /// with its first rows; nothing of a round waits on the server longer (`statement_timeout`
+  /// bounds the rest). An idle connection that has sent nothing (`LISTEN`) is not watched; the
+  /// engine asks the server something every few seconds instead. Guarded by
+  /// `TeamSyncEngineTests`' stopped-server test, which stops the server's processes.
+  final class AnswerWatch: ChannelDuplexHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+
+    private let limit: Duration
+    /// Rings when the server has sent nothing since this machine's first write after its last
+    /// word.
+    private var alarm: Scheduled<Void>?
+
+    init(limit: Duration) {
+      self.limit = limit
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+      alarm?.cancel()
+      alarm = nil
+      context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+      if alarm == nil {
+        let waiting = NIOLoopBound(context, eventLoop: context.eventLoop)
+        let (seconds, attoseconds) = limit.components
+        alarm = context.eventLoop.scheduleTask(
+          in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        ) {
+          waiting.value.fireErrorCaught(NoAnswer())
+          waiting.value.close(promise: nil)
+        }
+      }
+      context.write(data, promise: promise)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+      alarm?.cancel()
+      alarm = nil
+      context.fireChannelInactive()
+    }
+  }
 }

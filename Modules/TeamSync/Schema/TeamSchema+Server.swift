@@ -19,13 +19,15 @@ extension TeamSchema {
   }
 
   /// Makes existing login roles members of `team` on `server` (see
-  /// ``addMembers(team:roles:on:logger:)``).
+  /// ``addMembers(team:roles:on:logger:)``); returns the roles whose connections the connected
+  /// role may not limit.
   ///
   /// - Throws: ``TeamSchemaError`` for a role that does not exist or cannot log in,
   ///   ``SyncProblem`` when the server cannot be reached or refuses the role.
+  @discardableResult
   public static func addMembers(
     team: String, roles: [String], server: ConnectionDescription, logger: Logger = .teamSync
-  ) async throws {
+  ) async throws -> [String] {
     try await administer(server, logger: logger) { connection in
       try await addMembers(team: team, roles: roles, on: connection, logger: logger)
     }
@@ -56,7 +58,8 @@ extension TeamSchema {
       throw SyncProblem.connection(error)
     }
     do {
-      return try await server.withConnection(password: password, logger: logger, work)
+      return try await server.withConnection(
+        password: password, logger: logger, answerLimit: nil, work)
     } catch let error as TeamSchemaError {
       throw error
     } catch {

@@ -3,8 +3,11 @@ public import PostgresNIO
 /// The tables a team's standups live in on the team's PostgreSQL server, and who may use them.
 ///
 /// Everything is in the schema `standups_team`: the teams, their members (PostgreSQL login
-/// roles), and the change log: each change to a shared standup as JSON, numbered by its team's
-/// clock (`sequence`), the one order every member's machine applies.
+/// roles), and the change log: each change to a shared standup as JSON, numbered from its team's
+/// sequence as it is inserted (`sequence`), the one order every member's machine applies. No
+/// member's transaction can hold another's push: numbers are taken without a lock, may commit
+/// out of order, and a number left missing for a second is passed by the team's horizon, after
+/// which the transaction holding it can never commit (serializable isolation; `pass_gaps`).
 ///
 /// PostgreSQL itself keeps each team's standups to the team: every table has row-level security,
 /// enabled and forced (so that not even the tables' owner is exempt), and a role sees and changes
@@ -29,9 +32,10 @@ public enum TeamSchema {
   /// A release raises it to its own version when its migration changes what older releases
   /// read or write (drops or renames a column of theirs, adds a rule their rows would break);
   /// one that only adds (a column with a default, a table) leaves it, and older releases keep
-  /// syncing what they understand. This release's schema lets the owner prune the history's
-  /// beginning, which a release before 3 would take for changes it may skip.
-  public static let compatibleFrom = 3
+  /// syncing what they understand. This release's schema numbers changes from a sequence, so
+  /// that numbers may commit out of order and some never come: a release before 4 takes every
+  /// number up to the newest for committed.
+  public static let compatibleFrom = 4
 
   /// Creates the team schema, or upgrades it to ``currentVersion``, in one transaction.
   ///
@@ -66,11 +70,15 @@ public enum TeamSchema {
     }
   }
 
-  /// Makes existing login roles members of `team`, creating the team if it is new.
+  /// Makes existing login roles members of `team`, creating the team if it is new; returns the
+  /// roles whose connections it could not limit.
   ///
   /// Each role is granted what a member needs (the schema, reading the teams and members,
-  /// reading and adding changes); row-level security keeps it to its teams.
-  /// Adding a member again changes nothing. All or none: one transaction.
+  /// reading and adding changes); row-level security keeps it to its teams. A role with no
+  /// connection limit gets ``memberConnectionLimit``, so that one member cannot take every
+  /// connection the server has: where the owner may not set it (it needs `CREATEROLE`), the
+  /// role is returned, for the administrator to set. Adding a member again changes nothing. All
+  /// or none: one transaction.
   ///
   /// ```swift
   /// try await TeamSchema.addMembers(team: "platform", roles: ["alice"], on: connection,
@@ -79,13 +87,15 @@ public enum TeamSchema {
   ///
   /// - Throws: ``TeamSchemaError`` when the team name is empty, a role does not exist or
   ///   cannot log in, or the schema is missing or another release's.
+  @discardableResult
   public static func addMembers(
     team: String,
     roles: [String],
     on connection: PostgresConnection,
     logger: Logger
-  ) async throws {
+  ) async throws -> [String] {
     guard !team.isEmpty else { throw TeamSchemaError.emptyTeamName }
+    var unlimited: [String] = []
     try await transaction(on: connection, logger: logger) {
       try await requireCurrentVersion(on: connection, logger: logger)
       for role in roles {
@@ -101,13 +111,48 @@ public enum TeamSchema {
           "SELECT standups_team.add_member(\(team), \(role))",
           logger: logger
         )
+        if try await !limitConnections(of: role, on: connection, logger: logger) {
+          unlimited.append(role)
+        }
       }
+    }
+    return unlimited
+  }
+
+  /// The most connections a member's role may hold at once, unless the administrator chose
+  /// another limit: an open app holds one, a command one more, for each of a member's machines.
+  public static let memberConnectionLimit = 10
+
+  /// Gives `role` ``memberConnectionLimit`` when it has no limit; returns whether it has one
+  /// now (false when the connected role may not set it).
+  private static func limitConnections(
+    of role: String, on connection: PostgresConnection, logger: Logger
+  ) async throws -> Bool {
+    let rows = try await connection.query(
+      "SELECT rolconnlimit, quote_ident(rolname) FROM pg_catalog.pg_roles WHERE rolname = \(role)",
+      logger: logger)
+    var found: (limit: Int, quoted: String)?
+    for try await row in rows.decode((Int, String).self) { found = row }
+    guard let found, found.limit < 0 else { return true }
+    // NB: ALTER ROLE takes no bound parameters: the name is quoted by the server.
+    try await connection.query("SAVEPOINT connection_limit", logger: logger)
+    do {
+      try await connection.query(
+        PostgresQuery(
+          unsafeSQL: "ALTER ROLE \(found.quoted) CONNECTION LIMIT \(memberConnectionLimit)"),
+        logger: logger)
+      try await connection.query("RELEASE SAVEPOINT connection_limit", logger: logger)
+      return true
+    } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42501" {
+      try await connection.query("ROLLBACK TO SAVEPOINT connection_limit", logger: logger)
+      return false
     }
   }
 
   /// Takes roles out of `team`, as the schema's owner: from the commit on, row-level security
   /// shows them none of its rows and refuses their changes. The members listening are told, so
-  /// that an app open as a removed role learns it at once (its next round is refused).
+  /// that an app open as a removed role learns it at once (its next round is refused), and the
+  /// team's channel changes, so that a removed role can no longer wake the others' apps.
   ///
   /// ```swift
   /// try await TeamSchema.removeMembers(team: "platform", roles: ["bob"], on: connection,
@@ -127,7 +172,12 @@ public enum TeamSchema {
           logger: logger)
       }
       try await connection.query(
-        "SELECT pg_notify(\(TeamServer.channel), '')", logger: logger)
+        """
+        WITH old AS (SELECT channel FROM standups_team.teams WHERE name = \(team)),
+          rotated AS (
+            UPDATE standups_team.teams SET channel = DEFAULT WHERE name = \(team) RETURNING name)
+        SELECT pg_notify(old.channel, '') FROM old, rotated
+        """, logger: logger)
     }
   }
 

@@ -18,6 +18,19 @@ import StorageClient
 public enum SyncProblem: Error, Equatable, CustomStringConvertible {
   /// The server cannot be reached, or what answered is not PostgreSQL.
   case unreachable(server: String, reason: String)
+  /// The server took the connection, then answered nothing for
+  /// ``DeadLinkDetection/answerLimit``: it is stopped or stuck, though its host answers for it.
+  case noAnswer(server: String)
+  /// The server has no connection to give this role now: the role's connection limit, or the
+  /// server's, is reached.
+  case noFreeConnection(server: String, reason: String)
+  /// The server is up and the role may sync, but it could not do the work now: a lock another
+  /// session holds, or its memory for serializable transactions is full. Nothing was lost, and
+  /// the engine tries again.
+  case busy(server: String, reason: String)
+  /// The server refused what this machine sent, with a reason that is none of the above (a rule
+  /// of a newer schema, say). Nothing was lost.
+  case failed(server: String, reason: String)
   /// The server refused the role: a wrong or missing password, or no right to connect.
   case refused(server: String, reason: String)
   /// This machine would not talk to the server: `sslmode` asks for a certificate it can trust,
@@ -40,11 +53,13 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
   case database(reason: String)
 
   /// The code a command exits with: 69 (`EX_UNAVAILABLE`) when the server cannot be reached or
-  /// used by this release, 77 (`EX_NOPERM`) when it refuses the role or its certificate is not
-  /// trusted, 64 (`EX_USAGE`) for a URL that cannot be used or a machine in no team.
+  /// used by this release, 75 (`EX_TEMPFAIL`) when it is up but could not sync now, 77
+  /// (`EX_NOPERM`) when it refuses the role or its certificate is not trusted, 64 (`EX_USAGE`)
+  /// for a URL that cannot be used or a machine in no team.
   public var exitCode: Int32 {
     switch self {
-    case .unreachable, .schema: 69
+    case .unreachable, .noAnswer, .failed, .schema: 69
+    case .noFreeConnection, .busy: 75
     case .refused, .untrusted, .notAMember, .removed: 77
     case .connection, .notJoined: 64
     case .database: 74
@@ -56,6 +71,18 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
     switch self {
     case .unreachable(let server, let reason):
       "The team's server at \(server) cannot be reached: \(reason)."
+    case .noAnswer(let server):
+      "The team's server at \(server) does not answer: it took the connection, then sent nothing "
+        + "for \(DeadLinkDetection.answerLimit.components.seconds) seconds (is it stopped?)."
+    case .noFreeConnection(let server, let reason):
+      "The team's server at \(server) has no connection free for this machine (\(reason)): "
+        + "close another app or session of this role, or try again later."
+    case .busy(let server, let reason):
+      "The team's server at \(server) could not sync now: \(reason). Nothing was lost; the "
+        + "changes wait here."
+    case .failed(let server, let reason):
+      "The team's server at \(server) refused what this machine sent: \(reason). Nothing was "
+        + "lost; the changes wait here."
     case .refused(let server, let reason):
       "The team's server at \(server) refused the connection: \(reason)."
     case .untrusted(let server, let reason):
@@ -85,6 +112,8 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
     if let error = error as? TeamSchemaError { return .schema(error) }
     if let error = error as? StorageError { return .database(reason: error.description) }
     if error is ServerClosedTheConnection { return .unreachable(server: server, reason: closed) }
+    let underlying = (error as? PSQLError)?.underlying ?? error
+    if underlying is DeadLinkDetection.NoAnswer { return .noAnswer(server: server) }
     guard let error = error as? PSQLError else {
       return .unreachable(server: server, reason: networkReason(error) ?? String(describing: error))
     }
@@ -95,7 +124,20 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
       if state.hasPrefix("28") || state == "42501" {
         return .refused(server: server, reason: message)
       }
-      return .unreachable(server: server, reason: message)
+      // NB: 53300, too many connections: the role's limit, or the server's.
+      if state == "53300" { return .noFreeConnection(server: server, reason: message) }
+      // NB: 40001 and 40P01, a serialization failure or a deadlock, left after the push tried
+      // again; 55P03, a lock not available; 57014, a statement timed out; 53200, out of memory
+      // (the server's table of serializable reads).
+      if ["40001", "40P01", "55P03", "57014", "53200"].contains(state) {
+        return .busy(server: server, reason: message)
+      }
+      // NB: Class 08 is a connection exception; 57P01–57P03, the server shutting down or
+      // starting; 3D000, a database that is not there.
+      if state.hasPrefix("08") || state.hasPrefix("57P") || state == "3D000" {
+        return .unreachable(server: server, reason: message)
+      }
+      return .failed(server: server, reason: message)
     }
     switch error.code {
     case .authMechanismRequiresPassword:

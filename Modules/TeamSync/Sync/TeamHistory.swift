@@ -160,7 +160,7 @@ public enum TeamHistory {
     // NB: A failure leaves the transaction open for the caller to close the connection, as a
     // push's does.
     try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ", logger: logger)
-    let order = try await TeamServer.order(team: team, at: 0, on: connection, logger: logger)
+    let order = try await settledOrder(of: team, on: connection, logger: logger)
     let previous = try await TeamServer.compactedState(
       team: team, on: connection, logger: logger)
     let (state, leftOut) = try await fold(
@@ -176,6 +176,19 @@ public enum TeamHistory {
     if let recent { removable = min(removable, recent - 1) }
     let prunedThrough = max(order.prunedThrough, removable)
     try await write(state, prunedThrough: prunedThrough, team: team, on: connection, logger: logger)
+    // NB: The pruned numbers are decided, as every number the state folds in is: the horizon
+    // says so, so that no machine waits at the numbers the prune removes, and it needs only its
+    // newest row.
+    try await connection.query(
+      """
+      INSERT INTO standups_team.horizons (team, through)
+      SELECT \(team), \(prunedThrough) WHERE \(prunedThrough) > standups_team.horizon(\(team))
+      """, logger: logger)
+    try await connection.query(
+      """
+      DELETE FROM standups_team.horizons
+      WHERE team = \(team) AND through < standups_team.horizon(\(team))
+      """, logger: logger)
     let removed = try await count(
       """
       WITH removed AS (
@@ -198,6 +211,36 @@ public enum TeamHistory {
       passedOver: machines.passedOver, leftOut: leftOut)
   }
 
+  /// Where `team`'s order is settled: the newest number through which every number is a change
+  /// committed or one that will never come (at or below the horizon, or missing before it), never
+  /// before the previous compacted state and never past the last change; and where its history
+  /// begins. What a prune may fold in: every machine can read that far.
+  private static func settledOrder(
+    of team: String, on connection: PostgresConnection, logger: Logger
+  ) async throws -> (newest: Int64, prunedThrough: Int64) {
+    let rows = try await connection.query(
+      """
+      WITH state AS (
+        SELECT COALESCE(max(s.through), 0) AS through, COALESCE(max(s.pruned_through), 0) AS pruned
+        FROM standups_team.compacted_states AS s WHERE s.team = \(team)
+      ), base AS (
+        SELECT GREATEST(standups_team.horizon(\(team)), state.through) AS number FROM state
+      ), run AS (
+        SELECT c.sequence, c.sequence - row_number() OVER (ORDER BY c.sequence) AS offset_
+        FROM standups_team.changes AS c, base WHERE c.team = \(team) AND c.sequence > base.number
+      )
+      SELECT GREATEST(state.through, COALESCE(
+          (SELECT max(run.sequence) FROM run WHERE run.offset_ = base.number),
+          LEAST(base.number, COALESCE(
+            (SELECT max(c.sequence) FROM standups_team.changes AS c WHERE c.team = \(team)), 0)))),
+        state.pruned
+      FROM state, base
+      """, logger: logger)
+    var settled: (newest: Int64, prunedThrough: Int64) = (0, 0)
+    for try await row in rows.decode((Int64, Int64).self) { settled = row }
+    return settled
+  }
+
   private static func count(
     _ query: PostgresQuery, on connection: PostgresConnection, logger: Logger
   ) async throws -> Int {
@@ -208,7 +251,8 @@ public enum TeamHistory {
     return count
   }
 
-  /// The number of the team's first change made in the last `idleDays` days, which a prune
+  /// The number of the team's first change numbered in the last `idleDays` days (the server's
+  /// clock: `made_at` is the member's to write), which a prune
   /// keeps with every change after it: a machine that synced in that time, whether or not it has
   /// told the server how far (one of an earlier release had not), still finds its place. `nil`
   /// when there is none.
@@ -218,7 +262,8 @@ public enum TeamHistory {
     let rows = try await connection.query(
       """
       SELECT min(sequence) FROM standups_team.changes
-      WHERE team = \(team) AND made_at >= now() - make_interval(days => CAST(\(idleDays) AS integer))
+      WHERE team = \(team)
+        AND numbered_at >= now() - make_interval(days => CAST(\(idleDays) AS integer))
       """, logger: logger)
     var first: Int64?
     for try await value in rows.decode(Int64?.self) { first = value }

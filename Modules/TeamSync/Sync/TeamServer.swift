@@ -6,14 +6,13 @@ import StorageClient
 /// The statements a member's machine runs on the team's server: checking it may sync, pushing
 /// its waiting changes, pulling the team's. Every value is a bound parameter.
 enum TeamServer {
-  /// The channel the server announces each commit of changes on.
-  static let channel = "standups_team_changes"
-
   /// Throws unless this release can sync with the schema (its own, or a newer but compatible
-  /// one) and the connected role is a member of `team`.
+  /// one) and the connected role is a member of `team`; returns the channel the server announces
+  /// the team's commits on, which only its members can read.
+  @discardableResult
   static func checkAccess(
     team: String, role: String, on connection: PostgresConnection, logger: Logger
-  ) async throws {
+  ) async throws -> String {
     // NB: A role the owner never added has no use of the schema; asked, PostgreSQL would only
     // say "permission denied".
     let usable = try await connection.query(
@@ -32,35 +31,91 @@ enum TeamServer {
     }
     // NB: Row-level security shows a role only the teams it is a member of.
     let rows = try await connection.query(
-      "SELECT count(*) FROM standups_team.teams WHERE name = \(team)", logger: logger)
-    var count = 0
-    for try await value in rows.decode(Int.self) { count = value }
-    guard count == 1 else { throw SyncProblem.notAMember(role: role, team: team) }
+      "SELECT channel FROM standups_team.teams WHERE name = \(team)", logger: logger)
+    var channel: String?
+    for try await value in rows.decode(String.self) { channel = value }
+    guard let channel else { throw SyncProblem.notAMember(role: role, team: team) }
+    return channel
   }
 
-  /// Pushes `changes` in their order, in one transaction: all of them, or, when it fails,
-  /// none. Changes the server has already (a push cut short after its commit) are left out.
+  /// Pushes `changes` in their order, in one statement: all of them, or, when it fails, none.
+  /// Changes the server has already (a push cut short after its commit, or made at the same
+  /// time by another process of this machine's) are left out: those in its history by their
+  /// number on this machine, which the server keeps unique; those folded into its compacted
+  /// state by the state's record of this machine.
   ///
-  /// A failure leaves the transaction open for the caller to close the connection, which
-  /// ends it: every caller does (the engine's rounds run inside `withServer`).
+  /// NB: The statement reads no change of the history: in a serializable transaction, reading
+  /// the index that pushes write would make every two pushes at once look like a conflict, and
+  /// one of them start again. A change it leaves out uses up a number, which the team passes.
+  ///
+  /// The statement is a serializable transaction of its own (``serializable(on:logger:_:)``):
+  /// the server numbers each change as it inserts it, and numbers only in serializable
+  /// transactions, so that a transaction holding a number the team has gone past can never
+  /// commit (`pass_gaps`). One statement, so that no round trip falls inside it.
   static func push(
     _ changes: [WaitingTeamChange], team: String, machine: MemberMachine,
     on connection: PostgresConnection, logger: Logger
   ) async throws {
-    // NB: No ROLLBACK: one sent on a connection the server ended is never answered. Guarded by
-    // TeamCommandLineTests.theServerStoppedInTheMiddleOfAPushLosesNothingAndStoresNothingTwice.
-    try await connection.query("BEGIN", logger: logger)
-    let alreadyThere = try await newestChange(
-      of: machine, team: team, on: connection, logger: logger)
-    for change in changes where change.sequence > alreadyThere {
+    guard !changes.isEmpty else { return }
+    try await serializable(on: connection, logger: logger) {
       try await connection.query(
         """
         INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
-        VALUES (\(team), \(machine.machine), \(change.sequence), \(change.basedOn),
-                CAST(\(change.change) AS jsonb))
+        SELECT \(team), \(machine.machine), p.machine_sequence, p.based_on,
+          CAST(p.change AS jsonb)
+        FROM unnest(
+          \(changes.map(\.sequence))::bigint[], \(changes.map(\.basedOn))::bigint[],
+          \(changes.map(\.change))::text[]
+        ) AS p (machine_sequence, based_on, change)
+        WHERE p.machine_sequence > COALESCE(
+          (SELECT m.machine_sequence FROM standups_team.compacted_machines AS m
+           WHERE m.team = \(team) AND m.made_by = current_user
+             AND m.machine = \(machine.machine)),
+          0)
+        ORDER BY p.machine_sequence
+        ON CONFLICT ON CONSTRAINT changes_machine_numbers DO NOTHING
         """, logger: logger)
     }
-    try await connection.query("COMMIT", logger: logger)
+  }
+
+  /// Moves the team's horizon past the numbers missing for longer than a second, when there are
+  /// any: a pull stopped at one goes on past it (`pass_gaps`). A transaction still holding such
+  /// a number can then never commit.
+  static func passGaps(team: String, on connection: PostgresConnection, logger: Logger)
+    async throws
+  {
+    try await serializable(on: connection, logger: logger) {
+      try await connection.query("SELECT standups_team.pass_gaps(\(team))", logger: logger)
+    }
+  }
+
+  /// Runs `statement`, one statement, as a serializable transaction of its own, and runs it
+  /// again, after a wait that grows, while serializable isolation aborts it (40001): it does
+  /// when it met a transaction that moved the horizon, or another push of this machine's, and
+  /// succeeds once that one has committed. Gives up after about three seconds.
+  ///
+  /// NB: The session's default, set around the statement, not `BEGIN … COMMIT`: the transaction
+  /// then lasts only while the server runs the statement, so a slow link never holds a number
+  /// long enough for the team to pass it. The other statements stay read committed.
+  static func serializable(
+    on connection: PostgresConnection, logger: Logger,
+    _ statement: () async throws -> Void
+  ) async throws {
+    try await connection.query(
+      "SET default_transaction_isolation = 'serializable'", logger: logger)
+    var wait = Duration.milliseconds(10)
+    while true {
+      do {
+        try await statement()
+        break
+      } catch let error as PSQLError
+        where error.serverInfo?[.sqlState] == "40001" && wait < .seconds(2)
+      {
+        try await Task.sleep(for: wait * Double.random(in: 0.5...1.5))
+        wait *= 2
+      }
+    }
+    try await connection.query("RESET default_transaction_isolation", logger: logger)
   }
 
   /// The number, on `machine`, of the newest of its changes the server has, in its history or
@@ -101,12 +156,12 @@ enum TeamServer {
     return known
   }
 
-  /// Where the team's order stands: its newest change, where its history begins, and who made
-  /// the change at the place a machine last applied.
+  /// Where the team's order stands: its newest change, where its history begins, who made the
+  /// change at the place a machine last applied, and the channel its commits are announced on.
   struct Order {
-    /// The number of the team's newest change. Every change numbered up to it is committed and
-    /// seen by the statements that follow: a number is given under the team's row lock and
-    /// committed with it (`next_sequence`).
+    /// The number of the team's newest change committed. Numbers may commit out of order, so
+    /// one below it may still come (or never): a pull reads up to it as far as the numbers run
+    /// without a gap (``pull(team:after:budget:on:logger:)``).
     var newest: Int64
     /// The history's pruned beginning: changes numbered up to it are only in the compacted
     /// state (`standups team prune`); 0 when none were pruned.
@@ -116,32 +171,43 @@ enum TeamServer {
     /// The machine that made the change at the place asked about, and its number there; `nil`
     /// when the server has no change there.
     var atPlace: (machine: MemberMachine, machineSequence: Int64)?
+    /// The channel the team's commits are announced on: it changes when a member is removed.
+    var channel = ""
   }
 
   /// Where `team`'s order stands, and who made its change numbered `place`: one statement.
+  ///
+  /// - Throws: ``SyncProblem/notAMember(role:team:)`` when the role may not see the team (it was
+  ///   removed from it).
   static func order(
-    team: String, at place: Int64, on connection: PostgresConnection, logger: Logger
+    team: String, at place: Int64, role: String, on connection: PostgresConnection,
+    logger: Logger
   ) async throws -> Order {
     let rows = try await connection.query(
       """
-      SELECT t.last_sequence, COALESCE(s.pruned_through, 0), COALESCE(s.through, 0),
-        c.made_by::text, c.machine, c.machine_sequence
+      SELECT GREATEST(
+          (SELECT max(c.sequence) FROM standups_team.changes AS c WHERE c.team = t.name),
+          s.through, 0),
+        COALESCE(s.pruned_through, 0), COALESCE(s.through, 0),
+        p.made_by::text, p.machine, p.machine_sequence, t.channel
       FROM standups_team.teams AS t
       LEFT JOIN standups_team.compacted_states AS s ON s.team = t.name
-      LEFT JOIN standups_team.changes AS c ON c.team = t.name AND c.sequence = \(place)
+      LEFT JOIN standups_team.changes AS p ON p.team = t.name AND p.sequence = \(place)
       WHERE t.name = \(team)
       """, logger: logger)
-    var order = Order(newest: 0)
-    for try await (newest, prunedThrough, compactedThrough, madeBy, machine, machineSequence)
-      in rows.decode((Int64, Int64, Int64, String?, UUID?, Int64?).self)
+    var order: Order?
+    for try await (newest, pruned, compacted, madeBy, machine, machineSequence, channel)
+      in rows.decode((Int64, Int64, Int64, String?, UUID?, Int64?, String).self)
     {
-      order.newest = newest
-      order.prunedThrough = prunedThrough
-      order.compactedThrough = compactedThrough
+      var found = Order(
+        newest: newest, prunedThrough: pruned, compactedThrough: compacted, channel: channel)
       if let madeBy, let machine, let machineSequence {
-        order.atPlace = (MemberMachine(madeBy: madeBy, machine: machine), machineSequence)
+        found.atPlace = (MemberMachine(madeBy: madeBy, machine: machine), machineSequence)
       }
+      order = found
     }
+    // NB: Row-level security shows a role only the teams it is a member of.
+    guard let order else { throw SyncProblem.notAMember(role: role, team: team) }
     return order
   }
 
@@ -188,21 +254,31 @@ enum TeamServer {
   /// short after the change that passes it, and the next pull goes on from there.
   static let pullBudget = 32 << 20
 
-  /// What a pull read: the changes, and the number it read up to.
+  /// What a pull read: the changes a machine may apply, in order, and how far they go.
   struct Window {
     var changes: [PulledTeamChange]
-    /// `through`, or the last change read when the window was cut short by ``pullBudget``.
+    /// The number of the last change in `changes`, or the place the pull started from when there
+    /// is none: where the machine is once it has applied them.
     var through: Int64
+    /// The missing number the pull stopped at, when it stopped at one: a change that may still
+    /// come (a push being committed), or, once the team passes it, never will.
+    var stoppedAt: Int64? = nil
   }
 
-  /// The team's changes numbered after `after` and up to `through`, in order, as many as
-  /// `budget` bytes allow and at least one: ``window(team:after:through:budget:on:logger:)``,
-  /// read with where the history begins in one snapshot of the server's.
+  /// The team's changes after `after`, as far as their numbers run without a gap the team has
+  /// not passed, for at most a window of ``windowSize`` numbers and `budget` bytes: read in one
+  /// snapshot of the server's, with where the history begins and the team's horizon.
+  ///
+  /// The server numbers changes as they are inserted, so numbers may commit out of order: a
+  /// missing number may be a push still being committed. The pull stops there; a number at or
+  /// below the team's horizon will never come, and the pull goes past it (`pass_gaps`). So a
+  /// machine never applies a change while one numbered before it may still come, and never
+  /// misses one below its place.
   ///
   /// - Throws: ``HistoryPruned`` when the owner has pruned changes numbered after `after`: the
   ///   window would miss them, and the machine must start again from the compacted state.
   static func pull(
-    team: String, after: Int64, through: Int64, budget: Int = pullBudget,
+    team: String, after: Int64, budget: Int = pullBudget,
     on connection: PostgresConnection, logger: Logger
   ) async throws -> Window {
     // NB: A failure leaves the transaction open for the caller to close the connection, as a
@@ -211,20 +287,38 @@ enum TeamServer {
       "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
     let rows = try await connection.query(
       """
-      SELECT pruned_through FROM standups_team.compacted_states WHERE team = \(team)
+      SELECT
+        COALESCE((SELECT s.pruned_through FROM standups_team.compacted_states AS s
+          WHERE s.team = \(team)), 0),
+        standups_team.horizon(\(team)),
+        (SELECT min(c.sequence) FROM standups_team.changes AS c
+          WHERE c.team = \(team) AND c.sequence > \(after))
       """, logger: logger)
-    var prunedThrough: Int64 = 0
-    for try await value in rows.decode(Int64.self) { prunedThrough = value }
+    var (prunedThrough, horizon, next): (Int64, Int64, Int64?) = (0, 0, nil)
+    for try await row in rows.decode((Int64, Int64, Int64?).self) {
+      (prunedThrough, horizon, next) = row
+    }
     guard prunedThrough <= after else {
       try await connection.query("COMMIT", logger: logger)
       throw HistoryPruned(through: prunedThrough)
     }
-    let window = try await window(
-      team: team, after: after, through: through, budget: budget, on: connection,
+    guard let next, next == after + 1 || next - 1 <= horizon else {
+      try await connection.query("COMMIT", logger: logger)
+      return Window(changes: [], through: after, stoppedAt: next.map { _ in after + 1 })
+    }
+    // NB: A run of passed numbers is crossed in one step: a member who burns a million numbers
+    // costs each machine one window, not a thousand.
+    let start = max(after, next - 1)
+    let read = try await window(
+      team: team, after: start, through: start + windowSize, budget: budget, on: connection,
       logger: logger)
     try await connection.query("COMMIT", logger: logger)
-    return window
+    return read.applicable(after: after, from: start, horizon: horizon)
   }
+
+  /// The most numbers one pull reads: a first pull of 10,000 changes takes ten round trips, and
+  /// each batch's transaction here stays short.
+  static let windowSize: Int64 = 1000
 
   /// The owner pruned the history through `through` under a machine that had not pulled that
   /// far: what it lacks is only in the compacted state now.
@@ -233,7 +327,9 @@ enum TeamServer {
   }
 
   /// The team's changes numbered after `after` and up to `through`, in order, as many as
-  /// `budget` bytes allow and at least one, read in whatever transaction the connection is in.
+  /// `budget` bytes allow and at least one, read in whatever transaction the connection is in;
+  /// the numbers missing among them are not looked at (``Window/applicable(after:from:horizon:)``
+  /// does).
   static func window(
     team: String, after: Int64, through: Int64, budget: Int = pullBudget,
     on connection: PostgresConnection, logger: Logger
@@ -325,5 +421,23 @@ enum TeamServer {
       VALUES (\(team), \(machine), \(sequence))
       ON CONFLICT (team, made_by, machine) DO UPDATE SET pulled_through = EXCLUDED.pulled_through
       """, logger: logger)
+  }
+}
+
+extension TeamServer.Window {
+  /// The changes of this window, read from `start`, that a machine at `after` may apply: each
+  /// the next number, or one whose missing numbers before it are all at or below the team's
+  /// `horizon`, which will never come. Stops at the first missing number above it.
+  func applicable(after: Int64, from start: Int64, horizon: Int64) -> Self {
+    var place = start
+    var taken: [PulledTeamChange] = []
+    for change in changes {
+      guard change.sequence == place + 1 || change.sequence - 1 <= horizon else {
+        return Self(changes: taken, through: taken.last?.sequence ?? after, stoppedAt: place + 1)
+      }
+      taken.append(change)
+      place = change.sequence
+    }
+    return Self(changes: taken, through: taken.last?.sequence ?? after)
   }
 }

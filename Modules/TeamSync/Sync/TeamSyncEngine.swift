@@ -6,7 +6,7 @@ public import StorageClient
 /// Syncs this machine's shared standups with its team's PostgreSQL server.
 ///
 /// A round (``syncOnce()``) pushes this machine's waiting changes in the order they were made,
-/// in one server transaction per batch, then pulls the team's changes after the last one applied
+/// in one statement per batch, then pulls the team's changes after the last one applied
 /// here and applies them, in the server's order, in one local transaction (see
 /// `StorageClient.TeamLedger` for why every machine ends in the same state). Nothing local is
 /// lost when a round fails: a change leaves the outbox only once the server has committed it.
@@ -57,15 +57,34 @@ public actor TeamSyncEngine {
     public var pulled = 0
     /// What applying them did.
     public var report = TeamPullReport()
+    /// The missing number the pull stopped at, when it did: a push being committed, or, after a
+    /// second, a number the team passes (``TeamSyncEngine/gapGrace``).
+    public var waitingAt: Int64?
   }
 
+  /// How long a missing number in the team's order is waited for before the team passes it: a
+  /// push still being committed fills its numbers in far less (`pass_gaps` passes only numbers
+  /// older than this on the server's clock).
+  public static let gapGrace = Duration.milliseconds(1100)
+
   /// Pushes everything waiting and pulls everything new, once, on a connection of its own.
+  /// A pull stopped at a missing number waits for it, and then has the team pass it: at most a
+  /// few seconds.
   ///
   /// - Throws: ``SyncProblem``.
   public func syncOnce() async throws(SyncProblem) -> Round {
     do {
       return try await withServer { connection, description in
-        try await self.round(on: connection, role: description.user)
+        var round = try await self.round(on: connection, role: description.user)
+        for _ in 1...3 where round.waitingAt != nil {
+          try await Task.sleep(for: Self.gapGrace)
+          let again = try await self.round(on: connection, role: description.user)
+          round.pushed += again.pushed
+          round.pulled += again.pulled
+          round.report.merge(again.report)
+          round.waitingAt = again.waitingAt
+        }
+        return round
       }
     } catch {
       throw await leavingIfRemoved(error)
@@ -117,7 +136,7 @@ public actor TeamSyncEngine {
   public func checkAccess() async throws(SyncProblem) {
     let team = membership.team
     let logger = self.logger
-    try await withServer { connection, description in
+    _ = try await withServer { connection, description in
       try await TeamServer.checkAccess(
         team: team, role: description.user, on: connection, logger: logger)
     }
@@ -136,14 +155,13 @@ public actor TeamSyncEngine {
     while !Task.isCancelled {
       do {
         try await withServer { connection, description in
-          try await connection.listen(on: TeamServer.channel) { announcements in
-            let first = try await self.round(on: connection, role: description.user)
-            await self.connected()
-            if !first.report.isEmpty { onPulled(first.report) }
-            onStatus(.online(waiting: try await self.waitingCount()))
+          let channel = try await TeamServer.checkAccess(
+            team: self.membership.team, role: description.user, on: connection,
+            logger: self.logger)
+          try await connection.listen(on: channel) { announcements in
             try await self.keepSyncing(
-              on: connection, role: description.user, announcements: announcements,
-              onStatus: onStatus, onPulled: onPulled)
+              on: connection, role: description.user, channel: channel,
+              announcements: announcements, onStatus: onStatus, onPulled: onPulled)
           }
         }
       } catch {
@@ -154,7 +172,8 @@ public actor TeamSyncEngine {
         case .notAMember, .removed, .schema, .connection, .notJoined:
           onStatus(.stopped(waiting: waiting, problem: problem))
           return
-        case .unreachable, .refused, .untrusted, .database:
+        case .unreachable, .noAnswer, .noFreeConnection, .busy, .failed, .refused, .untrusted,
+          .database:
           onStatus(.offline(waiting: waiting, problem: problem))
         }
         failures += 1
@@ -190,16 +209,23 @@ public actor TeamSyncEngine {
     failures = 0
   }
 
-  /// Makes a round at each announcement and each change of this machine's, until the
-  /// connection fails.
+  /// Makes a round now, then looks again at each announcement, each change of this machine's,
+  /// every ``heartbeat``, and, while a pull waits at a missing number, once the team may pass
+  /// it; until the connection fails or the team's channel changes.
+  ///
+  /// A look costs one small statement when nothing is new (``look(on:channel:)``), and looks
+  /// are at least ``lookFloor`` apart: announcements that come meanwhile make one look, however
+  /// many there are, so that no flood of them makes an idle app busy.
   private func keepSyncing(
     on connection: PostgresConnection,
     role: String,
+    channel: String,
     announcements: PostgresNotificationSequence,
     onStatus: @escaping @Sendable (TeamSyncStatus) -> Void,
     onPulled: @escaping @Sendable (TeamPullReport) -> Void
   ) async throws {
     let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    wake.yield()
     let database = self.database
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask {
@@ -213,15 +239,78 @@ public actor TeamSyncEngine {
         }
       }
       group.addTask {
+        // NB: Asking the server something now and then is what shows a server that stopped
+        // answering within seconds (`DeadLinkDetection.AnswerWatch`).
+        while !Task.isCancelled {
+          try await Task.sleep(for: Self.heartbeat)
+          wake.yield()
+        }
+      }
+      group.addTask {
+        var isFirst = true
         for await _ in wakes {
-          let round = try await self.round(on: connection, role: role)
-          if !round.report.isEmpty { onPulled(round.report) }
-          onStatus(.online(waiting: try await self.waitingCount()))
+          let started = ContinuousClock.now
+          let look = isFirst ? .round : try await self.look(on: connection, channel: channel)
+          isFirst = false
+          if look == .newChannel { return }
+          if look == .round {
+            let round = try await self.round(on: connection, role: role)
+            await self.connected()
+            if !round.report.isEmpty { onPulled(round.report) }
+            onStatus(.online(waiting: try await self.waitingCount()))
+            if round.waitingAt != nil {
+              Task {
+                try await Task.sleep(for: Self.gapGrace)
+                wake.yield()
+              }
+            }
+          }
+          try await Task.sleep(until: started + Self.lookFloor)
         }
       }
       try await group.next()
       group.cancelAll()
     }
+  }
+
+  /// How often an idle engine asks the server whether anything is new.
+  static let heartbeat = Duration.seconds(2)
+
+  /// The least time between two looks at the server.
+  static let lookFloor = Duration.milliseconds(250)
+
+  /// What a look at the server found.
+  enum Look {
+    /// Nothing new, for the team or from it.
+    case nothing
+    /// Something to push, pull, or pass: a round.
+    case round
+    /// The team's announcements moved to another channel (a member was removed): the engine
+    /// connects again and listens there.
+    case newChannel
+  }
+
+  /// Whether a round has anything to do: a change waits here, a pull waits at a missing number,
+  /// or the team's newest change is not the last one applied here (or the role can no longer
+  /// see the team, which the round says). One statement when nothing waits here.
+  private func look(on connection: PostgresConnection, channel: String) async throws -> Look {
+    let here = try await database.teamMembership()
+    let waiting = try await database.waitingTeamChangeCount()
+    if gapSeen != nil || here?.resharePending == true || waiting > 0 {
+      return .round
+    }
+    let rows = try await connection.query(
+      """
+      SELECT t.channel, GREATEST(
+        (SELECT max(c.sequence) FROM standups_team.changes AS c WHERE c.team = t.name),
+        (SELECT s.through FROM standups_team.compacted_states AS s WHERE s.team = t.name))
+      FROM standups_team.teams AS t WHERE t.name = \(membership.team)
+      """, logger: logger)
+    var found: (channel: String, newest: Int64?)?
+    for try await row in rows.decode((String, Int64?).self) { found = row }
+    guard let found else { return .round }
+    guard found.channel == channel else { return .newChannel }
+    return (found.newest ?? 0) == (here?.lastSequence ?? 0) ? .nothing : .round
   }
 
   private func waitingCount() async throws -> Int {
@@ -247,7 +336,7 @@ public actor TeamSyncEngine {
     let here = try await database.teamMembership()
     let place = here?.lastSequence ?? 0
     let order = try await TeamServer.order(
-      team: membership.team, at: place, on: connection, logger: logger)
+      team: membership.team, at: place, role: role, on: connection, logger: logger)
     let forgot = try await serverForgot(place: place, order: order, on: connection)
     if forgot {
       logger.warning("The team's server has forgotten changes this machine applied")
@@ -258,9 +347,17 @@ public actor TeamSyncEngine {
       try await startFromCompactedState(as: role, on: connection, into: &round)
     }
     try await pull(upTo: order.newest, as: role, on: connection, into: &round)
-    try await TeamServer.reportPulled(
-      through: try await database.teamMembership()?.lastSequence ?? 0,
-      machine: membership.machine, team: membership.team, on: connection, logger: logger)
+    if let gap = round.waitingAt, try await passGapSeenBefore(gap, on: connection) {
+      round.waitingAt = nil
+      try await pull(upTo: order.newest, as: role, on: connection, into: &round)
+    }
+    let pulled = try await database.teamMembership()?.lastSequence ?? 0
+    if pulled != reportedPlace {
+      try await TeamServer.reportPulled(
+        through: pulled, machine: membership.machine, team: membership.team, on: connection,
+        logger: logger)
+      reportedPlace = pulled
+    }
     if forgot || here?.resharePending == true {
       round.report.sentAgain = try await database.resendTeamStandups()
       round.pushed += try await pushWaiting(from: machine, on: connection)
@@ -383,24 +480,20 @@ public actor TeamSyncEngine {
   }
 
   /// Pulls and applies everything after the last change applied here up to `newest`, window by
-  /// window; when the owner prunes the history under the pull, starts from the compacted state
-  /// and goes on after it.
+  /// window, until a missing number stops it (``Round/waitingAt``); when the owner prunes the
+  /// history under the pull, starts from the compacted state and goes on after it.
   private func pull(
     upTo newest: Int64, as role: String, on connection: PostgresConnection,
     into round: inout Round
   ) async throws {
     while true {
       let after = try await database.teamMembership()?.lastSequence ?? membership.lastSequence
-      // NB: A window of numbers, not a count of rows: its cost is one batch's whatever the
-      // server's statistics say. (A server behind this machine has nothing after it to pull.)
+      // NB: A server behind this machine has nothing after it to pull.
+      guard after < newest else { break }
       let window: TeamServer.Window
       do {
-        window =
-          after < newest
-          ? try await TeamServer.pull(
-            team: membership.team, after: after,
-            through: min(after + Int64(Self.batchSize), newest), on: connection, logger: logger)
-          : TeamServer.Window(changes: [], through: after)
+        window = try await TeamServer.pull(
+          team: membership.team, after: after, on: connection, logger: logger)
       } catch let pruned as TeamServer.HistoryPruned {
         try await startFromCompactedState(as: role, on: connection, into: &round)
         // NB: The state is made through the pruned beginning at least, so the next window
@@ -410,18 +503,42 @@ public actor TeamSyncEngine {
         }
         continue
       }
-      let pulled = window.changes
-      let through = window.through
       // NB: Applying nothing still notes when the machine was last in sync.
       round.report.merge(
-        try await database.applyPulledTeamChanges(pulled, through: through, as: role))
-      round.pulled += pulled.count
-      if through >= newest { break }
+        try await database.applyPulledTeamChanges(
+          window.changes, through: window.through, as: role))
+      round.pulled += window.changes.count
+      round.waitingAt = window.stoppedAt
+      if window.stoppedAt != nil || window.through <= after { break }
     }
   }
 
-  // NB: Large enough that a first pull of 10,000 changes takes ten round trips, small enough
-  // that one batch's transaction stays short.
+  /// Has the team pass `gap` when this engine has waited for it since a round before, at least
+  /// ``gapGrace`` ago; returns whether it did. A missing number is nearly always a push being
+  /// committed, which fills it within milliseconds; one still missing a second later belongs to
+  /// a transaction that failed, skipped it, or is held open, and the team goes on without it.
+  private func passGapSeenBefore(_ gap: Int64, on connection: PostgresConnection) async throws
+    -> Bool
+  {
+    let now = ContinuousClock.now
+    guard let seen = gapSeen, seen.number == gap else {
+      gapSeen = (gap, now)
+      return false
+    }
+    guard now - seen.at >= Self.gapGrace else { return false }
+    gapSeen = nil
+    try await TeamServer.passGaps(team: membership.team, on: connection, logger: logger)
+    return true
+  }
+
+  /// How far this machine last told the server it has pulled, in this run of the engine.
+  private var reportedPlace: Int64?
+
+  /// The missing number a pull last stopped at, and when it first did.
+  private var gapSeen: (number: Int64, at: ContinuousClock.Instant)?
+
+  // NB: Large enough that a first push of 10,000 changes takes ten round trips, small enough
+  // that one batch's statement ends well within the time the team gives a number to commit.
   private static let batchSize = 1000
 
   /// Opens a connection to the team's server for `body`, and closes it after; every failure

@@ -10,7 +10,10 @@ public enum TeamSyncStatus: Equatable, Sendable {
   /// team), or the schema is another release's.
   case stopped(waiting: Int, problem: SyncProblem)
 
-  /// The status in a few words, for the status line: "offline — 3 changes waiting".
+  /// The status in a few words, for the status line: "offline, the server cannot be reached —
+  /// 3 changes waiting". Each reason the engine is not syncing has its words, so that what the
+  /// line says is true: the engine tells a new status within seconds of a change
+  /// (``DeadLinkDetection``).
   public var line: String {
     switch self {
     case .connecting: "team: connecting"
@@ -18,12 +21,27 @@ public enum TeamSyncStatus: Equatable, Sendable {
     case .online(let waiting): "team: \(Self.changes(waiting)) on the way"
     case .offline(let waiting, .database):
       "team: waiting for this machine's database — \(Self.changes(waiting)) waiting"
-    case .offline(let waiting, _): "offline — \(Self.changes(waiting)) waiting"
+    case .offline(let waiting, .busy):
+      "team: waiting on the server — \(Self.changes(waiting)) waiting"
+    case .offline(let waiting, let problem):
+      "offline, \(Self.reason(problem)) — \(Self.changes(waiting)) waiting"
     case .stopped(_, .schema(.newerSchema)): "team: not syncing — update standups"
     case .stopped(_, .schema): "team: not syncing — the server's team schema needs `team setup`"
     case .stopped(_, .removed(_, let team)):
       "team: you are no longer in “\(team)” — its standups stay here as yours"
     case .stopped: "team: not syncing — not a member"
+    }
+  }
+
+  /// Why the engine is offline, in a few words.
+  private static func reason(_ problem: SyncProblem) -> String {
+    switch problem {
+    case .noAnswer: "the server does not answer"
+    case .noFreeConnection: "the server has no free connection"
+    case .refused: "the server refused this machine's login"
+    case .untrusted: "the server's certificate is not trusted"
+    case .failed: "the server refused a change"
+    default: "the server cannot be reached"
     }
   }
 

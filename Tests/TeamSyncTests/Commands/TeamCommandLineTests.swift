@@ -60,6 +60,39 @@ struct TeamCommandLineTests {
     }
   }
 
+  /// What one member's rows cost the others' terminals is bounded: a sync after 500 rows no
+  /// release would write, and a share of 1,500 standups, each name the first few and count the
+  /// rest.
+  @Test func syncAndShareNameTheFirstFewAndCountTheRest() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Machine.platformMembers)
+      let alice = try Home(password: "alice-secret", in: server.folder)
+      let many = (1...1500).map { Standup(id: Standup.ID(UUID()), title: "Standup \($0)") }
+      let imported = try standups(["import", try alice.write(standups: many)], alice.environment)
+      #expect(imported.status == 0)
+      #expect(
+        try standups(["team", "join", server.url(for: "alice"), "platform"], alice.environment)
+          .status == 0)
+      let share = try standups(["share", "--all"], alice.environment)
+      #expect(share.status == 0, "\(share.error)")
+      #expect(share.standardOutput.hasSuffix(", and 1497 more.\n"), "\(share.standardOutput)")
+      #expect(share.standardOutput.count < 200)
+
+      let written = try server.psql(
+        """
+        INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
+        SELECT 'platform', '00000000-0000-0000-0000-0000000000ee', n, 0, '{"unknown": true}'
+        FROM generate_series(1, 500) AS n
+        """, as: "mallory", password: "mallory-secret")
+      #expect(written.status == 0, "\(written.error)")
+      let sync = try standups(["sync"], alice.environment)
+      #expect(sync.status == 0, "\(sync.error)")
+      let lines = sync.standardOutput.split(separator: "\n")
+      #expect(lines.count < 8, "\(sync.standardOutput)")
+      #expect(sync.standardOutput.contains("497 more of the team's changes were not applied here."))
+    }
+  }
+
   @Test func killedInTheMiddleOfAPushOfAThousandChangesEveryChangeLandsOnce() async throws {
     try await TestServer.withTestServer { server in
       let alice = try await PushingMachine.withAThousandChanges(server)

@@ -10,7 +10,10 @@ func prune(
 ) async throws -> [TeamHistory.Pruned] {
   if !recentChanges {
     try server.administer(
-      "UPDATE standups_team.changes SET made_at = made_at - interval '1 year'")
+      """
+      UPDATE standups_team.changes
+      SET made_at = made_at - interval '1 year', numbered_at = numbered_at - interval '1 year'
+      """)
   }
   return try await server.withAdministrator { connection in
     try await TeamHistory.prune(

@@ -10,9 +10,8 @@ extension TestServer {
   ///
   /// What holds the push is an administrator's uncommitted row with the same role, machine and
   /// number, which the push's insert must wait for on the unique index. The row is written with
-  /// the triggers off (`session_replication_role = replica`), so that it takes no lock on the
-  /// team's row, which the push's own inserts update. It is rolled back after `body`, unless
-  /// `body` stopped the server.
+  /// the triggers off (`session_replication_role = replica`), so that it takes no number of the
+  /// team's. It is rolled back after `body`, unless `body` stopped the server.
   func holdingPushes(
     of machine: UUID, as member: String, in team: String, atChange number: Int64,
     _ body: (PushHold) async throws -> Void
@@ -24,8 +23,8 @@ extension TestServer {
       try await connection.query(
         """
         INSERT INTO standups_team.changes
-          (team, sequence, machine, machine_sequence, based_on, change, made_by)
-        VALUES (\(team), 1000000, \(machine), \(number), 0, '{}', \(role(member)))
+          (team, sequence, machine, machine_sequence, based_on, change, made_by, numbered_at)
+        VALUES (\(team), 1000000, \(machine), \(number), 0, '{}', \(role(member)), now())
         """, logger: logger)
       try await body(PushHold(server: self, number: number))
       // NB: A statement on a connection the server has ended is never answered.

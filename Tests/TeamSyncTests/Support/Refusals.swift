@@ -8,7 +8,7 @@ extension TestServer {
   /// "platform" through psql is what anyone outside that team with an account reads.
   func makeOutsider(_ name: String, password: String) async throws {
     try createRole(name, password: password)
-    try await withAdministrator { connection in
+    _ = try await withAdministrator { connection in
       try await TeamSchema.addMembers(
         team: "elsewhere", roles: [role(name)], on: connection, logger: TestServer.logger)
     }

@@ -252,7 +252,7 @@ struct CompactedStateTests {
         connection in
         await #expect(throws: TeamServer.HistoryPruned.self) {
           try await TeamServer.pull(
-            team: "platform", after: 1, through: 2, on: connection, logger: TestServer.logger)
+            team: "platform", after: 1, on: connection, logger: TestServer.logger)
         }
       }
     }

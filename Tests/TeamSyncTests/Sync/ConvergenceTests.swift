@@ -3,6 +3,7 @@ import IdentifiedCollections
 import Models
 import PostgresTestServer
 import PropertyBased
+import StorageClient
 import Synchronization
 import Testing
 
@@ -61,7 +62,7 @@ struct ConvergenceTests {
   }
 
   private func run(_ steps: [Step], team: String, _ server: TestServer) async throws {
-    try await server.withAdministrator { connection in
+    _ = try await server.withAdministrator { connection in
       try await TeamSchema.addMembers(
         team: team, roles: Self.members.keys.sorted().map(server.role), on: connection,
         logger: TestServer.logger)
@@ -135,9 +136,15 @@ struct ConvergenceTests {
     let changes = try await description.withConnection(
       password: Self.members["alice"], logger: TestServer.logger
     ) { connection in
-      try await TeamServer.pull(
-        team: team, after: 0, through: .max, on: connection, logger: TestServer.logger
-      ).changes
+      var changes: [PulledTeamChange] = []
+      var after: Int64 = 0
+      while true {
+        let window = try await TeamServer.pull(
+          team: team, after: after, on: connection, logger: TestServer.logger)
+        changes += window.changes
+        guard window.through > after else { return changes }
+        after = window.through
+      }
     }
     var standups: IdentifiedArrayOf<Standup> = []
     for change in changes {

@@ -116,7 +116,7 @@ struct HostileMemberTests {
         var after: Int64 = 2
         while after < 10 {
           let window = try await TeamServer.pull(
-            team: "platform", after: after, through: 10, budget: 300, on: connection,
+            team: "platform", after: after, budget: 300, on: connection,
             logger: TestServer.logger)
           windows.append(window.changes.map(\.sequence))
           after = window.through
