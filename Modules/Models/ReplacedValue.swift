@@ -24,6 +24,9 @@ public struct ReplacedValue: Equatable, Identifiable, Sendable {
   public var replacement: StandupValue
   /// When it was replaced.
   public var replacedAt: Date
+  /// The team member whose change replaced it, when it came from the team: the server ordered
+  /// that change after this machine's. `nil` when another instance of the app replaced it.
+  public var member: String?
 
   /// Records a replaced value.
   public init(
@@ -32,7 +35,8 @@ public struct ReplacedValue: Equatable, Identifiable, Sendable {
     standupTitle: String,
     value: StandupValue,
     replacement: StandupValue,
-    replacedAt: Date
+    replacedAt: Date,
+    member: String? = nil
   ) {
     self.id = id
     self.standupID = standupID
@@ -40,6 +44,7 @@ public struct ReplacedValue: Equatable, Identifiable, Sendable {
     self.value = value
     self.replacement = replacement
     self.replacedAt = replacedAt
+    self.member = member
   }
 
   /// What happened, in a sentence for people.
@@ -50,7 +55,11 @@ public struct ReplacedValue: Equatable, Identifiable, Sendable {
       case .attendeeName: "Your name \(value.description) in “\(standupTitle)”"
       default: "Your \(value.field) \(value.description) of “\(standupTitle)”"
       }
-    return "\(what) was replaced by \(replacement.description), saved elsewhere from a form "
-      + "opened before yours was saved."
+    guard let member else {
+      return "\(what) was replaced by \(replacement.description), saved elsewhere from a form "
+        + "opened before yours was saved."
+    }
+    return "\(what) was replaced by \(replacement.description), from \(member)'s change, which "
+      + "the team's server ordered after yours."
   }
 }

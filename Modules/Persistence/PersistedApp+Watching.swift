@@ -41,7 +41,7 @@ extension PersistedApp {
     }
     var effects: [Effect<Action>] = []
     for id in changes.deletions(from: state.app.list.standups) where standups[id: id] == nil {
-      effects.append(deletedElsewhere(id, &state))
+      effects.append(deletedElsewhere(id, by: changes.deletedBy[id], &state))
     }
     for standup in standups where !state.storage.deletedElsewhere.contains(standup.id) {
       state.app.show(standup)
@@ -55,12 +55,13 @@ extension PersistedApp {
     return .merge(effects)
   }
 
-  /// Another instance deleted a standup. Its screens close, and the user is told; but while the
-  /// user edits or records it, or when the deletion was found by a change of theirs to it
-  /// (`wasJustChanged`), nothing is dropped: it stays, and they are asked whether to keep it (it
-  /// is stored again, with their edit or their meeting) or let it go.
+  /// Another instance deleted a standup, or `member` of the team did. Its screens close, and the
+  /// user is told; but while the user edits or records it, or when the deletion was found by a
+  /// change of theirs to it (`wasJustChanged`), nothing is dropped: it stays, and they are asked
+  /// whether to keep it (it is stored again, with their edit or their meeting) or let it go.
   func deletedElsewhere(
     _ id: Standup.ID,
+    by member: String? = nil,
     wasJustChanged: Bool = false,
     _ state: inout State
   ) -> Effect<Action> {
@@ -69,15 +70,17 @@ extension PersistedApp {
     else { return .none }
     if wasJustChanged || state.app.isEditing(id) || state.app.isRecording(id) {
       state.storage.deletedElsewhere.append(id)
-      state.notify(.deletedElsewhere(standup, whileRecording: state.app.isRecording(id)))
+      state.notify(
+        .deletedElsewhere(standup, whileRecording: state.app.isRecording(id), by: member))
       return .none
     }
     let wasShown = state.app.path.contains { $0.standup.id == id }
     state.app.remove(id)
     if wasShown {
       state.tell([
-        "\(standup.displayTitle.quotedForPeople) was deleted in another instance of Standups, so "
-          + "its screens closed."
+        "\(standup.displayTitle.quotedForPeople) was deleted "
+          + (member.map { "by \($0), in the team," } ?? "in another instance of Standups,")
+          + " so its screens closed."
       ])
     }
     return .none

@@ -112,11 +112,17 @@ extension AlertState where Action == PersistedApp.Action.Alert {
     )
   }
 
-  /// Tells the user that another instance deleted the standup they are editing or recording, and
-  /// asks whether to keep it. Keeping it is the harmless answer, and the default.
-  public static func deletedElsewhere(_ standup: Standup, whileRecording: Bool) -> Self {
-    AlertState {
-      TextState("“\(standup.displayTitle)” was deleted elsewhere")
+  /// Tells the user that another instance, or `member` of the team, deleted the standup they
+  /// are editing or recording, and asks whether to keep it. Keeping it is the harmless answer,
+  /// and the default.
+  public static func deletedElsewhere(
+    _ standup: Standup, whileRecording: Bool, by member: String? = nil
+  ) -> Self {
+    let deleter = member ?? "Another instance of Standups"
+    let keeping = member == nil ? "stored again" : "the team's again, on every machine,"
+    return AlertState {
+      TextState(
+        "“\(standup.displayTitle)” was deleted " + (member.map { "by \($0)" } ?? "elsewhere"))
     } actions: {
       ButtonState(role: .cancel, action: .keepDeletedStandup(standup.id)) {
         TextState(whileRecording ? "Keep it, with the meeting" : "Keep it, with my edit")
@@ -128,13 +134,12 @@ extension AlertState where Action == PersistedApp.Action.Alert {
       TextState(
         whileRecording
           ? """
-          Another instance of Standups deleted this standup while you were recording a meeting \
-          of it. Keep it, and it is stored again with the meeting; or let it go, and the meeting \
-          goes with it.
+          \(deleter) deleted this standup while you were recording a meeting of it. Keep it, and \
+          it is \(keeping) with the meeting; or let it go, and the meeting goes with it.
           """
           : """
-          Another instance of Standups deleted this standup while you edit it. Keep it, and it \
-          is stored again with your edit; or let it go, and your edit is discarded.
+          \(deleter) deleted this standup while you edit it. Keep it, and it is \(keeping) with \
+          your edit; or let it go, and your edit is discarded.
           """
       )
     }

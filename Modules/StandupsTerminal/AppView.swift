@@ -257,10 +257,21 @@ public enum AppView {
     guard state.app.destination == nil else { return nil }
     switch topScreen(state) {
     case .list:
-      return state.app.list.alert.map { PresentedAlert($0) { .app(.list(.alert($0))) } }
+      return state.app.list.alert.map { alert in
+        let deleted = alert.buttons.lazy.compactMap { button -> Standup.ID? in
+          guard case .confirmDeletion(let id)? = button.action else { return nil }
+          return id
+        }.first
+        return PresentedAlert(alert) { .app(.list(.alert($0))) }
+          .sayingItGoesForTheTeam(deleting: deleted, view)
+      }
     case .element(let id, .detail(let detail)):
-      return detail.alert.map {
-        PresentedAlert($0) { .app(.path(.element(id: id, action: .detail(.alert($0))))) }
+      return detail.alert.map { alert in
+        let deletes = alert.buttons.contains { $0.action == .confirmDeletion }
+        return PresentedAlert(alert) {
+          .app(.path(.element(id: id, action: .detail(.alert($0)))))
+        }
+        .sayingItGoesForTheTeam(deleting: deletes ? detail.standup.id : nil, view)
       }
     case .element(let id, .meeting(let meeting)):
       return meeting.alert.map {
@@ -530,5 +541,17 @@ public enum AppView {
         column: margin, row: min(1, height), width: max(size.width - 2 * margin, 0),
         height: max(bottom - 1, 0))
     }
+  }
+}
+
+extension PresentedAlert {
+  /// The question, and, when it deletes a shared standup, that the deletion goes for everyone in
+  /// the team: the screens' own questions know nothing of teams.
+  fileprivate func sayingItGoesForTheTeam(deleting id: Standup.ID?, _ view: AppViewState) -> Self {
+    guard let id, view.sharedStandups.contains(id), let team = view.teamName else { return self }
+    var presented = self
+    let forTheTeam = "It is shared with “\(team)”: it is deleted on every machine of the team."
+    presented.message = [message, forTheTeam].compactMap { $0 }.joined(separator: "\n\n")
+    return presented
   }
 }

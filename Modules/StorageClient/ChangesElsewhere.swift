@@ -1,5 +1,6 @@
 public import IdentifiedCollections
 public import Models
+public import Tagged
 
 /// What other instances (or programs) committed since a client last looked.
 public struct ChangesElsewhere: Equatable, Sendable {
@@ -8,6 +9,9 @@ public struct ChangesElsewhere: Equatable, Sendable {
   public var standups: IdentifiedArrayOf<Standup>
   /// Standups deleted.
   public var deleted: [Standup.ID]
+  /// Who in the team deleted each of the standups deleted by a change of the team's; a standup
+  /// deleted by another instance of the app has none.
+  public var deletedBy: [Standup.ID: String] = [:]
   /// Standups changed in a way that cannot be read: they are shown as they were.
   public var unreadable: [UnreadableStandup]
   /// Whether ``standups`` holds every stored standup (the change log could not say what

@@ -129,6 +129,16 @@ struct WatchingTests {
     await store.finish()
   }
 
+  @Test func aTeammatesDeletionIsToldAsTheirsAndNotAnotherInstancesOfTheApp() {
+    let alert = AlertState.deletedElsewhere(.mock, whileRecording: true, by: "bob")
+    #expect(alert.title.string == "“Design” was deleted by bob")
+    #expect(
+      alert.message?.string.hasPrefix("bob deleted this standup while you were recording") == true)
+    #expect(alert.message?.string.contains("the team's again, on every machine") == true)
+    let here = AlertState.deletedElsewhere(.mock, whileRecording: false)
+    #expect(here.message?.string.hasPrefix("Another instance of Standups deleted") == true)
+  }
+
   /// Found by the soak: a meeting saved before the question is answered stores its standup
   /// again; letting the standup go then deletes it here too.
   @Test func aStandupLetGoAfterItsMeetingWasSavedIsDeletedHereToo() async throws {

@@ -121,6 +121,25 @@ struct KeyMapTests {
     }
   }
 
+  @Test func deletingASharedStandupSaysItGoesForTheWholeTeam() async {
+    await withSerialEffects {
+      let driver = await Driver(standups: [.mock, .engineeringMock])
+      driver.app.showTeam("platform", status: nil, shared: [Standup.engineeringMock.id])
+      await driver.start()
+      let forTheTeam = "It is shared with “platform”: it is deleted"
+      driver.press(.character("d"))
+      #expect(driver.screen.contains("Delete \"Design\"?"))
+      #expect(!driver.screen.contains(forTheTeam), "Design is personal")
+      driver.press(.escape, .down, .character("d"))
+      #expect(driver.screen.contains("Delete \"Engineering\"?"))
+      #expect(driver.screen.contains(forTheTeam))
+      driver.press(.escape, .enter, .character("D"))
+      #expect(driver.state.path.last?[case: \.detail]?.alert != nil)
+      #expect(driver.screen.contains(forTheTeam))
+      driver.press(.escape)
+    }
+  }
+
   @Test func deleteAStandupWithConfirmation() async {
     await withSerialEffects {
       let driver = await Driver(standups: [.mock, .engineeringMock, .productMock])

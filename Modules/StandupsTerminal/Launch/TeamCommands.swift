@@ -90,13 +90,9 @@ public enum TeamCommands {
     try await storage {
       try await database.joinTeam(server: url, team: team, machine: UUID())
     }
+    let round: TeamSyncEngine.Round
     do {
-      let round = try await engine(database, environment).syncOnce()
-      return [
-        "This machine syncs with “\(team)” on \(description.serverName) as "
-          + "\(description.user); \(standups(round.report.standupIDs.count)) came from the team.",
-        "Share a standup with: standups share TITLE (or --all).",
-      ]
+      round = try await engine(database, environment).syncOnce()
     } catch {
       // NB: Not joined after all: the machine is as it was.
       try await storage {
@@ -109,6 +105,12 @@ public enum TeamCommands {
       }
       throw .sync(error)
     }
+    let held = try await storage { try await database.sharedStandupIDs() }
+    return [
+      "This machine syncs with “\(team)” on \(description.serverName) as \(description.user); "
+        + "\(standups(round.report.standupIDs.intersection(held).count)) came from the team.",
+      "Share a standup with: standups share TITLE (or --all).",
+    ]
   }
 
   /// One round: push everything waiting, pull everything new.

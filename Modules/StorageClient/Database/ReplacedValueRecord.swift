@@ -18,6 +18,8 @@ struct ReplacedValueRecord: Codable, FetchableRecord, PersistableRecord {
   var replacedAt: Double
   /// The process that saved the replacement (``ProcessIdentity``).
   var replacedBy: String
+  /// The team member whose change replaced it, when the team's did.
+  var member: String?
 
   init(_ replaced: ReplacedValue, replacedBy owner: String) throws {
     id = replaced.id.rawValue.uuidString
@@ -27,6 +29,7 @@ struct ReplacedValueRecord: Codable, FetchableRecord, PersistableRecord {
     replacement = String(decoding: try JSONEncoder().encode(replaced.replacement), as: UTF8.self)
     replacedAt = replaced.replacedAt.timeIntervalSinceReferenceDate
     replacedBy = owner
+    member = replaced.member
   }
 
   /// The values replaced by saves of processes other than `owner`, oldest first; a row that
@@ -56,7 +59,8 @@ struct ReplacedValueRecord: Codable, FetchableRecord, PersistableRecord {
         return ReplacedValue(
           id: ReplacedValue.ID(id), standupID: Standup.ID(standupID),
           standupTitle: record.standupTitle, value: value, replacement: replacement,
-          replacedAt: Date(timeIntervalSinceReferenceDate: record.replacedAt))
+          replacedAt: Date(timeIntervalSinceReferenceDate: record.replacedAt),
+          member: record.member)
       }
   }
 }

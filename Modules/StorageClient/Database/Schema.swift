@@ -209,6 +209,19 @@ enum Schema {
         table.column("machineSequence", .integer).notNull()
       }
     }
+    migrator.registerMigration("standups v6") { db in
+      // NB: Who in the team replaced a value, so that its owner is told who, and that it was the
+      // team's order.
+      try db.alter(table: "replacedValue") { table in
+        table.add(column: "member", .text)
+      }
+      // NB: Who in the team deleted a standup, so that a screen it closes, or a question about
+      // it, names them, not another instance of the app.
+      try db.create(table: "teamDeletedBy") { table in
+        table.primaryKey("standupId", .text)
+        table.column("member", .text).notNull()
+      }
+    }
     return migrator
   }
 }

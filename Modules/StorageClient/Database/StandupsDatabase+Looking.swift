@@ -46,6 +46,7 @@ extension StandupsDatabase {
         changes.deleted = ids.filter { !unreadable.contains($0) }
           .map(Standup.ID.init(uuidString:)).filter { read.standups[id: $0] == nil }
       }
+      changes.deletedBy = try Self.teamDeletions(of: changes.deleted, db)
       now.sequence = last
       if readsReplacedValues {
         let replaced = try ReplacedValueRecord.fetchAll(db, notReplacedBy: owner)
@@ -58,5 +59,23 @@ extension StandupsDatabase {
     }
     commitsSeen = now
     return changes
+  }
+}
+
+extension StandupsDatabase {
+  /// Who in the team deleted each of `deleted`, as the team's changes that deleted them said.
+  static func teamDeletions(of deleted: [Standup.ID], _ db: Database) throws -> [Standup.ID: String]
+  {
+    guard !deleted.isEmpty, try db.tableExists("teamDeletedBy") else { return [:] }
+    var members: [Standup.ID: String] = [:]
+    for id in deleted {
+      if let member = try String.fetchOne(
+        db.cachedStatement(sql: "SELECT member FROM teamDeletedBy WHERE standupId = ?"),
+        arguments: [id.rawValue.uuidString])
+      {
+        members[id] = member
+      }
+    }
+    return members
   }
 }

@@ -28,12 +28,12 @@ extension StandupsDatabase {
   }
 
   /// Stops syncing: the team's standups stay here as personal ones, and changes that were
-  /// waiting for the server are dropped. Returns how many standups were shared.
+  /// waiting for the server are dropped. Returns how many standups here were shared.
   @discardableResult
   public func leaveTeam() throws(StorageError) -> Int {
     let queue = try writableQueue()
     return try commit(queue) { db in
-      let shared = try Int.fetchOne(db, sql: "SELECT count(*) FROM sharedStandup") ?? 0
+      let shared = try TeamLedger.sharedIDs(db).count
       try db.execute(sql: "DELETE FROM teamMembership")
       try db.execute(sql: "DELETE FROM sharedStandup")
       try db.execute(sql: "DELETE FROM teamOutbox")
@@ -43,6 +43,7 @@ extension StandupsDatabase {
       try db.execute(sql: "DELETE FROM teamMachineSeen")
       try db.execute(sql: "DELETE FROM teamStandupLastChange")
       try db.execute(sql: "DELETE FROM teamStandupToResend")
+      try db.execute(sql: "DELETE FROM teamDeletedBy")
       return shared
     }
   }

@@ -46,10 +46,13 @@ enum TeamLedger {
     return shared
   }
 
-  /// The IDs of the shared standups.
+  /// The IDs of the shared standups this machine holds: a shared standup deleted here stays
+  /// marked (its deletion went to the team as a shared one's), and is not counted.
   static func sharedIDs(_ db: Database) throws -> Set<Standup.ID> {
     var ids = Set<Standup.ID>()
-    for text in try String.fetchAll(db, sql: "SELECT standupId FROM sharedStandup") {
+    for text in try String.fetchAll(
+      db, sql: "SELECT s.standupId FROM sharedStandup AS s JOIN standup AS t ON t.id = s.standupId")
+    {
       if let uuid = UUID(uuidString: text) { ids.insert(Standup.ID(uuid)) }
     }
     return ids
@@ -181,7 +184,8 @@ enum TeamLedger {
       }
       let ownFields = ownedFields(of: decoded)
       if from != machine {
-        try tellReplaced(by: decoded, ownFields, outbox, at: now, makeID: makeID, db)
+        try tellReplaced(
+          by: decoded, of: change.madeBy, ownFields, outbox, at: now, makeID: makeID, db)
       } else {
         try executeCached(
           sql: "DELETE FROM teamOutbox WHERE pushed = 1 AND sequence = ?",
@@ -231,6 +235,11 @@ enum TeamLedger {
       if from != machine {
         report.standupIDs.formUnion(decoded.standupIDs)
         try forget(ownFields, db)
+        if case .deleted(let id) = decoded {
+          try executeCached(
+            sql: "INSERT OR REPLACE INTO teamDeletedBy (standupId, member) VALUES (?, ?)",
+            arguments: [id.rawValue.uuidString, change.madeBy], db)
+        }
       } else {
         try own(ownFields, db)
       }
@@ -425,8 +434,8 @@ enum TeamLedger {
   /// user is told. A field a change still waiting here sets again is not told: that change will
   /// be ordered later, and win.
   private static func tellReplaced(
-    by change: StandupsChange, _ fields: [(String, String)], _ outbox: Outbox, at now: Date,
-    makeID: () -> UUID, _ db: Database
+    by change: StandupsChange, of member: String, _ fields: [(String, String)], _ outbox: Outbox,
+    at now: Date, makeID: () -> UUID, _ db: Database
   ) throws {
     guard case .edited(let id, let edit) = change, !fields.isEmpty,
       let stored = try? StandupRows.fetchOne(db, id: id)
@@ -443,7 +452,8 @@ enum TeamLedger {
       try ReplacedValueRecord(
         ReplacedValue(
           id: ReplacedValue.ID(makeID()), standupID: id, standupTitle: stored.displayTitle,
-          value: replacement.replaced, replacement: replacement.replacement, replacedAt: now),
+          value: replacement.replaced, replacement: replacement.replacement, replacedAt: now,
+          member: member),
         replacedBy: teamOwner
       ).insert(db)
     }

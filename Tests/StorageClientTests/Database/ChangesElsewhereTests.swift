@@ -34,6 +34,39 @@ struct ChangesElsewhereTests {
     #expect(try await second.changesElsewhere() == nil, "seen once")
   }
 
+  @Test func aStandupATeammateDeletedIsReportedWithWhoDeletedIt() async throws {
+    let engine = folder.database()
+    let app = folder.database()
+    _ = try await engine.load()
+    try await engine.apply(.added([.mock, .engineeringMock]))
+    let machine = UUID()
+    try await engine.joinTeam(
+      server: "postgresql://alice@127.0.0.1/team", team: "platform", machine: machine)
+    try await engine.share([Standup.mock.id, Standup.engineeringMock.id])
+    let shares = try await engine.waitingTeamChanges(limit: 10)
+    try await engine.teamChangesPushed(through: shares.last?.sequence ?? 0)
+    _ = try await app.load()
+
+    // NB: The server's order: this machine's shares, then bob's deletion, made after them.
+    try await engine.apply(.deleted(Standup.engineeringMock.id))
+    _ = try await engine.applyPulledTeamChanges(
+      shares.enumerated().map { index, share in
+        PulledTeamChange(
+          sequence: Int64(index + 1), machine: machine, machineSequence: share.sequence,
+          madeBy: "alice", change: share.change)
+      } + [
+        PulledTeamChange(
+          sequence: 3, machine: UUID(), machineSequence: 1, madeBy: "bob", basedOn: 2,
+          change: String(
+            decoding: try JSONEncoder().encode(StandupsChange.deleted(Standup.mock.id)),
+            as: UTF8.self))
+      ], through: 3, as: "alice")
+
+    let changes = try #require(try await app.changesElsewhere())
+    #expect(Set(changes.deleted) == [Standup.mock.id, Standup.engineeringMock.id])
+    #expect(changes.deletedBy == [Standup.mock.id: "bob"], "this machine deleted Engineering")
+  }
+
   @Test func anIdleLookReadsOnlyOnePragma() async throws {
     let log = StatementLog()
     let watching = folder.database { $0.onStatement = log.record }

@@ -173,6 +173,17 @@ struct TeamLedgerTests {
     #expect(try await database.resendTeamStandups() == 0)
   }
 
+  @Test func aSharedStandupDeletedHereIsNoLongerCountedAsShared() async throws {
+    let (database, _) = try await joined(holding: [.mock, .engineeringMock])
+    try await database.share([Standup.mock.id, Standup.engineeringMock.id])
+    try await database.apply(.deleted(Standup.engineeringMock.id))
+    #expect(try await database.sharedStandupIDs() == [Standup.mock.id])
+    #expect(
+      try decode(try #require(try await database.waitingTeamChanges(limit: 10).last).change)
+        == .deleted(Standup.engineeringMock.id), "the deletion goes to the team")
+    #expect(try await database.leaveTeam() == 1)
+  }
+
   @Test func leavingKeepsTheStandupsAndForgetsTheTeam() async throws {
     let (database, _) = try await joined(holding: [.mock])
     try await database.share([Standup.mock.id])
