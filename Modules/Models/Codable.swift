@@ -188,7 +188,7 @@ extension Character {
 
 extension StandupValue: Codable {
   private enum CodingKeys: String, CodingKey {
-    case title, durationSeconds, theme, attendee, attendeeOrder
+    case title, durationSeconds, theme, attendee, attendeeRemoved, attendeeOrder
   }
 
   /// Decodes a value: an object with one key naming its field, as ``encode(to:)`` writes it.
@@ -208,6 +208,9 @@ extension StandupValue: Codable {
       self = .theme(theme)
     } else if let attendee = try container.decodeIfPresent(Attendee.self, forKey: .attendee) {
       self = .attendeeName(attendee)
+    } else if let attendee = try container.decodeIfPresent(Attendee.self, forKey: .attendeeRemoved)
+    {
+      self = .attendeeRemoved(attendee)
     } else {
       self = .attendeeOrder(
         try container.decode([Attendee.ID].self, forKey: .attendeeOrder))
@@ -223,6 +226,7 @@ extension StandupValue: Codable {
       try container.encode(Double(duration.inMilliseconds) / 1000, forKey: .durationSeconds)
     case .theme(let theme): try container.encode(theme, forKey: .theme)
     case .attendeeName(let attendee): try container.encode(attendee, forKey: .attendee)
+    case .attendeeRemoved(let attendee): try container.encode(attendee, forKey: .attendeeRemoved)
     case .attendeeOrder(let order): try container.encode(order, forKey: .attendeeOrder)
     }
   }

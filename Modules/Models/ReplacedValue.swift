@@ -55,6 +55,15 @@ public struct ReplacedValue: Equatable, Identifiable, Sendable {
       case .attendeeName: "Your name \(value.description) in “\(standupTitle)”"
       default: "Your \(value.field) \(value.description) of “\(standupTitle)”"
       }
+    if case .attendeeRemoved = replacement {
+      let by = member.map { "by \($0)'s change, which the team's server ordered after yours" }
+      return "\(what) was removed, with the attendee, " + (by ?? "by a save elsewhere") + "."
+    }
+    if case .attendeeRemoved = value, case .attendeeName(let attendee) = replacement {
+      let by = member.map { "\($0)'s change, which the team's server ordered after yours," }
+      return "An attendee you removed from “\(standupTitle)” is back: "
+        + (by ?? "a save elsewhere") + " named them “\(attendee.name)”."
+    }
     guard let member else {
       return "\(what) was replaced by \(replacement.description), saved elsewhere from a form "
         + "opened before yours was saved."

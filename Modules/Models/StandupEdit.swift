@@ -46,7 +46,7 @@ public struct StandupEdit: Equatable, Sendable {
     public var duration: Duration?
     /// The theme, when the edit changes it.
     public var theme: Theme?
-    /// The names of the attendees the edit renames.
+    /// The names of the attendees the edit renames or removes.
     public var attendeeNames: [Attendee.ID: String]
     /// The order of the attendees, when the edit changes it.
     public var attendeeOrder: [Attendee.ID]?
@@ -94,8 +94,10 @@ public struct StandupEdit: Equatable, Sendable {
     if after.title != before.title { seen.title = before.title }
     if after.duration != before.duration { seen.duration = before.duration }
     if after.theme != before.theme { seen.theme = before.theme }
-    for attendee in attendees?.renamed ?? [] {
-      seen.attendeeNames[attendee.id] = before.attendees[id: attendee.id]?.name
+    // NB: The names of the attendees it removes too: a removal that did not see a name another
+    // machine gave one takes that name away, and its owner is told.
+    for id in (attendees?.renamed.map(\.id) ?? []) + (attendees?.removed ?? []) {
+      seen.attendeeNames[id] = before.attendees[id: id]?.name
     }
     if let attendees, attendees.order != Array(before.attendees.ids) {
       seen.attendeeOrder = Array(before.attendees.ids)

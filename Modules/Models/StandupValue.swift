@@ -14,6 +14,8 @@ public enum StandupValue: Equatable, Hashable, Sendable {
   case theme(Theme)
   /// One attendee's name.
   case attendeeName(Attendee)
+  /// One attendee's absence: the attendee, as last named, was removed.
+  case attendeeRemoved(Attendee)
   /// The order of the attendees.
   case attendeeOrder([Attendee.ID])
 
@@ -24,6 +26,7 @@ public enum StandupValue: Equatable, Hashable, Sendable {
     case .duration: "length"
     case .theme: "theme"
     case .attendeeName: "an attendee's name"
+    case .attendeeRemoved: "an attendee"
     case .attendeeOrder: "attendee order"
     }
   }
@@ -35,6 +38,7 @@ public enum StandupValue: Equatable, Hashable, Sendable {
     case .duration(let duration): "\(duration.components.seconds / 60) min"
     case .theme(let theme): theme.name
     case .attendeeName(let attendee): "“\(attendee.name)”"
+    case .attendeeRemoved(let attendee): "the removal of “\(attendee.name)”"
     case .attendeeOrder: "the order it had"
     }
   }
@@ -46,6 +50,8 @@ public enum StandupValue: Equatable, Hashable, Sendable {
     case .duration(let duration): StandupEdit(duration: duration)
     case .theme(let theme): StandupEdit(theme: theme)
     case .attendeeName(let attendee): StandupEdit(attendees: AttendeesEdit(renamed: [attendee]))
+    case .attendeeRemoved(let attendee):
+      StandupEdit(attendees: AttendeesEdit(removed: [attendee.id]))
     case .attendeeOrder(let order): StandupEdit(attendees: AttendeesEdit(order: order))
     }
   }

@@ -84,6 +84,11 @@ public struct TeamPullReport: Equatable, Sendable {
   /// (``CompactedTeamState``); `nil` when it did not.
   public var startedFromCompactedState: Int64?
 
+  /// Standups of this machine's own (not shared) that the team shares too, with other values
+  /// (a machine back in a team it left, with edits made meanwhile): the team's took their
+  /// place, and each was kept here as a personal copy, under the title given.
+  public var keptApart: [String] = []
+
   /// A report of nothing applied.
   public init() {}
 
@@ -91,7 +96,7 @@ public struct TeamPullReport: Equatable, Sendable {
   /// sent again.
   public var isEmpty: Bool {
     standupIDs.isEmpty && skipped.isEmpty && deletedWhileChangedHere.isEmpty && sentAgain == 0
-      && startedFromCompactedState == nil
+      && startedFromCompactedState == nil && keptApart.isEmpty
   }
 
   /// Adds what `other`, a later part of the same round, did.
@@ -101,6 +106,16 @@ public struct TeamPullReport: Equatable, Sendable {
     deletedWhileChangedHere += other.deletedWhileChangedHere
     sentAgain += other.sentAgain
     startedFromCompactedState = other.startedFromCompactedState ?? startedFromCompactedState
+    keptApart += other.keptApart
+  }
+
+  /// What the user is told of the standups kept apart, or `nil`.
+  public var keptApartSentence: String? {
+    guard !keptApart.isEmpty else { return nil }
+    let named = keptApart.prefix(3).map { "“\($0)”" }.joined(separator: ", ")
+    let more = keptApart.count > 3 ? ", and \(keptApart.count - 3) more" : ""
+    return "The team shares standups this machine held as its own, with other values: the "
+      + "team's are shown as shared, and yours are kept here as \(named)\(more)."
   }
 
   /// What the user is told when standups were sent again, or `nil`.

@@ -78,6 +78,12 @@ public enum TeamCommands {
     let description = try describe(url, environment: environment)
     let database = try await open(file)
     let previous = try await storage { try await database.teamMembership() }
+    if let previous {
+      guard previous.team == team, previous.server == url else {
+        throw .inAnotherTeam(team: previous.team, server: previous.server)
+      }
+      return ["This machine syncs with “\(team)” on \(description.serverName) already."]
+    }
     // NB: Asked first, so that a server that cannot be used leaves the machine untouched.
     do {
       try await TeamSyncEngine(
@@ -132,6 +138,7 @@ public enum TeamCommands {
     }
     lines += TeamSyncing.notAppliedLines(round.report.skipped)
     if let sentAgain = round.report.sentAgainSentence { lines.append(sentAgain) }
+    if let keptApart = round.report.keptApartSentence { lines.append(keptApart) }
     lines += try await deletionLines(database)
     return lines
   }
@@ -169,16 +176,35 @@ public enum TeamCommands {
   }
 
   /// Stops syncing; the team's standups stay as personal ones.
-  public static func leave(database file: URL) async throws(TeamCommandError) -> [String] {
+  ///
+  /// Changes still waiting for the server are sent first, when it can be reached; those it
+  /// cannot take stay here, and the user is told how many.
+  public static func leave(
+    database file: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) async throws(TeamCommandError) -> [String] {
     let database = try await open(file)
     guard let membership = try await storage({ try await database.teamMembership() }) else {
       throw .sync(.notJoined)
     }
+    var unsent: [String] = []
+    if try await storage({ try await database.waitingTeamChangeCount() }) > 0 {
+      do {
+        _ = try await engine(database, environment).syncOnce()
+      } catch {
+        unsent.append(error.description)
+      }
+    }
+    let waiting = try await storage { try await database.waitingTeamChangeCount() }
     let shared = try await storage { try await database.leaveTeam() }
     return [
       "This machine no longer syncs with “\(membership.team)”; its \(standups(shared)) stay "
         + "here as personal ones."
     ]
+      + (waiting > 0
+        ? [
+          "\(changes(waiting)) made here did not reach the team: they stay here "
+            + "only. " + unsent.joined(separator: " ")
+        ] : [])
   }
 
   /// Makes standups the team's: those named (a title or an ID, as `--open` takes), or all.
@@ -312,6 +338,9 @@ public enum TeamCommandError: Error, Equatable, CustomStringConvertible {
   case noSuchStandup(String)
   /// Several standups have this title.
   case ambiguous(String, Int)
+  /// This machine is in another team: joining a second one would send the first one's standups
+  /// to it.
+  case inAnotherTeam(team: String, server: String)
 
   /// The status the command exits with.
   public var exitCode: Int32 {
@@ -324,6 +353,7 @@ public enum TeamCommandError: Error, Equatable, CustomStringConvertible {
     case .storage(.notADataFile): 64
     case .storage: 74
     case .noSuchStandup, .ambiguous: 65
+    case .inAnotherTeam: 64
     }
   }
 
@@ -341,6 +371,10 @@ public enum TeamCommandError: Error, Equatable, CustomStringConvertible {
     case .noSuchStandup(let name): "No standup has the title or ID “\(name)”."
     case .ambiguous(let name, let count):
       "\(count) standups have the title “\(name)”: give the ID of the one you mean."
+    case .inAnotherTeam(let team, let server):
+      "This machine syncs with “\(team)” on \(server): a machine is in one team at a time, so "
+        + "that a team's standups never go to another. Nothing was changed; to join another, "
+        + "leave “\(team)” first (standups team leave), which keeps its standups here as yours."
     }
   }
 }

@@ -24,6 +24,7 @@ enum TeamSyncing {
             app.lookForChangesElsewhere()
             if let sentences = notApplied(report.skipped) { app.tell(sentences) }
             if let sentAgain = report.sentAgainSentence { app.tell(sentAgain) }
+            if let keptApart = report.keptApartSentence { app.tell(keptApart) }
           }
           if !report.deletedWhileChangedHere.isEmpty {
             Task { await team.askAboutDeletions(on: app) }

@@ -221,6 +221,12 @@ enum Schema {
         table.primaryKey("standupId", .text)
         table.column("member", .text).notNull()
       }
+      // NB: Whether the team's order holds the standup again after the deletion asked about (a
+      // meeting recorded here, another member's "Keep it"): letting it go must then delete it
+      // for the team, or this machine would differ from the order for good.
+      try db.alter(table: "teamDeletionQuestion") { table in
+        table.add(column: "broughtBack", .boolean).notNull().defaults(to: false)
+      }
     }
     return migrator
   }

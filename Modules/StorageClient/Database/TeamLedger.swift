@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import IdentifiedCollections
 import Models
 import Tagged
 
@@ -212,6 +213,9 @@ enum TeamLedger {
         report.deletedWhileChangedHere.append(id)
         continue
       }
+      if from != machine {
+        report.keptApart += try keepApartOwnCopies(of: decoded, makeID: makeID, db)
+      }
       if let problem = try writeUnlessRefused(decoded, db) {
         report.skipped.append(
           TeamPullReport.Skipped(sequence: change.sequence, madeBy: change.madeBy, reason: problem))
@@ -222,6 +226,11 @@ enum TeamLedger {
         try executeCached(
           sql: "INSERT OR IGNORE INTO sharedStandup (standupId) VALUES (?)",
           arguments: [id.rawValue.uuidString], db)
+        if decoded.bringsBack {
+          try executeCached(
+            sql: "UPDATE teamDeletionQuestion SET broughtBack = 1 WHERE standupId = ?",
+            arguments: [id.rawValue.uuidString], db)
+        }
         try executeCached(
           sql: """
             INSERT OR REPLACE INTO teamStandupLastChange (standupId, madeBy, machine, machineSequence)
@@ -250,6 +259,49 @@ enum TeamLedger {
       sql: "UPDATE teamMembership SET lastSequence = max(lastSequence, ?), lastSyncedAt = ?",
       arguments: [sequence, now.timeIntervalSinceReferenceDate])
     return report
+  }
+
+  /// Makes room for a standup the team adds (or brings back with a meeting) that this machine
+  /// holds as its own, not shared: the same standup, shared here once and left (or copied from a
+  /// file). When this machine's copy has other values, the team's takes its place, as the order
+  /// says every machine holds it, and this machine's is kept as a personal copy of its own under
+  /// a new ID: nothing of the team's differs here, and nothing of this machine's is lost or sent.
+  /// Returns the copies' titles.
+  private static func keepApartOwnCopies(
+    of change: StandupsChange, makeID: () -> UUID, _ db: Database
+  ) throws -> [String] {
+    let theirs: [Standup]
+    switch change {
+    case .added(let standups): theirs = standups
+    case .meetingRecorded(_, let standup): theirs = [standup]
+    case .edited, .deleted: return []
+    }
+    var kept: [String] = []
+    for standup in theirs {
+      let key = standup.id.rawValue.uuidString
+      guard
+        try Int.fetchOne(
+          db, sql: "SELECT count(*) FROM sharedStandup WHERE standupId = ?", arguments: [key])
+          == 0,
+        let own = try? StandupRows.fetchOne(db, id: standup.id), own != standup
+      else { continue }
+      let copy = Standup(
+        id: Standup.ID(makeID()),
+        attendees: IdentifiedArray(
+          uniqueElements: own.attendees.map { Attendee(id: Attendee.ID(makeID()), name: $0.name) }
+        ),
+        duration: own.duration,
+        meetings: IdentifiedArray(
+          uniqueElements: own.meetings.map {
+            Meeting(id: Meeting.ID(makeID()), date: $0.date, transcript: $0.transcript)
+          }),
+        theme: own.theme,
+        title: "\(own.displayTitle) (kept here)")
+      try StandupRecord.deleteOne(db, key: key)
+      _ = try StandupsDatabase.write(.added([copy]), replacing: nil, db)
+      kept.append(copy.title)
+    }
+    return kept
   }
 
   /// Applies this machine's changes in `outbox` that touch `standups` again, after changes the
@@ -370,18 +422,37 @@ enum TeamLedger {
   }
 
   /// The user's answer: keep the standup (it is the team's again, as it is here) or let it go.
+  ///
+  /// Keeping it sends it whole, and its values again: a machine where a change ordered after
+  /// the deletion brought it back (a meeting, which carries the standup as its recorder had it)
+  /// takes this machine's values, which saw every change of the order.
+  ///
+  /// Letting it go deletes it here, and, when the team's order holds it again after the
+  /// deletion (a change ordered after it brought it back), for the team too: a machine's shared
+  /// standups are the order applied, whatever its user answered.
   static func answerDeletion(of id: Standup.ID, keep: Bool, _ db: Database) throws {
     let key = id.rawValue.uuidString
+    let broughtBack =
+      try Bool.fetchOne(
+        db, sql: "SELECT broughtBack FROM teamDeletionQuestion WHERE standupId = ?",
+        arguments: [key]) ?? false
     try db.execute(sql: "DELETE FROM teamDeletionQuestion WHERE standupId = ?", arguments: [key])
     guard let standup = try StandupRows.fetchOne(db, id: id) else { return }
+    let basedOn = try TeamMembership.fetch(db)?.lastSequence ?? 0
     if keep {
-      let basedOn = try TeamMembership.fetch(db)?.lastSequence ?? 0
-      try db.execute(
-        sql: "INSERT INTO teamOutbox (change, basedOn) VALUES (?, ?)",
-        arguments: [try encode(.added([standup])), basedOn])
+      for change in [StandupsChange.added([standup]), .edited(id, .init(restating: standup))] {
+        try db.execute(
+          sql: "INSERT INTO teamOutbox (change, basedOn) VALUES (?, ?)",
+          arguments: [try encode(change), basedOn])
+      }
     } else {
-      // NB: Nothing for the team: the server has the deletion already.
       try StandupRecord.deleteOne(db, key: key)
+      // NB: Otherwise nothing for the team: the server has the deletion already.
+      if broughtBack {
+        try db.execute(
+          sql: "INSERT INTO teamOutbox (change, basedOn) VALUES (?, ?)",
+          arguments: [try encode(.deleted(id)), basedOn])
+      }
     }
   }
 
@@ -396,8 +467,10 @@ enum TeamLedger {
     if edit.title != nil { fields.append("title") }
     if edit.duration != nil { fields.append("duration") }
     if edit.theme != nil { fields.append("theme") }
-    for attendee in edit.attendees?.renamed ?? [] {
-      fields.append("attendee:\(attendee.id.rawValue.uuidString)")
+    // NB: One field for an attendee's name and presence: a rename and a removal of one attendee
+    // are two values of the same field.
+    for id in (edit.attendees?.renamed.map(\.id) ?? []) + (edit.attendees?.removed ?? []) {
+      fields.append("attendee:\(id.rawValue.uuidString)")
     }
     if edit.seen.attendeeOrder != nil { fields.append("attendeeOrder") }
     return fields.map { (id.rawValue.uuidString, $0) }
@@ -408,7 +481,8 @@ enum TeamLedger {
     case .title: "title"
     case .duration: "duration"
     case .theme: "theme"
-    case .attendeeName(let attendee): "attendee:\(attendee.id.rawValue.uuidString)"
+    case .attendeeName(let attendee), .attendeeRemoved(let attendee):
+      "attendee:\(attendee.id.rawValue.uuidString)"
     case .attendeeOrder: "attendeeOrder"
     }
   }
@@ -446,7 +520,7 @@ enum TeamLedger {
         db.cachedStatement(sql: "SELECT field FROM teamFieldOwner WHERE standupId = ?"),
         arguments: [key]))
     let waiting = Set(outbox.entries.flatMap(\.fields).filter { $0.0 == key }.map(\.1))
-    for replacement in edit.valuesReplaced(in: stored) {
+    for replacement in edit.valuesReplaced(in: stored) + attendeesReplaced(by: edit, in: stored) {
       let field = field(of: replacement.replaced)
       guard owned.contains(field), !waiting.contains(field) else { continue }
       try ReplacedValueRecord(
@@ -457,6 +531,25 @@ enum TeamLedger {
         replacedBy: teamOwner
       ).insert(db)
     }
+  }
+
+  /// The attendees another machine's `edit` takes from this machine, beside the names
+  /// ``Models/StandupEdit/valuesReplaced(in:)`` finds: an attendee named here that the edit
+  /// removes without having seen that name, and an attendee removed here that the edit renames,
+  /// which brings them back. (Which of them this machine set is the caller's to check.)
+  private static func attendeesReplaced(by edit: StandupEdit, in stored: Standup)
+    -> [StandupEdit.Replacement]
+  {
+    var replaced: [StandupEdit.Replacement] = []
+    for id in edit.attendees?.removed ?? [] {
+      guard let named = stored.attendees[id: id], edit.seen.attendeeNames[id] != named.name
+      else { continue }
+      replaced.append(.init(replaced: .attendeeName(named), by: .attendeeRemoved(named)))
+    }
+    for attendee in edit.attendees?.renamed ?? [] where stored.attendees[id: attendee.id] == nil {
+      replaced.append(.init(replaced: .attendeeRemoved(attendee), by: .attendeeName(attendee)))
+    }
+    return replaced
   }
 
   /// Writes `change` in a savepoint; returns why it was refused when its content breaks a rule
@@ -522,5 +615,16 @@ enum TeamLedger {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
     return String(decoding: try encoder.encode(change), as: UTF8.self)
+  }
+}
+
+extension StandupsChange {
+  /// Whether applying the change makes a standup deleted in the team's order stored again on
+  /// every machine: it adds the standup whole, or records a meeting of it, which carries it.
+  fileprivate var bringsBack: Bool {
+    switch self {
+    case .added, .meetingRecorded: true
+    case .edited, .deleted: false
+    }
   }
 }

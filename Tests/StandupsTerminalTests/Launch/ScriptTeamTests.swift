@@ -73,8 +73,11 @@ struct ScriptTeamTests {
     #expect(try await database.teamDeletionQuestions().isEmpty)
     let kept = try #require(try await database.readStandups()[id: Standup.mock.id])
     #expect(kept.title == "Waiting here")
-    let sentAgain = try #require(try await database.waitingTeamChanges(limit: 10).last)
-    #expect(try decode(sentAgain.change) == .added([kept]), "the team's again, as it is here")
+    let sentAgain = try await database.waitingTeamChanges(limit: 10).suffix(2)
+      .map { try decode($0.change) }
+    #expect(
+      sentAgain == [.added([kept]), .edited(kept.id, StandupEdit(restating: kept))],
+      "the team's again, as it is here")
   }
 
   @Test func letItGoDeletesTheStandupHereAndSendsNothing() async throws {

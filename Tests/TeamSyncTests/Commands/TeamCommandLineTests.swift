@@ -93,6 +93,55 @@ struct TeamCommandLineTests {
     }
   }
 
+  /// A machine in one team refuses to join another: the first team's standups would go to it.
+  /// Leaving first sends what waits, and says what could not be sent.
+  @Test func aSecondTeamIsRefusedAndLeavingSendsWhatWaitsFirst() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Machine.platformMembers)
+      try await server.withAdministrator { connection in
+        _ = try await TeamSchema.addMembers(
+          team: "design", roles: [server.role("alice")], on: connection,
+          logger: TestServer.logger)
+      }
+      let alice = try Home(password: "alice-secret", in: server.folder)
+      #expect(
+        try standups(["import", try alice.write(standups: [.mock])], alice.environment).status
+          == 0)
+      let platform = server.url(for: "alice")
+      #expect(try standups(["team", "join", platform, "platform"], alice.environment).status == 0)
+      #expect(try standups(["share", "--all"], alice.environment).status == 0)
+
+      let second = try standups(["team", "join", platform, "design"], alice.environment)
+      #expect(second.status == 64)
+      #expect(second.error.contains("leave “platform” first"), "\(second.error)")
+      let status = try standups(["team", "status"], alice.environment)
+      #expect(status.standardOutput.contains("Team: platform"), "\(status.standardOutput)")
+
+      // NB: The share waits; leaving sends it, and bob gets it.
+      let leave = try standups(["team", "leave"], alice.environment)
+      #expect(leave.status == 0, "\(leave.error)")
+      #expect(!leave.standardOutput.contains("did not reach"), "\(leave.standardOutput)")
+      let bob = try await Machine.platform(server, as: "bob")
+      try await bob.sync()
+      #expect(try await bob.standups().map(\.id) == [Standup.mock.id])
+
+      // NB: Unreachable, a change waiting is told as staying here.
+      #expect(try standups(["team", "join", platform, "platform"], alice.environment).status == 0)
+      var edited = Standup.mock
+      edited.title = "Design, edited"
+      #expect(
+        try standups(["import", try alice.write(standups: [edited])], alice.environment).status
+          == 0)
+      var offline = alice.environment
+      offline["PGPASSWORD"] = "not-it"
+      let cut = try standups(["team", "leave"], offline)
+      #expect(cut.status == 0)
+      #expect(
+        cut.standardOutput.contains("1 change made here did not reach the team"),
+        "\(cut.standardOutput)")
+    }
+  }
+
   @Test func killedInTheMiddleOfAPushOfAThousandChangesEveryChangeLandsOnce() async throws {
     try await TestServer.withTestServer { server in
       let alice = try await PushingMachine.withAThousandChanges(server)

@@ -1,0 +1,129 @@
+import Foundation
+import IdentifiedCollections
+import Models
+import StorageClient
+import Testing
+
+/// An attendee renamed on one machine and removed on another, in either order in the team's:
+/// the machine whose value went is told, by whom, and can put it back.
+struct TeamLedgerAttendeeTests {
+  let other = UUID(uuidString: "00000000-0000-0000-0000-0000000000B0")!
+
+  @Test func aNameAnotherMembersRemovalTookIsToldWithWho() async throws {
+    let (database, machine) = try await sharingTheMock()
+    let attendee = try #require(Standup.mock.attendees.first)
+    var renamed = attendee
+    renamed.name = "Renamed here"
+    try await database.apply(
+      .edited(Standup.mock.id, StandupEdit(from: .mock, to: Standup.mock.with(renamed))))
+    try await pullBack(database, machine, from: 2)
+
+    // NB: Bob removed the attendee as he saw them, before this machine's rename reached him.
+    try await pull(
+      .edited(Standup.mock.id, StandupEdit(from: .mock, to: Standup.mock.without(attendee))),
+      into: database, at: 3)
+
+    let told = try await database.valuesReplacedByTheTeam()
+    #expect(told.map(\.value) == [.attendeeName(renamed)])
+    #expect(told.map(\.replacement) == [.attendeeRemoved(renamed)])
+    #expect(
+      told.first?.sentence
+        == "Your name “Renamed here” in “Design” was removed, with the attendee, by bob's "
+        + "change, which the team's server ordered after yours.")
+    try await database.apply(.edited(Standup.mock.id, try #require(told.first).value.restoringEdit))
+    #expect(
+      try await database.readStandups()[id: Standup.mock.id]?.attendees[id: attendee.id]?.name
+        == "Renamed here", "put back")
+  }
+
+  @Test func aRemovalAnotherMembersRenameUndidIsToldWithWho() async throws {
+    let (database, machine) = try await sharingTheMock()
+    let attendee = try #require(Standup.mock.attendees.first)
+    try await database.apply(
+      .edited(Standup.mock.id, StandupEdit(from: .mock, to: Standup.mock.without(attendee))))
+    try await pullBack(database, machine, from: 2)
+
+    var renamed = attendee
+    renamed.name = "Renamed by bob"
+    try await pull(
+      .edited(Standup.mock.id, StandupEdit(from: .mock, to: Standup.mock.with(renamed))),
+      into: database, at: 3)
+
+    #expect(
+      try await database.readStandups()[id: Standup.mock.id]?.attendees[id: attendee.id]?.name
+        == "Renamed by bob", "the team's order: the rename after the removal")
+    let told = try await database.valuesReplacedByTheTeam()
+    #expect(told.map(\.value) == [.attendeeRemoved(renamed)])
+    #expect(
+      told.first?.sentence
+        == "An attendee you removed from “Design” is back: bob's change, which the team's server "
+        + "ordered after yours, named them “Renamed by bob”.")
+  }
+
+  @Test func aRemovalThatSawTheNameIsNoLostValue() async throws {
+    let (database, machine) = try await sharingTheMock()
+    let attendee = try #require(Standup.mock.attendees.first)
+    var renamed = attendee
+    renamed.name = "Renamed here"
+    let named = Standup.mock.with(renamed)
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(from: .mock, to: named)))
+    try await pullBack(database, machine, from: 2)
+
+    try await pull(
+      .edited(Standup.mock.id, StandupEdit(from: named, to: named.without(renamed))),
+      into: database, at: 3)
+    #expect(try await database.valuesReplacedByTheTeam().isEmpty)
+  }
+
+  /// A database in a team, the mock shared and its share back from the server as change 1.
+  private func sharingTheMock() async throws -> (StandupsDatabase, UUID) {
+    let database = StandupsDatabase(inMemoryHolding: [.mock])
+    _ = try await database.load()
+    let machine = UUID()
+    try await database.joinTeam(
+      server: "postgresql://alice@127.0.0.1/team", team: "platform", machine: machine)
+    try await database.share([Standup.mock.id])
+    try await pullBack(database, machine, from: 1)
+    return (database, machine)
+  }
+
+  /// This machine's waiting changes, pushed and back in the team's order from `sequence` on.
+  private func pullBack(_ database: StandupsDatabase, _ machine: UUID, from sequence: Int64)
+    async throws
+  {
+    let waiting = try await database.waitingTeamChanges(limit: 10)
+    try await database.teamChangesPushed(through: waiting.last?.sequence ?? 0)
+    _ = try await database.applyPulledTeamChanges(
+      waiting.enumerated().map { index, change in
+        PulledTeamChange(
+          sequence: sequence + Int64(index), machine: machine, machineSequence: change.sequence,
+          madeBy: "alice", change: change.change)
+      }, through: sequence + Int64(waiting.count) - 1, as: "alice")
+  }
+
+  /// Bob's `change`, at `sequence` in the team's order, made having seen change 1 only.
+  private func pull(_ change: StandupsChange, into database: StandupsDatabase, at sequence: Int64)
+    async throws
+  {
+    _ = try await database.applyPulledTeamChanges(
+      [
+        PulledTeamChange(
+          sequence: sequence, machine: other, machineSequence: sequence, madeBy: "bob",
+          basedOn: 1, change: String(decoding: try JSONEncoder().encode(change), as: UTF8.self))
+      ], through: sequence, as: "alice")
+  }
+}
+
+extension Standup {
+  fileprivate func with(_ attendee: Attendee) -> Standup {
+    var standup = self
+    standup.attendees[id: attendee.id] = attendee
+    return standup
+  }
+
+  fileprivate func without(_ attendee: Attendee) -> Standup {
+    var standup = self
+    standup.attendees.remove(id: attendee.id)
+    return standup
+  }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Models
+import PostgresTestServer
+import StorageClient
+import Testing
+
+@testable import TeamSync
+
+/// A machine that leaves its team and joins it again: once it has pulled, it holds the team's
+/// standups as every other machine does, and what it changed while away stays with it, told.
+@Suite(.serialized, .timeLimit(.minutes(5)), .needsPostgreSQL)
+struct LeaveAndJoinTests {
+  @Test func backInTheTeamItHoldsTheTeamsStandupAndKeepsItsOwnEditsApart() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Machine.platformMembers)
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
+      let membership = try #require(try await alice.database.teamMembership())
+
+      try await alice.database.leaveTeam()
+      try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Alice's")))
+      try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's")))
+      try await bob.sync()
+
+      try await alice.database.joinTeam(
+        server: membership.server, team: membership.team, machine: UUID())
+      let round = try await alice.sync()
+      #expect(round.report.keptApart == ["Alice's (kept here)"])
+      let standups = try await alice.standups()
+      #expect(standups.map(\.title).sorted() == ["Alice's (kept here)", "Bob's"])
+      #expect(try await alice.database.sharedStandupIDs() == [Standup.mock.id])
+      #expect(standups[id: Standup.mock.id] == (try await bob.standups()).first)
+
+      // NB: The copy is alice's alone: nothing of it goes to the team.
+      #expect(try await alice.sync().pushed == 0)
+      try await bob.sync()
+      #expect(try await bob.standups().map(\.title) == ["Bob's"])
+    }
+  }
+
+  @Test func backInTheTeamWithNothingChangedMeanwhileKeepsNoCopy() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Machine.platformMembers)
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
+      let membership = try #require(try await alice.database.teamMembership())
+
+      try await alice.database.leaveTeam()
+      try await alice.database.joinTeam(
+        server: membership.server, team: membership.team, machine: UUID())
+      #expect(try await alice.sync().report.keptApart.isEmpty)
+      #expect(try await alice.standups() == bob.standups())
+    }
+  }
+}
