@@ -99,9 +99,13 @@ extension ConnectionDescription {
   /// }
   /// ```
   ///
-  /// - Parameter answerLimit: How long the server may leave a statement without a word before
-  ///   the connection is taken for dead (``DeadLinkDetection/AnswerWatch``); `nil` for an
-  ///   administrator's work, whose statements may run long.
+  /// - Parameters:
+  ///   - password: The role's password, from `PGPASSWORD` or `~/.pgpass`; `nil` for none.
+  ///   - logger: Where postgres-nio logs.
+  ///   - answerLimit: How long the server may leave a statement without a word before the
+  ///     connection is taken for dead (`DeadLinkDetection.AnswerWatch`); `nil` for an
+  ///     administrator's work, whose statements may run long.
+  ///   - body: The work, on the open connection.
   public func withConnection<Result: Sendable>(
     password: String?,
     logger: Logger,

@@ -15,8 +15,8 @@ import PostgresNIO
 /// Why both ends: this machine must say "offline" and try again, and the server must end the
 /// session it can no longer answer, so that a transaction a cut push left open ends.
 ///
-/// - This machine's socket: TCP keepalive probes after ``idle`` without traffic, every
-///   ``interval``, and `TCP_USER_TIMEOUT` ``unacknowledged``: the kernel ends the connection
+/// - This machine's socket: TCP keepalive probes after `idle` without traffic, every
+///   `interval`, and `TCP_USER_TIMEOUT` `unacknowledged`: the kernel ends the connection
 ///   when what it sent (data or probes) is unacknowledged that long. A push cut in the middle
 ///   and an idle `LISTEN` both fail within it.
 /// - The server's session, as startup parameters: the same keepalives and user timeout on its
@@ -24,7 +24,7 @@ import PostgresNIO
 ///   between statements, and `statement_timeout` so that no statement of a round can run on
 ///   unnoticed.
 ///
-/// Invariant: a live link, however slow, acknowledges what it is sent within ``unacknowledged``
+/// Invariant: a live link, however slow, acknowledges what it is sent within `unacknowledged`
 /// (a few round trips); only a dead one does not. Guarded by `PartitionTests`, which cut a real
 /// link between network namespaces.
 ///

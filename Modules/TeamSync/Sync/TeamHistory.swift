@@ -50,7 +50,7 @@ public enum TeamHistory {
     public var passedOver: [MachinePlace]
     /// Changes no machine of this release applies, left out of the compacted state as every
     /// machine of this release leaves them out. (A newer release's schema, whose changes this
-    /// release may not read, is not pruned by this one: ``TeamSchema/requireCurrentVersion``.)
+    /// release may not read, is not pruned by this one: `TeamSchema.requireCurrentVersion`.)
     public var leftOut: [TeamPullReport.Skipped]
 
     /// What `standups team prune` prints for the team.
@@ -104,8 +104,11 @@ public enum TeamHistory {
   /// Compacts every team's history and prunes it to what the slowest machine still needs, as
   /// the schema's owner, one team at a time; prunes run one at a time.
   ///
-  /// - Parameter idleDays: The changes of this many days are kept, and a machine not seen for
-  ///   this many days is not waited for.
+  /// - Parameters:
+  ///   - server: The team's server, as its owner connects to it.
+  ///   - idleDays: The changes of this many days are kept, and a machine not seen for this many
+  ///     days is not waited for.
+  ///   - logger: Where postgres-nio logs.
   /// - Throws: ``TeamSchemaError/notTheOwner(_:)`` for a role that is not the schema's owner,
   ///   ``TeamSchemaError`` for a schema of another release, ``SyncProblem`` when the server
   ///   cannot be reached or refuses the role.

@@ -35,8 +35,12 @@ public actor TeamSyncEngine {
 
   /// An engine for `membership`'s team, keeping `database` in sync with it.
   ///
-  /// - Parameter environment: Where `PGPASSWORD`, `PGPASSFILE`, `HOME` and the other `PG…`
-  ///   variables come from; the process's by default.
+  /// - Parameters:
+  ///   - database: This machine's database.
+  ///   - membership: The team it syncs with, as `standups team join` recorded it.
+  ///   - environment: Where `PGPASSWORD`, `PGPASSFILE`, `HOME` and the other `PG…` variables
+  ///     come from; the process's by default.
+  ///   - logger: Where the engine logs.
   public init(
     database: StandupsDatabase,
     membership: TeamMembership,
