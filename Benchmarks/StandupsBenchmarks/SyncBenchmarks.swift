@@ -58,6 +58,41 @@ func syncBenchmarks() {
     }
   }
 
+  // NB: What one member can do to the others, within their rights, while another's edit travels:
+  // hold a transaction open with a change in it, flood the team's channel with announcements,
+  // take every connection their role may hold. The goal is Sync.Propagation's.
+  for attack in Attack.allCases {
+    let name = "attack, \(attack)"
+    var underAttack = syncConfiguration()
+    underAttack.metrics = [.wallClock, .cpuTotal]
+    Benchmark("Sync.UnderAttack/\(attack)", configuration: underAttack) { benchmark in
+      guard let team = teams.withLock({ $0[name] }) else { return }
+      let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
+      let receiving = Task {
+        await team.receiver.engine.run(onStatus: { _ in }, onPulled: { _ in arrived.yield() })
+      }
+      defer { receiving.cancel() }
+      var waiting = arrivals.makeAsyncIterator()
+      _ = try await team.sender.engine.syncOnce()
+      try await attack.start(on: team.server)
+      defer { attack.stop() }
+      let session = try await team.sender.engine.session()
+      for iteration in benchmark.scaledIterations {
+        try await team.sender.database.apply(
+          .edited(Standup.mock.id, StandupEdit(title: "Title \(iteration)")))
+        benchmark.startMeasurement()
+        _ = try await session.round()
+        _ = await waiting.next()
+        benchmark.stopMeasurement()
+      }
+      await session.close()
+    } setup: {
+      try await startTeam(name, standups: 1)
+    } teardown: {
+      await stopTeam(name)
+    }
+  }
+
   let joinCount = 10_000
   Benchmark("Sync.Join/standups=\(joinCount)", configuration: syncConfiguration()) { benchmark in
     guard let team = teams.withLock({ $0["join"] }) else { return }
@@ -110,7 +145,9 @@ private let teams = Mutex<[String: Team]>([:])
 private func startTeam(_ name: String, standups count: Int) async throws {
   // NB: The server lives as long as the case: its setup starts it, its teardown stops it.
   let server = try TestServer.start()
-  try await server.makeTeam("bench", members: ["alice": "alice-secret", "bob": "bob-secret"])
+  try await server.makeTeam(
+    "bench",
+    members: ["alice": "alice-secret", "bob": "bob-secret", "mallory": "mallory-secret"])
   let team = Team(
     server: server, sender: try await .joining(server, as: "alice"),
     receiver: try await .joining(server, as: "bob"))
@@ -139,4 +176,74 @@ private func syncConfiguration() -> Benchmark.Configuration {
   configuration.thresholds = [:]
   configuration.maxIterations = min(configuration.maxIterations, 200)
   return configuration
+}
+
+/// What a hostile member does beside the honest machines of ``syncBenchmarks()``, through psql
+/// as they could: each runs in processes of its own, so that the engines' process measures only
+/// the engines.
+private enum Attack: String, CaseIterable {
+  /// `BEGIN` and a change inserted, never committed.
+  case openTransaction
+  /// Announcements on the team's channel, each in a transaction of its own, without end.
+  case announcementFlood
+  /// Every connection mallory's role may hold, each idle.
+  case connectionsTaken
+
+  private static let running = Mutex<[Process]>([])
+
+  func start(on server: TestServer) async throws {
+    switch self {
+    case .openTransaction:
+      try launch(
+        """
+        BEGIN ISOLATION LEVEL SERIALIZABLE;
+        INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
+        VALUES ('bench', gen_random_uuid(), 1, 0, '{}');
+        SELECT pg_sleep(100000);
+        """, on: server)
+    case .announcementFlood:
+      try launch(
+        """
+        DO $$
+        DECLARE channel text := (SELECT t.channel FROM standups_team.teams t WHERE t.name = 'bench');
+        BEGIN
+          FOR i IN 1..100000000 LOOP
+            PERFORM pg_notify(channel, i::text);
+            COMMIT;
+          END LOOP;
+        END $$;
+        """, on: server)
+    case .connectionsTaken:
+      for _ in 0..<TeamSchema.memberConnectionLimit {
+        try launch("SELECT pg_sleep(100000);", on: server)
+      }
+    }
+    // NB: Time to connect and begin, so that the attack runs before the first edit.
+    try await Task.sleep(for: .seconds(1))
+  }
+
+  func stop() {
+    let processes = Self.running.withLock { running in
+      defer { running = [] }
+      return running
+    }
+    for process in processes {
+      process.terminate()
+      process.waitUntilExit()
+    }
+  }
+
+  private func launch(_ sql: String, on server: TestServer) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try TestServer.binary("psql"))
+    process.arguments = [
+      "-h", server.host, "-p", String(server.port), "-U", server.role("mallory"),
+      "-d", server.database, "-X", "-q", "-c", sql,
+    ]
+    process.environment = ["PGPASSWORD": "mallory-secret"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    Self.running.withLock { $0.append(process) }
+  }
 }

@@ -112,9 +112,12 @@ extension ConnectionDescription {
     answerLimit: Duration? = DeadLinkDetection.answerLimit,
     _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
   ) async throws -> Result {
-    let connection = try await connect(password: password, logger: logger, answerLimit: answerLimit)
+    let verdict = DeadLinkDetection.Verdict()
+    let connection = try await connect(
+      password: password, logger: logger, answerLimit: answerLimit, verdict: verdict)
     do {
-      let result = try await connection.untilClosed { try await body(connection) }
+      let result = try await connection.untilClosed(
+        whyClosed: { verdict.whyClosed }, { try await body(connection) })
       try? await connection.close()
       return result
     } catch {
@@ -136,6 +139,17 @@ extension ConnectionDescription {
     password: String?, logger: Logger,
     answerLimit: Duration? = DeadLinkDetection.answerLimit
   ) async throws -> PostgresConnection {
+    try await connect(
+      password: password, logger: logger, answerLimit: answerLimit,
+      verdict: DeadLinkDetection.Verdict())
+  }
+
+  /// Connects, its ``DeadLinkDetection/AnswerWatch`` marking `verdict` if it ends the
+  /// connection.
+  func connect(
+    password: String?, logger: Logger, answerLimit: Duration?,
+    verdict: DeadLinkDetection.Verdict
+  ) async throws -> PostgresConnection {
     var configuration = try connectionConfiguration(password: password)
     configuration.options.additionalStartupParameters = DeadLinkDetection.sessionParameters
     guard case .tcp(let host, let port) = endpoint else {
@@ -144,7 +158,7 @@ extension ConnectionDescription {
     }
     let channel = try await DeadLinkDetection.connect(
       host: host, port: port, timeout: configuration.options.connectTimeout,
-      answerLimit: answerLimit)
+      answerLimit: answerLimit, verdict: verdict)
     var onChannel = PostgresConnection.Configuration(
       establishedChannel: channel, tls: configuration.tls, username: user, password: password,
       database: database)

@@ -1,6 +1,7 @@
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -51,16 +52,18 @@ public enum DeadLinkDetection {
   public static let answerLimit = Duration.seconds(8)
 
   /// Connects a TCP socket with this machine's side of the detection set, and, unless
-  /// `answerLimit` is `nil`, a watch for a server that stops answering (``AnswerWatch``).
+  /// `answerLimit` is `nil`, a watch for a server that stops answering (``AnswerWatch``), which
+  /// marks `verdict` when it ends the connection.
   static func connect(
-    host: String, port: Int, timeout: TimeAmount, answerLimit: Duration?
+    host: String, port: Int, timeout: TimeAmount, answerLimit: Duration?, verdict: Verdict
   ) async throws -> any Channel {
     var bootstrap = ClientBootstrap(group: PostgresConnection.defaultEventLoopGroup)
       .connectTimeout(timeout)
       .channelInitializer { channel in
         guard let answerLimit else { return channel.eventLoop.makeSucceededVoidFuture() }
         return channel.eventLoop.makeCompletedFuture {
-          try channel.pipeline.syncOperations.addHandler(AnswerWatch(limit: answerLimit))
+          try channel.pipeline.syncOperations.addHandler(
+            AnswerWatch(limit: answerLimit, verdict: verdict))
         }
       }
       .channelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
@@ -93,6 +96,24 @@ extension DeadLinkDetection {
   /// What a connection ends with when the server answered nothing for ``answerLimit``.
   struct NoAnswer: Error {}
 
+  /// Whether this machine ended a connection because its server said nothing (``AnswerWatch``),
+  /// which the connection's close does not tell: a caller that sees it close says "no answer",
+  /// not that the server closed it. Guarded by `StatusTests`, whose command meets a server
+  /// whose processes are stopped.
+  final class Verdict: Sendable {
+    private let rang = Atomic(false)
+
+    /// Marks the connection as ended for want of an answer.
+    func serverSaidNothing() {
+      rang.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Why the connection closed: ``NoAnswer`` when the watch ended it, else the server did.
+    var whyClosed: any Error {
+      rang.load(ordering: .sequentiallyConsistent) ? NoAnswer() : ServerClosedTheConnection()
+    }
+  }
+
   /// Ends a connection whose server has sent nothing for ``answerLimit`` since this machine
   /// sent it something: a server process that is stopped (`SIGSTOP`) or stuck leaves its host
   /// acknowledging every packet, so neither keepalives nor the user timeout ever fire, and the
@@ -108,12 +129,14 @@ extension DeadLinkDetection {
     typealias OutboundIn = ByteBuffer
 
     private let limit: Duration
+    private let verdict: Verdict
     /// Rings when the server has sent nothing since this machine's first write after its last
     /// word.
     private var alarm: Scheduled<Void>?
 
-    init(limit: Duration) {
+    init(limit: Duration, verdict: Verdict) {
       self.limit = limit
+      self.verdict = verdict
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -128,7 +151,8 @@ extension DeadLinkDetection {
         let (seconds, attoseconds) = limit.components
         alarm = context.eventLoop.scheduleTask(
           in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        ) {
+        ) { [verdict] in
+          verdict.serverSaidNothing()
           waiting.value.fireErrorCaught(NoAnswer())
           waiting.value.close(promise: nil)
         }

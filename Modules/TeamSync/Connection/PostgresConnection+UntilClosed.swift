@@ -2,8 +2,8 @@ import PostgresNIO
 import Synchronization
 
 extension PostgresConnection {
-  /// Runs `body`, and throws ``ServerClosedTheConnection`` as soon as this connection closes,
-  /// whatever `body` waits on.
+  /// Runs `body`, and throws `whyClosed()` (``ServerClosedTheConnection`` unless told
+  /// otherwise) as soon as this connection closes, whatever `body` waits on.
   ///
   /// postgres-nio can leave a statement unanswered for ever when the server closes the
   /// connection just as the statement is sent, as when the server is stopped with `pg_ctl stop
@@ -16,6 +16,7 @@ extension PostgresConnection {
   /// close, or the caller's cancellation takes the continuation). Guarded by
   /// `TeamCommandLineTests.setUpWaitingOnAnotherWhenTheServerStopsEndsWithASentence`.
   func untilClosed<Result: Sendable>(
+    whyClosed: @escaping @Sendable () -> any Error = { ServerClosedTheConnection() },
     _ body: @escaping @Sendable () async throws -> Result
   ) async throws -> Result {
     let caller = Mutex<CheckedContinuation<Result, any Error>?>(nil)
@@ -36,7 +37,7 @@ extension PostgresConnection {
             }
           }
         }
-        closeFuture.whenComplete { _ in resume(.failure(ServerClosedTheConnection())) }
+        closeFuture.whenComplete { _ in resume(.failure(whyClosed())) }
       }
     } onCancel: {
       work.withLock { $0 }?.cancel()

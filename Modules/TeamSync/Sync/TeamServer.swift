@@ -267,7 +267,8 @@ enum TeamServer {
 
   /// The team's changes after `after`, as far as their numbers run without a gap the team has
   /// not passed, for at most a window of ``windowSize`` numbers and `budget` bytes: read in one
-  /// snapshot of the server's, with where the history begins and the team's horizon.
+  /// statement, so in one snapshot of the server's, with where the history begins and the
+  /// team's horizon.
   ///
   /// The server numbers changes as they are inserted, so numbers may commit out of order: a
   /// missing number may be a push still being committed. The pull stops there; a number at or
@@ -275,49 +276,74 @@ enum TeamServer {
   /// machine never applies a change while one numbered before it may still come, and never
   /// misses one below its place.
   ///
+  /// NB: One statement, as a push is, rather than a transaction of several: no round trip falls
+  /// inside it, so a machine that is slow between two statements never holds a snapshot open,
+  /// nor has the server end its session for idling in a transaction.
+  ///
   /// - Throws: ``HistoryPruned`` when the owner has pruned changes numbered after `after`: the
   ///   window would miss them, and the machine must start again from the compacted state.
   static func pull(
     team: String, after: Int64, budget: Int = pullBudget,
     on connection: PostgresConnection, logger: Logger
   ) async throws -> Window {
-    // NB: A failure leaves the transaction open for the caller to close the connection, as a
-    // push's does.
-    try await connection.query(
-      "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+    // NB: A run of passed numbers is crossed in one step (`start` is the number before the
+    // next change): a member who burns a million numbers costs each machine one window, not a
+    // thousand. A window is read only when the next change may be applied; else its bounds are
+    // empty, and the one row the outer join gives carries the header alone.
     let rows = try await connection.query(
       """
-      SELECT
-        COALESCE((SELECT s.pruned_through FROM standups_team.compacted_states AS s
-          WHERE s.team = \(team)), 0),
-        standups_team.horizon(\(team)),
-        (SELECT min(c.sequence) FROM standups_team.changes AS c
-          WHERE c.team = \(team) AND c.sequence > \(after))
+      SELECT bounds.pruned_through, bounds.horizon, bounds.next, bounds.after,
+        w.sequence, w.machine, w.machine_sequence, w.made_by, w.based_on, w.change, w.size,
+        w.total
+      FROM (
+        SELECT h.pruned_through, h.horizon, h.next, \(team)::text AS team, h.start AS after,
+          CASE WHEN h.pruned_through <= \(after)
+            AND (h.next = \(after) + 1 OR h.next - 1 <= h.horizon)
+          THEN h.start + \(windowSize) ELSE h.start END AS through,
+          \(budget)::bigint AS budget
+        FROM (
+          SELECT header.*, GREATEST(\(after), header.next - 1) AS start
+          FROM (
+            SELECT
+              COALESCE((SELECT s.pruned_through FROM standups_team.compacted_states AS s
+                WHERE s.team = \(team)), 0) AS pruned_through,
+              standups_team.horizon(\(team)) AS horizon,
+              (SELECT min(c.sequence) FROM standups_team.changes AS c
+                WHERE c.team = \(team) AND c.sequence > \(after)) AS next
+          ) AS header
+        ) AS h
+      ) AS bounds
+      LEFT JOIN LATERAL (\(unescaped: windowRows)) AS w ON true
+      ORDER BY w.sequence
       """, logger: logger)
-    var (prunedThrough, horizon, next): (Int64, Int64, Int64?) = (0, 0, nil)
-    for try await row in rows.decode((Int64, Int64, Int64?).self) {
-      (prunedThrough, horizon, next) = row
+    // NB: The outer join gives at least one row; none reads as a history with nothing new.
+    var header: (prunedThrough: Int64, horizon: Int64, next: Int64?, start: Int64) =
+      (0, 0, nil, after)
+    var read: [WindowRow] = []
+    for try await row
+      in rows.decode(
+        (
+          Int64, Int64, Int64?, Int64?, Int64?, UUID?, Int64?, String?, Int64?, String?, Int32?,
+          Int64?
+        ).self)
+    {
+      header = (row.0, row.1, row.2, row.3 ?? after)
+      if let sequence = row.4, let machine = row.5, let machineSequence = row.6,
+        let madeBy = row.7, let basedOn = row.8, let size = row.10, let total = row.11
+      {
+        read.append((sequence, machine, machineSequence, madeBy, basedOn, row.9, size, total))
+      }
     }
-    guard prunedThrough <= after else {
-      try await connection.query("COMMIT", logger: logger)
-      throw HistoryPruned(through: prunedThrough)
+    guard header.prunedThrough <= after else { throw HistoryPruned(through: header.prunedThrough) }
+    guard let next = header.next, next == after + 1 || next - 1 <= header.horizon else {
+      return Window(changes: [], through: after, stoppedAt: header.next.map { _ in after + 1 })
     }
-    guard let next, next == after + 1 || next - 1 <= horizon else {
-      try await connection.query("COMMIT", logger: logger)
-      return Window(changes: [], through: after, stoppedAt: next.map { _ in after + 1 })
-    }
-    // NB: A run of passed numbers is crossed in one step: a member who burns a million numbers
-    // costs each machine one window, not a thousand.
-    let start = max(after, next - 1)
-    let read = try await window(
-      team: team, after: start, through: start + windowSize, budget: budget, on: connection,
-      logger: logger)
-    try await connection.query("COMMIT", logger: logger)
-    return read.applicable(after: after, from: start, horizon: horizon)
+    return Window(read, through: header.start + windowSize)
+      .applicable(after: after, from: header.start, horizon: header.horizon)
   }
 
   /// The most numbers one pull reads: a first pull of 10,000 changes takes ten round trips, and
-  /// each batch's transaction here stays short.
+  /// each statement stays short.
   static let windowSize: Int64 = 1000
 
   /// The owner pruned the history through `through` under a machine that had not pulled that
@@ -334,44 +360,60 @@ enum TeamServer {
     team: String, after: Int64, through: Int64, budget: Int = pullBudget,
     on connection: PostgresConnection, logger: Logger
   ) async throws -> Window {
-    // NB: `OFFSET 0` keeps the lateral subquery from being merged away, so each change is
-    // turned into text once, however often its size is looked at.
     let rows = try await connection.query(
       """
-      SELECT sequence, machine, machine_sequence, made_by, based_on,
-        CASE WHEN size <= \(largestChange) THEN text END, size, total
+      SELECT w.sequence, w.machine, w.machine_sequence, w.made_by, w.based_on, w.change, w.size,
+        w.total
       FROM (
-        SELECT sequence, machine, machine_sequence, made_by, based_on, text, size,
-          sum(CASE WHEN size <= \(largestChange) THEN size ELSE 0 END)
-            OVER (ORDER BY sequence) AS running,
-          count(*) OVER () AS total
-        FROM (
-          SELECT c.sequence, c.machine, c.machine_sequence, c.made_by::text AS made_by,
-            c.based_on, t.text, octet_length(t.text) AS size
-          FROM standups_team.changes AS c,
-            LATERAL (SELECT c.change::text AS text OFFSET 0) AS t
-          WHERE c.team = \(team) AND c.sequence > \(after) AND c.sequence <= \(through)
-        ) AS sized
-      ) AS counted
-      WHERE running - (CASE WHEN size <= \(largestChange) THEN size ELSE 0 END) < \(budget)
-      ORDER BY sequence
+        SELECT \(team)::text AS team, \(after)::bigint AS after, \(through)::bigint AS through,
+          \(budget)::bigint AS budget
+      ) AS bounds,
+        LATERAL (\(unescaped: windowRows)) AS w
+      ORDER BY w.sequence
       """, logger: logger)
-    var window = Window(changes: [], through: through)
-    var total: Int64 = 0
-    for try await (sequence, machine, machineSequence, madeBy, basedOn, change, size, count)
+    var read: [WindowRow] = []
+    for try await row
       in rows.decode((Int64, UUID, Int64, String, Int64, String?, Int32, Int64).self)
     {
-      total = count
-      window.changes.append(
-        PulledTeamChange(
-          sequence: sequence, machine: machine, machineSequence: machineSequence, madeBy: madeBy,
-          basedOn: basedOn, change: change ?? "", tooLarge: change == nil ? Int(size) : nil))
+      read.append(row)
     }
-    if let last = window.changes.last, window.changes.count < total {
-      window.through = last.sequence
-    }
-    return window
+    return Window(read, through: through)
   }
+
+  /// A change as ``windowRows`` reads it: its number, machine, number on that machine, member,
+  /// base, text (`nil` when larger than ``largestChange``), size, and how many changes the
+  /// window's bounds hold.
+  fileprivate typealias WindowRow = (
+    sequence: Int64, machine: UUID, machineSequence: Int64, madeBy: String, basedOn: Int64,
+    change: String?, size: Int32, total: Int64
+  )
+
+  /// The rows of a window, for a lateral join on a relation `bounds` with columns `team`,
+  /// `after`, `through` and `budget`: the team's changes numbered after `after` and up to
+  /// `through`, in order, as many as `budget` bytes allow and at least one. One text for a
+  /// window read alone and a pull's; it binds nothing.
+  ///
+  /// NB: `OFFSET 0` keeps the lateral subquery from being merged away, so each change is
+  /// turned into text once, however often its size is looked at.
+  private static let windowRows = """
+    SELECT sequence, machine, machine_sequence, made_by, based_on,
+      CASE WHEN size <= \(largestChange) THEN text END AS change, size, total
+    FROM (
+      SELECT sequence, machine, machine_sequence, made_by, based_on, text, size,
+        sum(CASE WHEN size <= \(largestChange) THEN size ELSE 0 END)
+          OVER (ORDER BY sequence) AS running,
+        count(*) OVER () AS total
+      FROM (
+        SELECT c.sequence, c.machine, c.machine_sequence, c.made_by::text AS made_by,
+          c.based_on, t.text, octet_length(t.text) AS size
+        FROM standups_team.changes AS c,
+          LATERAL (SELECT c.change::text AS text OFFSET 0) AS t
+        WHERE c.team = bounds.team AND c.sequence > bounds.after
+          AND c.sequence <= bounds.through
+      ) AS sized
+    ) AS counted
+    WHERE running - (CASE WHEN size <= \(largestChange) THEN size ELSE 0 END) < bounds.budget
+    """
 
   /// The team's compacted state: its standups as its changes through a number left them, and
   /// the last change of each machine folded in. Read in one statement, so a prune committing
@@ -425,6 +467,22 @@ enum TeamServer {
 }
 
 extension TeamServer.Window {
+  /// The window `rows` make, read up to `through`: up to the last row read instead when the
+  /// budget left changes out.
+  fileprivate init(_ rows: [TeamServer.WindowRow], through: Int64) {
+    self.init(
+      changes: rows.map { row in
+        PulledTeamChange(
+          sequence: row.sequence, machine: row.machine, machineSequence: row.machineSequence,
+          madeBy: row.madeBy, basedOn: row.basedOn, change: row.change ?? "",
+          tooLarge: row.change == nil ? Int(row.size) : nil)
+      },
+      through: through)
+    if let last = changes.last, let total = rows.first?.total, changes.count < total {
+      self.through = last.sequence
+    }
+  }
+
   /// The changes of this window, read from `start`, that a machine at `after` may apply: each
   /// the next number, or one whose missing numbers before it are all at or below the team's
   /// `horizon`, which will never come. Stops at the first missing number above it.

@@ -162,10 +162,26 @@ public actor TeamSyncEngine {
           let channel = try await TeamServer.checkAccess(
             team: self.membership.team, role: description.user, on: connection,
             logger: self.logger)
+          if let quietUntil = await self.quietUntil, ContinuousClock.now < quietUntil {
+            // NB: The team's channel was flooded: look twice a second instead, for a while.
+            try await self.keepSyncing(
+              on: connection, role: description.user, channel: channel,
+              heartbeat: Self.floodedHeartbeat, onStatus: onStatus, onPulled: onPulled
+            ) { _ in try await Task.sleep(until: quietUntil) }
+            return
+          }
           try await connection.listen(on: channel) { announcements in
             try await self.keepSyncing(
               on: connection, role: description.user, channel: channel,
-              announcements: announcements, onStatus: onStatus, onPulled: onPulled)
+              heartbeat: Self.heartbeat, onStatus: onStatus, onPulled: onPulled
+            ) { wake in
+              var heard = AnnouncementRate()
+              for try await _ in announcements {
+                guard heard.takes(ContinuousClock.now) else { return await self.flooded() }
+                wake()
+              }
+              throw SyncProblem.unreachable(server: "", reason: "the connection ended")
+            }
           }
         }
       } catch {
@@ -209,6 +225,23 @@ public actor TeamSyncEngine {
   /// Failed connections since the last that worked: the wait before the next grows with them.
   private var failures = 0
 
+  /// Until when the engine looks at the server twice a second rather than listening: the team's
+  /// channel was flooded (``AnnouncementRate``).
+  private(set) var quietUntil: ContinuousClock.Instant?
+
+  /// Floods of the team's channel heard in this run: each makes the next quiet spell longer.
+  private var floods = 0
+
+  /// Stops listening for a while after a flood of announcements: 10 seconds, twice as long
+  /// after each flood, up to five minutes. A member can announce as often as they like, and each
+  /// announcement costs this machine its decoding: ignoring a flood is what keeps an idle app
+  /// idle, and looking twice a second keeps another member's change on screen within a second.
+  private func flooded() {
+    floods += 1
+    quietUntil = .now + min(.seconds(10) * (1 << min(floods - 1, 5)), .seconds(300))
+    logger.warning("The team's channel is flooded with announcements: looking twice a second")
+  }
+
   private func connected() {
     failures = 0
   }
@@ -220,21 +253,24 @@ public actor TeamSyncEngine {
   /// A look costs one small statement when nothing is new (``look(on:channel:)``), and looks
   /// are at least ``lookFloor`` apart: announcements that come meanwhile make one look, however
   /// many there are, so that no flood of them makes an idle app busy.
+  ///
+  /// `announced` calls its argument at each announcement, and returns when the engine should
+  /// connect again (a flood, or the end of a quiet spell).
   private func keepSyncing(
     on connection: PostgresConnection,
     role: String,
     channel: String,
-    announcements: PostgresNotificationSequence,
+    heartbeat: Duration,
     onStatus: @escaping @Sendable (TeamSyncStatus) -> Void,
-    onPulled: @escaping @Sendable (TeamPullReport) -> Void
+    onPulled: @escaping @Sendable (TeamPullReport) -> Void,
+    announced: @escaping @Sendable (@escaping @Sendable () -> Void) async throws -> Void
   ) async throws {
     let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     wake.yield()
     let database = self.database
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask {
-        for try await _ in announcements { wake.yield() }
-        throw SyncProblem.unreachable(server: "", reason: "the connection ended")
+        try await announced { wake.yield() }
       }
       group.addTask {
         while !Task.isCancelled {
@@ -246,7 +282,7 @@ public actor TeamSyncEngine {
         // NB: Asking the server something now and then is what shows a server that stopped
         // answering within seconds (`DeadLinkDetection.AnswerWatch`).
         while !Task.isCancelled {
-          try await Task.sleep(for: Self.heartbeat)
+          try await Task.sleep(for: heartbeat)
           wake.yield()
         }
       }
@@ -279,6 +315,9 @@ public actor TeamSyncEngine {
 
   /// How often an idle engine asks the server whether anything is new.
   static let heartbeat = Duration.seconds(2)
+
+  /// How often it asks while it does not listen, after a flood of announcements.
+  static let floodedHeartbeat = Duration.milliseconds(500)
 
   /// The least time between two looks at the server.
   static let lookFloor = Duration.milliseconds(250)
@@ -566,5 +605,25 @@ public actor TeamSyncEngine {
     } catch {
       throw SyncProblem.from(error, for: description)
     }
+  }
+}
+
+/// How often the team's channel announces: more than ``limit`` announcements within a second is
+/// a flood, which no team's commits make (a round takes every commit announced meanwhile at
+/// once, so a machine needs an announcement only now and then).
+struct AnnouncementRate {
+  static let limit = 50
+  private var second: ContinuousClock.Instant?
+  private var count = 0
+
+  /// Counts an announcement heard at `now`; returns whether the rate is still below a flood's.
+  mutating func takes(_ now: ContinuousClock.Instant) -> Bool {
+    if let second, now - second < .seconds(1) {
+      count += 1
+    } else {
+      second = now
+      count = 1
+    }
+    return count <= Self.limit
   }
 }

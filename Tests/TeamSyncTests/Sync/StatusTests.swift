@@ -63,6 +63,56 @@ struct StatusTests {
     }
   }
 
+  /// A member who announces on the team's channel without end makes the others' engines stop
+  /// listening for a while and look twice a second instead: another member's change still
+  /// arrives, and the flood costs the engine nothing more.
+  @Test func aFloodOfAnnouncementsIsLeftUnheardAndChangesStillArrive() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Machine.platformMembers)
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
+      let (pulls, pulled) = AsyncStream.makeStream(of: Void.self)
+      let engine = try await alice.engine()
+      let running = Task { await engine.run(onStatus: { _ in }, onPulled: { _ in pulled.yield() }) }
+      defer { running.cancel() }
+      var arrivals = pulls.makeAsyncIterator()
+
+      let flood = Task {
+        try await server.asMember("mallory") { mallory in
+          let rows = try await mallory.query(
+            "SELECT channel FROM standups_team.teams WHERE name = 'platform'",
+            logger: TestServer.logger)
+          var channel = ""
+          for try await name in rows.decode(String.self) { channel = name }
+          for number in 0..<5000 {
+            try await mallory.query(
+              "SELECT pg_notify(\(channel), \(String(number)))", logger: TestServer.logger)
+          }
+        }
+      }
+      for title in ["During", "After"] {
+        try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: title)))
+        try await bob.sync()
+        while try await alice.standups().first?.title != title { _ = await arrivals.next() }
+        if title == "During" { try await flood.value }
+      }
+      #expect(await engine.quietUntil != nil)
+      #expect(try await alice.standups() == bob.standups())
+    }
+  }
+
+  @Test func fiftyAnnouncementsInASecondAreHeardAndTheFirstOneMoreIsAFlood() {
+    var rate = AnnouncementRate()
+    let start = ContinuousClock.now
+    let heard = (0..<AnnouncementRate.limit).map { tick in
+      rate.takes(start + .milliseconds(tick * 10))
+    }
+    let oneMore = rate.takes(start + .milliseconds(990))
+    let aSecondLater = rate.takes(start + .milliseconds(1000))
+    #expect(heard.allSatisfy { $0 })
+    #expect(!oneMore)
+    #expect(aSecondLater)
+  }
+
   @Test func aRoleWithNoConnectionFreeIsToldSoAndNotThatTheServerIsAway() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Machine.platformMembers)
