@@ -12,7 +12,7 @@ import TeamSync
 // change pushed as the team's standups grow, and a new machine's first pull.
 
 func syncBenchmarks() {
-  Benchmark("Sync.Propagation", configuration: syncConfiguration()) { benchmark in
+  Benchmark("Sync.Propagation", configuration: spacedConfiguration()) { benchmark in
     guard let team = teams.withLock({ $0["propagation"] }) else { return }
     let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
     let receiving = Task {
@@ -24,6 +24,10 @@ func syncBenchmarks() {
     _ = try await team.sender.engine.syncOnce()
     let session = try await team.sender.engine.session()
     for iteration in benchmark.scaledIterations {
+      // NB: An edit that finds the receiver idle: its looks are at least `lookFloor` apart, so
+      // an edit right behind the last one waits out the floor, as one right after a heartbeat's
+      // look does (the slow tail).
+      try await Task.sleep(for: TeamSyncEngine.lookFloor)
       try await team.sender.database.apply(
         .edited(Standup.mock.id, StandupEdit(title: "Title \(iteration)")))
       benchmark.startMeasurement()
@@ -63,7 +67,7 @@ func syncBenchmarks() {
   // take every connection their role may hold. The goal is Sync.Propagation's.
   for attack in Attack.allCases {
     let name = "attack, \(attack)"
-    var underAttack = syncConfiguration()
+    var underAttack = spacedConfiguration()
     underAttack.metrics = [.wallClock, .cpuTotal]
     Benchmark("Sync.UnderAttack/\(attack)", configuration: underAttack) { benchmark in
       guard let team = teams.withLock({ $0[name] }) else { return }
@@ -75,9 +79,10 @@ func syncBenchmarks() {
       var waiting = arrivals.makeAsyncIterator()
       _ = try await team.sender.engine.syncOnce()
       try await attack.start(on: team.server)
-      defer { attack.stop() }
+      defer { attack.stop(on: team.server) }
       let session = try await team.sender.engine.session()
       for iteration in benchmark.scaledIterations {
+        try await Task.sleep(for: TeamSyncEngine.lookFloor)
         try await team.sender.database.apply(
           .edited(Standup.mock.id, StandupEdit(title: "Title \(iteration)")))
         benchmark.startMeasurement()
@@ -178,6 +183,16 @@ private func syncConfiguration() -> Benchmark.Configuration {
   return configuration
 }
 
+/// For cases whose edits are at least `lookFloor` apart, or wait for a look: twenty seconds give a
+/// few dozen samples, where a smoke run keeps its few iterations.
+private func spacedConfiguration() -> Benchmark.Configuration {
+  var configuration = syncConfiguration()
+  if ProcessInfo.processInfo.environment["STANDUPS_BENCHMARK_SMOKE"] == nil {
+    configuration.maxDuration = .seconds(20)
+  }
+  return configuration
+}
+
 /// What a hostile member does beside the honest machines of ``syncBenchmarks()``, through psql
 /// as they could: each runs in processes of its own, so that the engines' process measures only
 /// the engines.
@@ -222,13 +237,22 @@ private enum Attack: String, CaseIterable {
     try await Task.sleep(for: .seconds(1))
   }
 
-  func stop() {
+  /// Ends the attack: mallory's sessions, through the administrator (a server session notices
+  /// its client gone only when it next talks to it, which a loop of `pg_notify` never does), and
+  /// then the psql processes, with `SIGKILL`: they inherit this process's blocked signals, so
+  /// `SIGTERM` would wait for ever.
+  func stop(on server: TestServer) {
+    _ = try? server.administer(
+      """
+      SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+      WHERE usename = '\(server.role("mallory"))'
+      """)
     let processes = Self.running.withLock { running in
       defer { running = [] }
       return running
     }
     for process in processes {
-      process.terminate()
+      kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
     }
   }

@@ -157,6 +157,7 @@ public actor TeamSyncEngine {
     onPulled: @escaping @Sendable (TeamPullReport) -> Void
   ) async {
     while !Task.isCancelled {
+      isEndingForAFlood = false
       do {
         try await withServer { connection, description in
           let channel = try await TeamServer.checkAccess(
@@ -177,7 +178,13 @@ public actor TeamSyncEngine {
             ) { wake in
               var heard = AnnouncementRate()
               for try await _ in announcements {
-                guard heard.takes(ContinuousClock.now) else { return await self.flooded() }
+                guard heard.takes(ContinuousClock.now) else {
+                  await self.flooded()
+                  // NB: Ended at once, not by UNLISTEN: the server sends announcements until it
+                  // reads that, and each one costs this machine its decoding.
+                  try? await connection.close()
+                  return
+                }
                 wake()
               }
               throw SyncProblem.unreachable(server: "", reason: "the connection ended")
@@ -186,6 +193,7 @@ public actor TeamSyncEngine {
         }
       } catch {
         guard !Task.isCancelled else { return }
+        if isEndingForAFlood { continue }
         let waiting = (try? await waitingCount()) ?? 0
         let problem = await leavingIfRemoved(error)
         switch problem {
@@ -232,11 +240,16 @@ public actor TeamSyncEngine {
   /// Floods of the team's channel heard in this run: each makes the next quiet spell longer.
   private var floods = 0
 
+  /// Whether the engine ended this connection because of a flood: what then fails is no problem
+  /// of the server's, and the engine connects again at once.
+  private var isEndingForAFlood = false
+
   /// Stops listening for a while after a flood of announcements: 10 seconds, twice as long
   /// after each flood, up to five minutes. A member can announce as often as they like, and each
   /// announcement costs this machine its decoding: ignoring a flood is what keeps an idle app
   /// idle, and looking twice a second keeps another member's change on screen within a second.
   private func flooded() {
+    isEndingForAFlood = true
     floods += 1
     quietUntil = .now + min(.seconds(10) * (1 << min(floods - 1, 5)), .seconds(300))
     logger.warning("The team's channel is flooded with announcements: looking twice a second")
@@ -320,7 +333,7 @@ public actor TeamSyncEngine {
   static let floodedHeartbeat = Duration.milliseconds(500)
 
   /// The least time between two looks at the server.
-  static let lookFloor = Duration.milliseconds(250)
+  package static let lookFloor = Duration.milliseconds(250)
 
   /// What a look at the server found.
   enum Look {
