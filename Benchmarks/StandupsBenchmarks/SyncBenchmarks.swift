@@ -14,28 +14,7 @@ import TeamSync
 func syncBenchmarks() {
   Benchmark("Sync.Propagation", configuration: spacedConfiguration()) { benchmark in
     guard let team = teams.withLock({ $0["propagation"] }) else { return }
-    let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
-    let receiving = Task {
-      await team.receiver.engine.run(onStatus: { _ in }, onPulled: { _ in arrived.yield() })
-    }
-    defer { receiving.cancel() }
-    var waiting = arrivals.makeAsyncIterator()
-    // NB: The receiver's first round, on connecting, applies what was there before.
-    _ = try await team.sender.engine.syncOnce()
-    let session = try await team.sender.engine.session()
-    for iteration in benchmark.scaledIterations {
-      // NB: An edit that finds the receiver idle: its looks are at least `lookFloor` apart, so
-      // an edit right behind the last one waits out the floor, as one right after a heartbeat's
-      // look does (the slow tail).
-      try await Task.sleep(for: TeamSyncEngine.lookFloor)
-      try await team.sender.database.apply(
-        .edited(Standup.mock.id, StandupEdit(title: "Title \(iteration)")))
-      benchmark.startMeasurement()
-      _ = try await session.round()
-      _ = await waiting.next()
-      benchmark.stopMeasurement()
-    }
-    await session.close()
+    try await measurePropagation(in: team, benchmark)
   } setup: {
     try await startTeam("propagation", standups: 1)
   } teardown: {
@@ -71,26 +50,7 @@ func syncBenchmarks() {
     underAttack.metrics = [.wallClock, .cpuTotal]
     Benchmark("Sync.UnderAttack/\(attack)", configuration: underAttack) { benchmark in
       guard let team = teams.withLock({ $0[name] }) else { return }
-      let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
-      let receiving = Task {
-        await team.receiver.engine.run(onStatus: { _ in }, onPulled: { _ in arrived.yield() })
-      }
-      defer { receiving.cancel() }
-      var waiting = arrivals.makeAsyncIterator()
-      _ = try await team.sender.engine.syncOnce()
-      try await attack.start(on: team.server)
-      defer { attack.stop(on: team.server) }
-      let session = try await team.sender.engine.session()
-      for iteration in benchmark.scaledIterations {
-        try await Task.sleep(for: TeamSyncEngine.lookFloor)
-        try await team.sender.database.apply(
-          .edited(Standup.mock.id, StandupEdit(title: "Title \(iteration)")))
-        benchmark.startMeasurement()
-        _ = try await session.round()
-        _ = await waiting.next()
-        benchmark.stopMeasurement()
-      }
-      await session.close()
+      try await measurePropagation(in: team, benchmark, beside: attack)
     } setup: {
       try await startTeam(name, standups: 1)
     } teardown: {
@@ -113,6 +73,38 @@ func syncBenchmarks() {
   } teardown: {
     await stopTeam("join")
   }
+}
+
+/// Times edits from the team's sender until its receiver's running engine has applied them:
+/// each edit pushed in a round on an open connection, measured until the receiver reports the
+/// pull, beside `attack` when there is one.
+private func measurePropagation(
+  in team: Team, _ benchmark: Benchmark, beside attack: Attack? = nil
+) async throws {
+  let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
+  let receiving = Task {
+    await team.receiver.engine.run(onStatus: { _ in }, onPulled: { _ in arrived.yield() })
+  }
+  defer { receiving.cancel() }
+  var waiting = arrivals.makeAsyncIterator()
+  // NB: The receiver's first round, on connecting, applies what was there before.
+  _ = try await team.sender.engine.syncOnce()
+  try await attack?.start(on: team.server)
+  defer { attack?.stop(on: team.server) }
+  let session = try await team.sender.engine.session()
+  for iteration in benchmark.scaledIterations {
+    // NB: An edit that finds the receiver idle: its looks are at least `lookFloor` apart, so an
+    // edit right behind the last one waits out the floor, as one right after a heartbeat's look
+    // does (the slow tail).
+    try await Task.sleep(for: TeamSyncEngine.lookFloor)
+    try await team.sender.database.apply(
+      .edited(Standup.mock.id, StandupEdit(title: "Title \(iteration)")))
+    benchmark.startMeasurement()
+    _ = try await session.round()
+    _ = await waiting.next()
+    benchmark.stopMeasurement()
+  }
+  await session.close()
 }
 
 /// A team on its own server: a sender that shared `standups` standups and pushed them, and a

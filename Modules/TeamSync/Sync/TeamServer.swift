@@ -286,10 +286,8 @@ enum TeamServer {
     team: String, after: Int64, budget: Int = pullBudget,
     on connection: PostgresConnection, logger: Logger
   ) async throws -> Window {
-    // NB: A run of passed numbers is crossed in one step (`start` is the number before the
-    // next change): a member who burns a million numbers costs each machine one window, not a
-    // thousand. A window is read only when the next change may be applied; else its bounds are
-    // empty, and the one row the outer join gives carries the header alone.
+    // NB: `start` is the number before the next change, so a run of passed numbers costs one
+    // window; bounds are empty unless the next change may be applied (the header row alone).
     let rows = try await connection.query(
       """
       SELECT bounds.pruned_through, bounds.horizon, bounds.next, bounds.after,
