@@ -136,8 +136,9 @@ extension StandupsDatabase {
   ) throws(StorageError) -> TeamPullReport {
     let queue = try writableQueue()
     let now = options.now()
+    let makeID = options.makeMeetingID
     return try commit(queue) { db in
-      try TeamLedger.startFrom(state, as: role, keeping: keeping, at: now, db)
+      try TeamLedger.startFrom(state, as: role, keeping: keeping, at: now, makeID: makeID, db)
     }
   }
 

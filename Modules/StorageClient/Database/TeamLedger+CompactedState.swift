@@ -18,6 +18,10 @@ extension TeamLedger {
   /// - Each standup of the state replaces the one here, whole: its fields, attendees and
   ///   meetings. A value of this machine's it replaces is this machine's no longer, and is not
   ///   told (a pulled change's is): the state cannot say whether its author had seen it.
+  /// - A standup of the state that is here but not shared (this machine left the team and joined
+  ///   it again, and changed it meanwhile) is kept apart as a personal copy, as a replay keeps it
+  ///   (``keepApartOwnCopies(of:makeID:_:)``): a machine that starts from the state loses
+  ///   nothing a replay would have kept.
   /// - A shared standup the state lacks was deleted by the team, and is deleted here too, unless
   ///   its share is still on its way to the server, or this machine changed it (a change still
   ///   in the outbox, or one the server ordered): then the user is asked, as when a pulled
@@ -31,7 +35,7 @@ extension TeamLedger {
   ///   no longer replay its history to it.
   static func startFrom(
     _ state: CompactedTeamState, as role: String, keeping: Set<Standup.ID> = [], at now: Date,
-    _ db: Database
+    makeID: () -> UUID, _ db: Database
   ) throws -> TeamPullReport {
     var report = TeamPullReport()
     guard let membership = try TeamMembership.fetch(db) else { return report }
@@ -46,6 +50,7 @@ extension TeamLedger {
     var inState = Set<Standup.ID>()
     for standup in state.standups where !keeping.contains(standup.id) {
       inState.insert(standup.id)
+      report.keptApart += try keepApartOwnCopies(of: .added([standup]), makeID: makeID, db)
       if let problem = try replace(with: standup, db) {
         report.skipped.append(
           TeamPullReport.Skipped(
@@ -131,16 +136,5 @@ extension TeamLedger {
     try forget(ownedFields(of: .edited(standup.id, StandupEdit(from: stored, to: standup))), db)
     try StandupRows.write(from: stored, to: standup, db)
     return nil
-  }
-}
-
-extension StandupsChange {
-  /// Whether applying the change brings its standup back where it is gone: the standup's share,
-  /// or a meeting recorded for it.
-  fileprivate var bringsBack: Bool {
-    switch self {
-    case .added, .meetingRecorded: true
-    case .edited, .deleted: false
-    }
   }
 }

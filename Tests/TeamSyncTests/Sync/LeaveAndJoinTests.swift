@@ -50,4 +50,32 @@ struct LeaveAndJoinTests {
       #expect(try await alice.standups() == bob.standups())
     }
   }
+
+  /// The same, when the owner pruned the history meanwhile: back in the team, the machine starts
+  /// from the compacted state, which must keep apart what it changed while away as a replay does.
+  @Test func backInAPrunedTeamItKeepsItsOwnMeetingApart() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Machine.platformMembers)
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
+      let membership = try #require(try await alice.database.teamMembership())
+
+      try await alice.database.leaveTeam()
+      let meeting = Meeting(
+        id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: 1), transcript: "Away")
+      try await alice.database.apply(.meetingRecorded(meeting, standup: .mock))
+      _ = try await prune(server)
+
+      try await alice.database.joinTeam(
+        server: membership.server, team: membership.team, machine: UUID())
+      let round = try await alice.sync()
+      #expect(round.report.startedFromCompactedState != nil)
+      #expect(round.report.keptApart == ["\(Standup.mock.displayTitle) (kept here)"])
+      let kept = try #require(try await alice.standups().first { $0.id != Standup.mock.id })
+      #expect(
+        Set(kept.meetings.map(\.transcript))
+          == Set(["Away"] + Standup.mock.meetings.map(\.transcript)))
+      #expect(try await alice.standups()[id: Standup.mock.id] == (try await bob.standups()).first)
+      #expect(try await alice.sync().pushed == 0)
+    }
+  }
 }

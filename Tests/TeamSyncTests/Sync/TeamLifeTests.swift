@@ -11,14 +11,19 @@ import Testing
 
 /// A team's life, at random: three members' machines edit every field of two shared standups,
 /// record meetings, delete them, answer the question a deletion asks (keep it or let it go),
-/// sync now and then and go without syncing for a while. At the quiet point after every run,
-/// the sync's rules hold (TeamSync's article states them):
+/// sync now and then and go without syncing for a while, leave the team and join it again; the
+/// schema's owner prunes the history, removes members and lets them back in. A fourth role,
+/// dave, is in another team on the same server. At the quiet point after every run, the sync's
+/// rules hold (TeamSync's article states them):
 ///
 /// - every machine holds the server's order applied, whatever its user answered;
-/// - no meeting recorded is lost, but with a standup the team let go;
+/// - no meeting recorded is lost, but with a standup the team let go: it is the team's, or, when
+///   it never reached the team, it stays on the machine that recorded it;
 /// - a value of a machine's that another member's change replaced without having seen it is in
-///   that machine's told list, with who replaced it.
-@Suite(.serialized, .timeLimit(.minutes(8)), .needsPostgreSQL)
+///   that machine's told list, with who replaced it;
+/// - nothing of the team's reaches a role outside it: neither dave's nor a removed member's role
+///   can read a row of it, and no meeting recorded after a member's removal reaches their machine.
+@Suite(.serialized, .timeLimit(.minutes(10)), .needsPostgreSQL)
 struct TeamLifeTests {
   enum Step: Equatable, Sendable {
     case edit(machine: Int, standup: Int, field: Int, value: Int)
@@ -28,6 +33,11 @@ struct TeamLifeTests {
     case sync(machine: Int)
     case goOffline(machine: Int)
     case comeBack(machine: Int)
+    case leave(machine: Int)
+    case rejoin(machine: Int)
+    case remove(machine: Int)
+    case readmit(machine: Int)
+    case prune
   }
 
   static let steps = Gen.frequency(
@@ -41,16 +51,24 @@ struct TeamLifeTests {
     (2, zip(Gen.int(in: 0...2), Gen.bool).map(Step.answer)),
     (6, Gen.int(in: 0...2).map(Step.sync)),
     (1, Gen.int(in: 0...2).map(Step.goOffline)),
-    (1, Gen.int(in: 0...2).map(Step.comeBack))
+    (1, Gen.int(in: 0...2).map(Step.comeBack)),
+    (1, Gen.int(in: 0...2).map(Step.leave)),
+    (2, Gen.int(in: 0...2).map(Step.rejoin)),
+    (1, Gen.int(in: 0...2).map(Step.remove)),
+    (1, Gen.int(in: 0...2).map(Step.readmit)),
+    (1, Gen.always(Step.prune))
   )
   .array(of: 1...25)
 
   static let names = ["alice", "bob", "carol"]
+  static let outsider = "dave"
 
   @Test func aTeamsLifeKeepsTheSyncsRules() async throws {
     let runs = Int(ProcessInfo.processInfo.environment["STANDUPS_TEAM_LIFE_RUNS"] ?? "") ?? 6
     try await TestServer.withTestServer { server in
-      for name in Self.names { try server.createRole(name, password: "\(name)-secret") }
+      for name in Self.names + [Self.outsider] {
+        try server.createRole(name, password: "\(name)-secret")
+      }
       try await server.withAdministrator { connection in
         try await TeamSchema.setUp(on: connection, logger: TestServer.logger)
       }
@@ -61,195 +79,285 @@ struct TeamLifeTests {
             count += 1
             return "life\(count)"
           }
-          try await live(steps, team: team, server)
+          var life = Life(steps: steps, team: team, server: server)
+          try await life.live()
         } catch {
           Issue.record(error)
         }
       }
     }
   }
+}
 
-  private func live(_ steps: [Step], team: String, _ server: TestServer) async throws {
-    _ = try await server.withAdministrator { connection in
+/// One run of ``TeamLifeTests``: the machines, what the test knows of each, and the history it
+/// reads from the server.
+private struct Life {
+  let steps: [TeamLifeTests.Step]
+  let team: String
+  let server: TestServer
+  let standups = [Standup.mock, Standup.engineeringMock]
+  var machines: [Machine] = []
+  var outsider: Machine?
+  var history = History()
+  var offline: Set<Int> = []
+  /// The machines whose role the owner removed and has not let back in, with the step.
+  var removed: [Int: Int] = [:]
+  /// For each machine in the team, the last number of the team's when it last joined: only
+  /// values it set after that are its machine's to be told of.
+  var joinedAfter: [Int: Int64] = [:]
+  var meetings: [String: Recorded] = [:]
+
+  /// A meeting the test recorded: on which standup, on which machine, at which step, whether
+  /// that machine was in the team then, and whether its user deleted the standup later while out
+  /// of the team (which deletes the meeting there, as a personal standup's deletion does).
+  struct Recorded {
+    var standup: Standup.ID
+    var machine: Int
+    var step: Int
+    var inTheTeam: Bool
+    var deletedOutOfTheTeam = false
+  }
+
+  init(steps: [TeamLifeTests.Step], team: String, server: TestServer) {
+    self.steps = steps
+    self.team = team
+    self.server = server
+  }
+
+  mutating func live() async throws {
+    _ = try await server.withAdministrator { [team, server] connection in
       try await TeamSchema.addMembers(
-        team: team, roles: Self.names.map(server.role), on: connection, logger: TestServer.logger)
+        team: team, roles: TeamLifeTests.names.map(server.role), on: connection,
+        logger: TestServer.logger)
+      try await TeamSchema.addMembers(
+        team: "\(team)-elsewhere", roles: [server.role(TeamLifeTests.outsider)],
+        on: connection, logger: TestServer.logger)
     }
-    var machines: [Machine] = []
-    for name in Self.names {
+    for name in TeamLifeTests.names {
       machines.append(
         try await Machine.joined(server, as: name, password: "\(name)-secret", team: team))
+      joinedAfter[machines.count - 1] = 0
     }
-    let standups = [Standup.mock, Standup.engineeringMock]
+    let outsider = try await Machine.joined(
+      server, as: TeamLifeTests.outsider, password: "\(TeamLifeTests.outsider)-secret",
+      team: "\(team)-elsewhere")
+    try await outsider.database.apply(.added([.productMock]))
+    try await outsider.database.share([Standup.productMock.id])
+    self.outsider = outsider
     try await machines[0].database.apply(.added(standups))
     try await machines[0].database.share(standups.map(\.id))
-    for machine in machines { try await machine.sync() }
+    for machine in machines.indices { try await sync(machine) }
 
-    var offline: Set<Int> = []
-    var transcripts: [String: Standup.ID] = [:]
     for (index, step) in steps.enumerated() {
-      switch step {
-      case .edit(let machine, let standup, let field, let value):
-        let id = standups[standup].id
-        guard let now = try await machines[machine].standups()[id: id] else { continue }
-        try await machines[machine].database.apply(
-          .edited(id, StandupEdit(from: now, to: now.with(field: field, value: value, step: index)))
-        )
-      case .recordMeeting(let machine, let standup):
-        guard let now = try await machines[machine].standups()[id: standups[standup].id]
-        else { continue }
-        let transcript = "\(team) step \(index)"
-        transcripts[transcript] = now.id
-        try await machines[machine].database.apply(
-          .meetingRecorded(
-            // NB: Each at a time of its own, as meetings are: the list is newest first.
-            Meeting(
-              id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: Double(index)),
-              transcript: transcript),
-            standup: now))
-      case .delete(let machine, let standup):
-        let id = standups[standup].id
-        guard try await machines[machine].standups()[id: id] != nil else { continue }
-        try await machines[machine].database.apply(.deleted(id))
-      case .answer(let machine, let keep):
-        for question in try await machines[machine].database.teamDeletionQuestions() {
-          try await machines[machine].database.answerTeamDeletion(
-            of: question.standup.id, keep: keep)
+      try await take(step, at: index)
+    }
+    try await checkNothingLeaves()
+    try await settle()
+    try await checkTheRules()
+  }
+
+  private mutating func take(_ step: TeamLifeTests.Step, at index: Int) async throws {
+    switch step {
+    case .edit(let machine, let standup, let field, let value):
+      let id = standups[standup].id
+      guard let now = try await machines[machine].standups()[id: id] else { return }
+      try await machines[machine].database.apply(
+        .edited(id, StandupEdit(from: now, to: now.with(field: field, value: value))))
+    case .recordMeeting(let machine, let standup):
+      guard let now = try await machines[machine].standups()[id: standups[standup].id]
+      else { return }
+      let transcript = "\(team) step \(index)"
+      meetings[transcript] = Recorded(
+        standup: now.id, machine: machine, step: index,
+        inTheTeam: try await isInTheTeam(machine))
+      try await machines[machine].database.apply(
+        .meetingRecorded(
+          // NB: Each at a time of its own, as meetings are: the list is newest first.
+          Meeting(
+            id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: Double(index)),
+            transcript: transcript),
+          standup: now))
+    case .delete(let machine, let standup):
+      let id = standups[standup].id
+      guard try await machines[machine].standups()[id: id] != nil else { return }
+      try await machines[machine].database.apply(.deleted(id))
+      if try await !isInTheTeam(machine) {
+        for (transcript, recorded) in meetings
+        where recorded.machine == machine && recorded.standup == id {
+          meetings[transcript]?.deletedOutOfTheTeam = true
         }
-      case .sync(let machine):
-        guard !offline.contains(machine) else { continue }
-        try await machines[machine].sync()
-      case .goOffline(let machine): offline.insert(machine)
-      case .comeBack(let machine): offline.remove(machine)
+      }
+    case .answer(let machine, let keep):
+      for question in try await machines[machine].database.teamDeletionQuestions() {
+        try await machines[machine].database.answerTeamDeletion(
+          of: question.standup.id, keep: keep)
+      }
+    case .sync(let machine):
+      guard !offline.contains(machine) else { return }
+      try await sync(machine)
+    case .goOffline(let machine): offline.insert(machine)
+    case .comeBack(let machine): offline.remove(machine)
+    case .leave(let machine):
+      guard try await isInTheTeam(machine) else { return }
+      // NB: As `standups team leave` does: what waits is sent first when the server is there.
+      if !offline.contains(machine),
+        try await machines[machine].database.waitingTeamChangeCount() > 0
+      {
+        try await sync(machine)
+      }
+      if try await isInTheTeam(machine) {
+        try await machines[machine].database.leaveTeam()
+      }
+      joinedAfter[machine] = nil
+    case .rejoin(let machine):
+      try await rejoin(machine)
+    case .remove(let machine):
+      guard removed[machine] == nil else { return }
+      try await server.withAdministrator { [team, server] connection in
+        try await TeamSchema.removeMembers(
+          team: team, roles: [server.role(TeamLifeTests.names[machine])], on: connection,
+          logger: TestServer.logger)
+      }
+      removed[machine] = index
+    case .readmit(let machine):
+      guard removed[machine] != nil else { return }
+      try await readmit(machine)
+    case .prune:
+      try history.read(server, of: team)
+      _ = try await prune(server)
+    }
+  }
+
+  /// One round of `machine`'s, when it is in the team; a removal it learns of leaves the team.
+  private mutating func sync(_ machine: Int) async throws {
+    guard try await isInTheTeam(machine) else { return }
+    do {
+      try await machines[machine].sync()
+    } catch SyncProblem.removed {
+      #expect(removed[machine] != nil, "\(TeamLifeTests.names[machine]) was told of a removal")
+      #expect(try await !isInTheTeam(machine))
+      joinedAfter[machine] = nil
+    }
+  }
+
+  private mutating func rejoin(_ machine: Int) async throws {
+    guard removed[machine] == nil, try await !isInTheTeam(machine) else { return }
+    try history.read(server, of: team)
+    try await machines[machine].database.joinTeam(
+      server: server.url(for: TeamLifeTests.names[machine]), team: team, machine: UUID())
+    joinedAfter[machine] = history.last
+  }
+
+  private mutating func readmit(_ machine: Int) async throws {
+    _ = try await server.withAdministrator { [team, server] connection in
+      try await TeamSchema.addMembers(
+        team: team, roles: [server.role(TeamLifeTests.names[machine])], on: connection,
+        logger: TestServer.logger)
+    }
+    removed[machine] = nil
+  }
+
+  private func isInTheTeam(_ machine: Int) async throws -> Bool {
+    try await machines[machine].database.teamMembership() != nil
+  }
+
+  /// Nothing of the team's reaches a role outside it: no row of it reads as dave or as a role
+  /// removed, dave's machine holds none of its standups, and a removed member's machine holds no
+  /// meeting recorded in the team after the removal.
+  private func checkNothingLeaves() async throws {
+    let outsiders =
+      [TeamLifeTests.outsider] + removed.keys.sorted().map { TeamLifeTests.names[$0] }
+    for name in outsiders {
+      for table in ["changes", "compacted_states", "compacted_machines"] {
+        let read = try server.psql(
+          "SELECT count(*) FROM standups_team.\(table) WHERE team = '\(team)'", as: name,
+          password: "\(name)-secret")
+        #expect(
+          read.status == 0 && read.standardOutput == "0\n",
+          "\(name) read \(read.standardOutput)\(read.error) of \(team)'s \(table): \(steps)")
       }
     }
+    guard let outsider else { return }
+    try await outsider.sync()
+    let held = try await outsider.standups()
+    #expect(held.map(\.id) == [Standup.productMock.id], "dave holds \(held.map(\.title))")
+    for (machine, removal) in removed {
+      let transcripts = Set(
+        try await machines[machine].standups().flatMap { $0.meetings.map(\.transcript) })
+      for (transcript, recorded) in meetings
+      where recorded.step > removal && recorded.machine != machine && recorded.inTheTeam {
+        #expect(
+          !transcripts.contains(transcript),
+          "\(transcript) reached \(TeamLifeTests.names[machine]), removed: \(steps)")
+      }
+    }
+  }
 
-    // NB: The quiet point: every question answered, every machine synced until nothing waits,
-    // then once more, so that each has pulled the last change.
+  /// The quiet point: every member back in the team, every question answered, every machine
+  /// synced until nothing waits, then once more, so that each has pulled the last change.
+  private mutating func settle() async throws {
+    for machine in removed.keys.sorted() { try await readmit(machine) }
+    for machine in machines.indices { try await rejoin(machine) }
     for _ in 1...5 {
       var moved = false
-      for machine in machines {
+      for (index, machine) in machines.enumerated() {
         for question in try await machine.database.teamDeletionQuestions() {
           try await machine.database.answerTeamDeletion(of: question.standup.id, keep: true)
         }
-        moved = try await machine.sync().pushed > 0 || moved
+        moved = try await machine.database.waitingTeamChangeCount() > 0 || moved
+        try await sync(index)
         moved = try await !machine.database.teamDeletionQuestions().isEmpty || moved
       }
       if !moved { break }
     }
+  }
+
+  private mutating func checkTheRules() async throws {
+    try history.read(server, of: team)
     // NB: By ID: where a standup sits in a machine's list is that machine's (one shared there
-    // goes to the end of the others' lists).
-    let ends = try await machines.asyncMap { Set(try await $0.standups()) }
+    // goes to the end of the others' lists). Only the team's: a machine keeps apart, as its own,
+    // what it changed while out of the team.
+    var ends: [Set<Standup>] = []
+    for machine in machines {
+      let shared = try await machine.database.sharedStandupIDs()
+      ends.append(Set(try await machine.standups().filter { shared.contains($0.id) }))
+    }
     let summary = ends.map { $0.map { "\($0.title): \($0.meetings.map(\.transcript))" } }
     for end in ends.dropFirst() where end != ends[0] {
       Issue.record("The machines differ: \(summary), after \(steps)")
       break
     }
-    let history = try history(of: team, server)
     #expect(
       ends[0] == Set(history.applied),
       "the server's order applied: \(history.applied.map(\.title)), not \(summary[0])")
-    for (transcript, id) in transcripts where !history.deleted.contains(id) {
-      #expect(
-        ends[0].first { $0.id == id }?.meetings.contains { $0.transcript == transcript } == true,
-        "\(transcript) was lost: \(steps)")
+    for (transcript, recorded) in meetings where !recorded.deletedOutOfTheTeam {
+      let inTheTeam =
+        ends[0].first { $0.id == recorded.standup }?.meetings
+        .contains { $0.transcript == transcript } == true
+      let onItsMachine = try await machines[recorded.machine].standups()
+        .contains { $0.meetings.contains { $0.transcript == transcript } }
+      if recorded.inTheTeam && !history.deleted.contains(recorded.standup) {
+        #expect(inTheTeam || onItsMachine, "\(transcript) was lost: \(steps)")
+      } else if !recorded.inTheTeam {
+        #expect(onItsMachine, "\(transcript), recorded out of the team, was lost: \(steps)")
+      }
     }
-    for (machine, name) in zip(machines, Self.names) {
+    for (index, machine) in machines.enumerated() {
       let told = try await machine.database.valuesReplacedByTheTeam()
-      for lost in history.valuesLost(by: server.role(name)) {
+      let name = TeamLifeTests.names[index]
+      for lost in history.valuesLost(by: server.role(name), after: joinedAfter[index] ?? 0) {
         #expect(
           told.contains { $0.standupID == lost.standup && $0.value == lost.value },
           "\(name) was not told of \(lost): \(steps)")
       }
     }
   }
-
-  /// The team's history as the server holds it, in its order.
-  private func history(of team: String, _ server: TestServer) throws -> History {
-    let rows = try server.administer(
-      """
-      SELECT made_by || E'\\t' || change::text FROM standups_team.changes
-      WHERE team = '\(team)' ORDER BY sequence
-      """)
-    var history = History()
-    for row in rows.split(separator: "\n") {
-      let parts = row.split(separator: "\t", maxSplits: 1)
-      guard parts.count == 2 else { continue }
-      let change = try JSONDecoder().decode(StandupsChange.self, from: Data(parts[1].utf8))
-      history.changes.append((String(parts[0]), change))
-    }
-    return history
-  }
-}
-
-/// The team's changes in the server's order, and what follows from them.
-struct History {
-  var changes: [(madeBy: String, change: StandupsChange)] = []
-
-  /// The standups the changes leave, applied in order to none.
-  var applied: IdentifiedArrayOf<Standup> {
-    var standups: IdentifiedArrayOf<Standup> = []
-    for (_, change) in changes { change.apply(to: &standups) }
-    return standups
-  }
-
-  /// The standups some change deleted.
-  var deleted: Set<Standup.ID> {
-    Set(changes.compactMap { if case .deleted(let id) = $0.change { id } else { nil } })
-  }
-
-  /// The values of `role`'s that another member's change replaced without having seen them, on
-  /// standups never deleted: `role`'s last value of a field, when the next change of another's
-  /// to that field saw another value and set another, and the field did not end with `role`'s.
-  func valuesLost(by role: String) -> [(standup: Standup.ID, value: StandupValue)] {
-    let edits = changes.enumerated().compactMap { index, entry -> Edit? in
-      guard case .edited(let id, let edit) = entry.change, !deleted.contains(id) else { return nil }
-      return Edit(index: index, madeBy: entry.madeBy, standup: id, values: edit.fieldValues)
-    }
-    var lost: [(standup: Standup.ID, value: StandupValue)] = []
-    for edit in edits where edit.madeBy == role {
-      for (value, _) in edit.values {
-        let later = edits.filter { $0.index > edit.index && $0.standup == edit.standup }
-          .filter { $0.sets(value.field) }
-        guard !later.contains(where: { $0.madeBy == role }),
-          let next = later.first,
-          let (replacement, seen) = next.values.first(where: { $0.0.field == value.field }),
-          seen != value, replacement != value,
-          applied[id: edit.standup]?.value(of: value.field) != value
-        else { continue }
-        lost.append((edit.standup, value))
-      }
-    }
-    return lost
-  }
-
-  /// An edit in the history: where, by whom, of which standup, and the values it sets.
-  struct Edit {
-    var index: Int
-    var madeBy: String
-    var standup: Standup.ID
-    var values: [(StandupValue, StandupValue?)]
-
-    func sets(_ field: String) -> Bool {
-      values.contains { $0.0.field == field }
-    }
-  }
-}
-
-extension StandupEdit {
-  /// The title, length and theme the edit sets, each with the value its author saw.
-  var fieldValues: [(StandupValue, StandupValue?)] {
-    var values: [(StandupValue, StandupValue?)] = []
-    if let title { values.append((.title(title), seen.title.map { .title($0) })) }
-    if let duration { values.append((.duration(duration), seen.duration.map { .duration($0) })) }
-    if let theme { values.append((.theme(theme), seen.theme.map { .theme($0) })) }
-    return values
-  }
 }
 
 extension Standup {
   /// The standup with one field set from a small set of values: title, length, theme, or the
   /// first attendee's name.
-  fileprivate func with(field: Int, value: Int, step: Int) -> Standup {
+  fileprivate func with(field: Int, value: Int) -> Standup {
     var standup = self
     switch field {
     case 0: standup.title = "Title \(value)"
@@ -261,23 +369,5 @@ extension Standup {
       }
     }
     return standup
-  }
-
-  /// The value of the title, length or theme `field` names ("title", "length", "theme").
-  fileprivate func value(of field: String) -> StandupValue? {
-    switch field {
-    case "title": .title(title)
-    case "length": .duration(duration)
-    case "theme": .theme(theme)
-    default: nil
-    }
-  }
-}
-
-extension Array {
-  fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
-    var mapped: [T] = []
-    for element in self { mapped.append(try await transform(element)) }
-    return mapped
   }
 }

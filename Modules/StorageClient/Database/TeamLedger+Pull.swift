@@ -1,0 +1,233 @@
+import Foundation
+import GRDB
+import IdentifiedCollections
+import Models
+
+// Applying what a pull brought: the changes the server ordered after the last one applied
+// here, in its order, in one transaction, then this machine's own waiting changes again. A
+// change of another machine's that meets a change here is told (TeamLedger+Told.swift).
+
+extension TeamLedger {
+  /// Whether another machine's deletion, `sequence` in the server's order, deletes a standup
+  /// this machine changed without having seen the deletion: a change of its in the outbox
+  /// (pushed or not) made before it had pulled that far. The standup then stays here, and the
+  /// user is asked (`teamDeletionQuestion`), as when a second instance deletes a standup being
+  /// edited.
+  ///
+  /// A change of this machine's the server ordered before the deletion counts too when the
+  /// deleting machine had not pulled it (`basedOn`): `teamOwnChange` keeps the place of this
+  /// machine's last change to each standup.
+  private static func deletionMeetsChangesHere(
+    of id: Standup.ID, at sequence: Int64, basedOn: Int64, _ outbox: Outbox, _ db: Database
+  ) throws -> Bool {
+    let lastOwn = try Int64.fetchOne(
+      db, sql: "SELECT sequence FROM teamOwnChange WHERE standupId = ?",
+      arguments: [id.rawValue.uuidString])
+    if let lastOwn, lastOwn > basedOn { return true }
+    return outbox.entries.contains { entry in
+      guard entry.basedOn < sequence, entry.change.standupIDs.contains(id) else { return false }
+      if case .deleted = entry.change { return false }
+      return true
+    }
+  }
+
+  /// Applies the changes the server ordered after the last one applied, then this machine's
+  /// waiting changes to the same standups again, in one transaction. A change that cannot be
+  /// read or would break a rule is skipped, named in the report, and the rest go on.
+  ///
+  /// This machine's own changes are those of its ID made by `role`, the role it connects as: a
+  /// member who writes rows under this machine's ID writes them as theirs.
+  static func applyPulled(
+    _ pulled: [PulledTeamChange],
+    through sequence: Int64,
+    as role: String,
+    at now: Date,
+    makeID: () -> UUID,
+    _ db: Database
+  ) throws -> TeamPullReport {
+    var report = TeamPullReport()
+    let machine = try TeamMembership.fetch(db).map {
+      MemberMachine(madeBy: role, machine: $0.machine)
+    }
+    var outbox = try Outbox(db)
+    var touched = Set<Standup.ID>()
+    var seen = try machinesSeen(db)
+    var seenNow: [MemberMachine: Int64] = [:]
+    for change in pulled {
+      // NB: A pull made again from the start (the server forgot changes: `rewind`) meets
+      // changes applied here already; each machine's come in the order it numbered them.
+      let from = MemberMachine(madeBy: change.madeBy, machine: change.machine)
+      guard change.machineSequence > seen[from, default: 0] else { continue }
+      seen[from] = change.machineSequence
+      seenNow[from] = change.machineSequence
+      if let size = change.tooLarge {
+        report.skipped.append(
+          TeamPullReport.Skipped(
+            sequence: change.sequence, madeBy: change.madeBy,
+            reason: "it holds \(megabytes(size)), more than a change may"))
+        continue
+      }
+      let decoded: StandupsChange
+      switch read(change.change) {
+      case .success(let change): decoded = change
+      case .failure(let problem):
+        report.skipped.append(
+          TeamPullReport.Skipped(
+            sequence: change.sequence, madeBy: change.madeBy, reason: problem.reason))
+        continue
+      }
+      let ownFields = ownedFields(of: decoded)
+      if from != machine {
+        try tellReplaced(
+          by: decoded, of: change.madeBy, ownFields, outbox, at: now, makeID: makeID, db)
+      } else {
+        try executeCached(
+          sql: "DELETE FROM teamOutbox WHERE pushed = 1 AND sequence = ?",
+          arguments: [change.machineSequence], db)
+        outbox.remove(sequence: change.machineSequence)
+        if case .deleted = decoded {
+        } else {
+          for id in decoded.standupIDs {
+            try executeCached(
+              sql: "INSERT OR REPLACE INTO teamOwnChange (standupId, sequence) VALUES (?, ?)",
+              arguments: [id.rawValue.uuidString, change.sequence], db)
+          }
+        }
+      }
+      if case .deleted(let id) = decoded, from != machine,
+        try deletionMeetsChangesHere(
+          of: id, at: change.sequence, basedOn: change.basedOn, outbox, db)
+      {
+        try executeCached(
+          sql: """
+            INSERT OR REPLACE INTO teamDeletionQuestion (standupId, deletedBy) VALUES (?, ?)
+            """,
+          arguments: [id.rawValue.uuidString, change.madeBy], db)
+        report.deletedWhileChangedHere.append(id)
+        continue
+      }
+      if from != machine {
+        report.keptApart += try keepApartOwnCopies(of: decoded, makeID: makeID, db)
+      }
+      if let problem = try writeUnlessRefused(decoded, db) {
+        report.skipped.append(
+          TeamPullReport.Skipped(sequence: change.sequence, madeBy: change.madeBy, reason: problem))
+        continue
+      }
+      for id in decoded.standupIDs {
+        touched.insert(id)
+        try executeCached(
+          sql: "INSERT OR IGNORE INTO sharedStandup (standupId) VALUES (?)",
+          arguments: [id.rawValue.uuidString], db)
+        if decoded.bringsBack {
+          try executeCached(
+            sql: "UPDATE teamDeletionQuestion SET broughtBack = 1 WHERE standupId = ?",
+            arguments: [id.rawValue.uuidString], db)
+        }
+        try executeCached(
+          sql: """
+            INSERT OR REPLACE INTO teamStandupLastChange (standupId, madeBy, machine, machineSequence)
+            VALUES (?, ?, ?, ?)
+            """,
+          arguments: [
+            id.rawValue.uuidString, change.madeBy, change.machine.uuidString,
+            change.machineSequence,
+          ], db)
+      }
+      if from != machine {
+        report.standupIDs.formUnion(decoded.standupIDs)
+        try forget(ownFields, db)
+        if case .deleted(let id) = decoded {
+          try executeCached(
+            sql: "INSERT OR REPLACE INTO teamDeletedBy (standupId, member) VALUES (?, ?)",
+            arguments: [id.rawValue.uuidString, change.madeBy], db)
+        }
+      } else {
+        try own(ownFields, db)
+      }
+    }
+    try applyAgain(outbox, to: touched, db)
+    try noteSeen(seenNow, db)
+    try db.execute(
+      sql: "UPDATE teamMembership SET lastSequence = max(lastSequence, ?), lastSyncedAt = ?",
+      arguments: [sequence, now.timeIntervalSinceReferenceDate])
+    return report
+  }
+
+  /// Makes room for a standup the team adds (or brings back with a meeting) that this machine
+  /// holds as its own, not shared: the same standup, shared here once and left (or copied from a
+  /// file). When this machine's copy has other values, the team's takes its place, as the order
+  /// says every machine holds it, and this machine's is kept as a personal copy of its own under
+  /// a new ID: nothing of the team's differs here, and nothing of this machine's is lost or sent.
+  /// Returns the copies' titles.
+  static func keepApartOwnCopies(
+    of change: StandupsChange, makeID: () -> UUID, _ db: Database
+  ) throws -> [String] {
+    let theirs: [Standup]
+    switch change {
+    case .added(let standups): theirs = standups
+    case .meetingRecorded(_, let standup): theirs = [standup]
+    case .edited, .deleted: return []
+    }
+    var kept: [String] = []
+    for standup in theirs {
+      let key = standup.id.rawValue.uuidString
+      guard
+        try Int.fetchOne(
+          db, sql: "SELECT count(*) FROM sharedStandup WHERE standupId = ?", arguments: [key])
+          == 0,
+        let own = try? StandupRows.fetchOne(db, id: standup.id), own != standup
+      else { continue }
+      let copy = Standup(
+        id: Standup.ID(makeID()),
+        attendees: IdentifiedArray(
+          uniqueElements: own.attendees.map { Attendee(id: Attendee.ID(makeID()), name: $0.name) }
+        ),
+        duration: own.duration,
+        meetings: IdentifiedArray(
+          uniqueElements: own.meetings.map {
+            Meeting(id: Meeting.ID(makeID()), date: $0.date, transcript: $0.transcript)
+          }),
+        theme: own.theme,
+        title: "\(own.displayTitle) (kept here)")
+      try StandupRecord.deleteOne(db, key: key)
+      _ = try StandupsDatabase.write(.added([copy]), replacing: nil, db)
+      kept.append(copy.title)
+    }
+    return kept
+  }
+
+  /// Applies this machine's changes in `outbox` that touch `standups` again, after changes the
+  /// server ordered: they will be ordered after those when pushed.
+  static func applyAgain(_ outbox: Outbox, to standups: Set<Standup.ID>, _ db: Database) throws {
+    for entry in outbox.entries where entry.change.standupIDs.contains(where: standups.contains) {
+      _ = try writeUnlessRefused(entry.change, db)
+    }
+  }
+
+  /// Notes the last change applied here of each machine in `seen`, keeping a later one noted
+  /// before.
+  static func noteSeen(_ seen: [MemberMachine: Int64], _ db: Database) throws {
+    for (machine, machineSequence) in seen {
+      try executeCached(
+        sql: """
+          INSERT INTO teamMachineSeen (madeBy, machine, machineSequence) VALUES (?, ?, ?)
+          ON CONFLICT (madeBy, machine)
+          DO UPDATE SET machineSequence = max(machineSequence, excluded.machineSequence)
+          """,
+        arguments: [machine.madeBy, machine.machine.uuidString, machineSequence], db)
+    }
+  }
+
+  /// The last change applied here of each machine's.
+  static func machinesSeen(_ db: Database) throws -> [MemberMachine: Int64] {
+    var seen: [MemberMachine: Int64] = [:]
+    for row in try Row.fetchAll(
+      db, sql: "SELECT madeBy, machine, machineSequence FROM teamMachineSeen")
+    {
+      guard let machine = UUID(uuidString: row["machine"]) else { continue }
+      seen[MemberMachine(madeBy: row["madeBy"], machine: machine)] = row["machineSequence"]
+    }
+    return seen
+  }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+import IdentifiedCollections
+import Models
+
+// What this machine tells its user about the team's changes: a value of its own another
+// member's change replaced, and a standup the team deleted while it was changed here.
+
+extension TeamLedger {
+  /// The standups the team deleted while this machine had changed them, and who deleted each.
+  static func deletionQuestions(_ db: Database) throws -> [TeamDeletionQuestion] {
+    var questions: [TeamDeletionQuestion] = []
+    for row in try Row.fetchAll(
+      db, sql: "SELECT standupId, deletedBy FROM teamDeletionQuestion ORDER BY standupId")
+    {
+      // NB: A standup deleted here since is no question any more; the answer's commit (or
+      // leaving the team) removes its row.
+      guard
+        let standup = try? StandupRows.fetchOne(db, id: Standup.ID(uuidString: row["standupId"]))
+      else { continue }
+      questions.append(TeamDeletionQuestion(standup: standup, deletedBy: row["deletedBy"]))
+    }
+    return questions
+  }
+
+  /// The user's answer: keep the standup (it is the team's again, as it is here) or let it go.
+  ///
+  /// Keeping it sends it whole, and its values again: a machine where a change ordered after
+  /// the deletion brought it back (a meeting, which carries the standup as its recorder had it)
+  /// takes this machine's values, which saw every change of the order.
+  ///
+  /// Letting it go deletes it here, and, when the team's order holds it again after the
+  /// deletion (a change ordered after it brought it back), for the team too: a machine's shared
+  /// standups are the order applied, whatever its user answered.
+  static func answerDeletion(of id: Standup.ID, keep: Bool, _ db: Database) throws {
+    let key = id.rawValue.uuidString
+    let broughtBack =
+      try Bool.fetchOne(
+        db, sql: "SELECT broughtBack FROM teamDeletionQuestion WHERE standupId = ?",
+        arguments: [key]) ?? false
+    try db.execute(sql: "DELETE FROM teamDeletionQuestion WHERE standupId = ?", arguments: [key])
+    guard let standup = try StandupRows.fetchOne(db, id: id) else { return }
+    let basedOn = try TeamMembership.fetch(db)?.lastSequence ?? 0
+    if keep {
+      for change in [StandupsChange.added([standup]), .edited(id, .init(restating: standup))] {
+        try addToOutbox(change, basedOn: basedOn, db)
+      }
+    } else {
+      try StandupRecord.deleteOne(db, key: key)
+      // NB: Otherwise nothing for the team: the server has the deletion already.
+      if broughtBack {
+        try addToOutbox(.deleted(id), basedOn: basedOn, db)
+      }
+    }
+  }
+
+  /// The owner a replaced value is recorded under when another machine's change replaced it: no
+  /// process of this machine's, so every instance of the app tells it.
+  static let teamOwner = "team"
+
+  /// The fields an edit sets, as `teamFieldOwner` names them.
+  static func ownedFields(of change: StandupsChange) -> [(String, String)] {
+    guard case .edited(let id, let edit) = change else { return [] }
+    var fields: [String] = []
+    if edit.title != nil { fields.append("title") }
+    if edit.duration != nil { fields.append("duration") }
+    if edit.theme != nil { fields.append("theme") }
+    // NB: One field for an attendee's name and presence: a rename and a removal of one attendee
+    // are two values of the same field.
+    for id in (edit.attendees?.renamed.map(\.id) ?? []) + (edit.attendees?.removed ?? []) {
+      fields.append("attendee:\(id.rawValue.uuidString)")
+    }
+    if edit.seen.attendeeOrder != nil { fields.append("attendeeOrder") }
+    return fields.map { (id.rawValue.uuidString, $0) }
+  }
+
+  private static func field(of value: StandupValue) -> String {
+    switch value {
+    case .title: "title"
+    case .duration: "duration"
+    case .theme: "theme"
+    case .attendeeName(let attendee), .attendeeRemoved(let attendee):
+      "attendee:\(attendee.id.rawValue.uuidString)"
+    case .attendeeOrder: "attendeeOrder"
+    }
+  }
+
+  static func own(_ fields: [(String, String)], _ db: Database) throws {
+    for (standup, field) in fields {
+      try executeCached(
+        sql: "INSERT OR IGNORE INTO teamFieldOwner (standupId, field) VALUES (?, ?)",
+        arguments: [standup, field], db)
+    }
+  }
+
+  static func forget(_ fields: [(String, String)], _ db: Database) throws {
+    for (standup, field) in fields {
+      try executeCached(
+        sql: "DELETE FROM teamFieldOwner WHERE standupId = ? AND field = ?",
+        arguments: [standup, field], db)
+    }
+  }
+
+  /// Records the values of this machine's that another machine's `change` replaces without
+  /// having seen them: the server ordered it last, so it wins everywhere, and this machine's
+  /// user is told. A field a change still waiting here sets again is not told: that change will
+  /// be ordered later, and win.
+  static func tellReplaced(
+    by change: StandupsChange, of member: String, _ fields: [(String, String)], _ outbox: Outbox,
+    at now: Date, makeID: () -> UUID, _ db: Database
+  ) throws {
+    guard case .edited(let id, let edit) = change, !fields.isEmpty,
+      let stored = try? StandupRows.fetchOne(db, id: id)
+    else { return }
+    let key = id.rawValue.uuidString
+    let owned = Set(
+      try String.fetchAll(
+        db.cachedStatement(sql: "SELECT field FROM teamFieldOwner WHERE standupId = ?"),
+        arguments: [key]))
+    let waiting = Set(outbox.entries.flatMap(\.fields).filter { $0.0 == key }.map(\.1))
+    for replacement in edit.valuesReplaced(in: stored) + attendeesReplaced(by: edit, in: stored) {
+      let field = field(of: replacement.replaced)
+      guard owned.contains(field), !waiting.contains(field) else { continue }
+      try ReplacedValueRecord(
+        ReplacedValue(
+          id: ReplacedValue.ID(makeID()), standupID: id, standupTitle: stored.displayTitle,
+          value: replacement.replaced, replacement: replacement.replacement, replacedAt: now,
+          member: member),
+        replacedBy: teamOwner
+      ).insert(db)
+    }
+  }
+
+  /// The attendees another machine's `edit` takes from this machine, beside the names
+  /// ``Models/StandupEdit/valuesReplaced(in:)`` finds: an attendee named here that the edit
+  /// removes without having seen that name, and an attendee removed here that the edit renames,
+  /// which brings them back. (Which of them this machine set is the caller's to check.)
+  private static func attendeesReplaced(by edit: StandupEdit, in stored: Standup)
+    -> [StandupEdit.Replacement]
+  {
+    var replaced: [StandupEdit.Replacement] = []
+    for id in edit.attendees?.removed ?? [] {
+      guard let named = stored.attendees[id: id], edit.seen.attendeeNames[id] != named.name
+      else { continue }
+      replaced.append(.init(replaced: .attendeeName(named), by: .attendeeRemoved(named)))
+    }
+    for attendee in edit.attendees?.renamed ?? [] where stored.attendees[id: attendee.id] == nil {
+      replaced.append(.init(replaced: .attendeeRemoved(attendee), by: .attendeeName(attendee)))
+    }
+    return replaced
+  }
+}
