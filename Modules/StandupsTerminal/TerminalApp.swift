@@ -312,33 +312,6 @@ public final class TerminalApp {
     store.send(.lookForChangesElsewhere)
   }
 
-  /// Writes any change not saved yet, and waits until it is written (or failed); with a
-  /// `limit`, waits at most that long on the real clock, and the writes go on meanwhile.
-  ///
-  /// - Returns: Whether the flush finished.
-  @discardableResult
-  public func flush(waitingAtMost limit: Duration? = nil) async -> Bool {
-    let flushing = store.send(.flushPendingWrites)
-    guard let limit else {
-      await flushing.finish()
-      return true
-    }
-    return await waitAtMost(limit) { await flushing.finish() }
-  }
-
-  /// Whether the standups have changes that are not in the data file (after a ``flush()``).
-  public var hasUnsavedChanges: Bool {
-    store.state.storage.hasChangesNotInTheDataFile
-  }
-
-  /// Why the changes not in the data file are not there, in the app's words.
-  public var unsavedChangesProblem: String {
-    // NB: With no problem left on the status line, what is not saved is a change that was set
-    // aside because the database could not take it as it is, which its alert said.
-    store.state.storage.problem
-      ?? "A change could not be saved to the database as it is, as the \"Not saved\" alert said."
-  }
-
   /// Saves what is pending and says whether the app may exit now. When changes could not be
   /// saved and the user has not yet chosen to quit anyway, writes them to a recovery file first,
   /// then asks (stay, or quit keeping that file; or, when no place took one, quit losing them)
@@ -374,26 +347,6 @@ public final class TerminalApp {
   /// After the user chose to stay rather than quit: the storage goes on with what waits.
   private func resumeAfterStaying() {
     store.send(.appeared)
-  }
-
-  /// Ends a meeting in progress and keeps what was said so far, as "Save and end" would; for
-  /// when the app must stop at once (the terminal closed, the system shutting down).
-  public func saveMeetingInProgress() async {
-    guard let id = store.state.app.path.ids.last,
-      let meeting = store.state.app.path[id: id]?[case: \.record], !meeting.isEnded
-    else { return }
-    // NB: The transcript streams what is typed; the meeting ends with all of it, whether or
-    // not its last result has arrived.
-    if let transcript = transcript.currentTranscript, transcript != meeting.transcript {
-      store.send(.app(.path(.element(id: id, action: .record(.speechResult(transcript))))))
-    }
-    if meeting.alert == nil {
-      store.send(.app(.path(.element(id: id, action: .record(.endMeetingButtonTapped)))))
-    }
-    await store.send(
-      .app(.path(.element(id: id, action: .record(.alert(.presented(.confirmSave))))))
-    )
-    .finish()
   }
 
   private func storeChanged() {

@@ -1,0 +1,272 @@
+import PostgresNIO
+
+extension TeamSchema {
+  /// Numbering that no member's transaction can hold up, announcements only a team's members
+  /// can address, and a machine's pushes that may race.
+  ///
+  /// A change is numbered from its team's own sequence, which nobody can lock: numbers are
+  /// taken in order but may commit out of order, and a number given to a transaction that aborts
+  /// (or skips its row, or is still open) stays missing. A pull stops at the first missing number
+  /// above the team's *horizon*, the number through which every missing number is known never to
+  /// come: `pass_gaps` moves it, and serializable snapshot isolation aborts whatever transaction
+  /// still holds a number it passes. Releases before this one read `last_sequence` and pull
+  /// windows of numbers as dense, so this schema raises ``TeamSchema/compatibleFrom`` to 4.
+  static let version4: [PostgresQuery] = [
+    // NB: When the server numbered the change (the trigger's clock): `pass_gaps` passes only
+    // numbers taken longer ago than its grace. Rows of before were numbered when made.
+    "ALTER TABLE standups_team.changes ADD COLUMN numbered_at timestamptz",
+    // NB: No policy lets anyone update a change, the owner included; it fills the column with
+    // security not forced, which nobody sees: ALTER TABLE holds the table until this commits.
+    "ALTER TABLE standups_team.changes NO FORCE ROW LEVEL SECURITY",
+    "UPDATE standups_team.changes SET numbered_at = made_at",
+    "ALTER TABLE standups_team.changes FORCE ROW LEVEL SECURITY",
+    "ALTER TABLE standups_team.changes ALTER COLUMN numbered_at SET NOT NULL",
+    // NB: One sequence per team, so that one team's numbers say nothing of another's. Its name
+    // is random: names in pg_class are public, and a name made from the team's would let any
+    // role probe for teams. CACHE 1: numbers are handed out in the order they are taken, which
+    // `pass_gaps`' grace relies on. The owner's (add_member and this migration run as it).
+    """
+    CREATE FUNCTION standups_team.create_numbers(after bigint) RETURNS regclass
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+    AS $$
+    DECLARE
+      name text := 'numbers_' || replace(gen_random_uuid()::text, '-', '');
+    BEGIN
+      EXECUTE format(
+        'CREATE SEQUENCE standups_team.%I AS bigint MINVALUE 1 START %s CACHE 1 NO CYCLE',
+        name, after + 1);
+      RETURN format('standups_team.%I', name)::regclass;
+    END
+    $$
+    """,
+    "REVOKE EXECUTE ON FUNCTION standups_team.create_numbers(bigint) FROM PUBLIC",
+    "ALTER TABLE standups_team.teams ADD COLUMN numbers regclass",
+    // NB: After the team's clock, and after its newest row (a v3 `ON CONFLICT DO NOTHING` moved
+    // the clock without a row; nothing moved a row past the clock).
+    """
+    UPDATE standups_team.teams AS t
+    SET numbers = standups_team.create_numbers(GREATEST(t.last_sequence,
+      (SELECT max(c.sequence) FROM standups_team.changes AS c WHERE c.team = t.name)))
+    """,
+    "ALTER TABLE standups_team.teams ALTER COLUMN numbers SET NOT NULL",
+    // NB: The horizon is the greatest `through`: every number up to it is committed or never
+    // will be. Insert-only, with no unique key: no row or key anyone can hold that another must
+    // wait for. Only `pass_gaps` (the owner's) writes it.
+    """
+    CREATE TABLE standups_team.horizons (
+      team text NOT NULL REFERENCES standups_team.teams (name) ON DELETE CASCADE,
+      through bigint NOT NULL CHECK (through > 0),
+      made_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+      made_by name NOT NULL DEFAULT session_user
+    )
+    """,
+    "CREATE INDEX horizons_team_through ON standups_team.horizons (team, through)",
+    "ALTER TABLE standups_team.horizons ENABLE ROW LEVEL SECURITY",
+    "ALTER TABLE standups_team.horizons FORCE ROW LEVEL SECURITY",
+    """
+    CREATE POLICY administered ON standups_team.horizons
+    USING (standups_team.is_administrator()) WITH CHECK (standups_team.is_administrator())
+    """,
+    """
+    CREATE POLICY read_by_team ON standups_team.horizons FOR SELECT
+    USING (standups_team.is_member(team))
+    """,
+    // NB: Numbers given under version 3 are all committed (the team's row lock), and this
+    // migration holds the changes table: each team's horizon starts at its clock, so that
+    // `pass_gaps` never reads the history of before.
+    """
+    INSERT INTO standups_team.horizons (team, through)
+    SELECT t.name, GREATEST(t.last_sequence,
+      (SELECT max(c.sequence) FROM standups_team.changes AS c WHERE c.team = t.name))
+    FROM standups_team.teams AS t WHERE t.last_sequence > 0
+    """,
+    // NB: The team's row is no longer anyone's clock, nor a lock a member can hold.
+    "ALTER TABLE standups_team.teams DROP COLUMN last_sequence",
+    // NB: The channel a team's commits are announced on, read by its members only (the policy
+    // on teams); 122 random bits, so that nobody else can address its apps. Existing teams get
+    // one each (a volatile default is computed for every row). The app's LISTEN quotes it as
+    // it is (postgres-nio binds no identifier): the check keeps it a plain name. Removing a
+    // member sets it again (DEFAULT), so that a former member cannot wake the apps.
+    """
+    ALTER TABLE standups_team.teams ADD COLUMN channel text NOT NULL UNIQUE
+    DEFAULT 'standups_' || replace(gen_random_uuid()::text, '-', '')
+    CHECK (channel ~ '^standups_[0-9a-f]{32}$')
+    """,
+    // NB: The invoker's: a role reads only its teams' horizons (0 for any other name).
+    """
+    CREATE FUNCTION standups_team.horizon(team text) RETURNS bigint
+    LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp
+    AS $$
+      SELECT COALESCE(max(h.through), 0) FROM standups_team.horizons AS h
+      WHERE h.team = horizon.team
+    $$
+    """,
+    // NB: Definer's, so that members need no right on the sequences (setval needs UPDATE, which
+    // nobody is given). In a definer's function `current_user` is the owner, so membership is the
+    // session's role's; anyone else gets NULL, and learns nothing of another team's numbers.
+    """
+    CREATE FUNCTION standups_team.take_number(team text) RETURNS bigint
+    LANGUAGE sql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+    AS $$
+      SELECT nextval(t.numbers) FROM standups_team.teams AS t
+      WHERE t.name = take_number.team AND EXISTS (
+        SELECT 1 FROM standups_team.team_members AS m
+        WHERE m.team = t.name AND pg_has_role(session_user, m.role, 'MEMBER'))
+    $$
+    """,
+    "REVOKE EXECUTE ON FUNCTION standups_team.take_number(text) FROM PUBLIC",
+    "REVOKE EXECUTE ON FUNCTION standups_team.horizon(text) FROM PUBLIC",
+    // NB: The invoker's now, and it takes no lock: a row of a team the role is not a member of
+    // is left unnumbered, so that row-level security refuses it in the same words whether the
+    // team exists or not. Reading the horizon here is what lets serializable isolation abort a
+    // transaction whose number `pass_gaps` passed (or abort `pass_gaps`, whichever commits
+    // second); so only SERIALIZABLE transactions may number. Guarded by ConvergenceTests.
+    """
+    CREATE OR REPLACE FUNCTION standups_team.next_sequence() RETURNS trigger
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+    AS $$
+    DECLARE
+      passed bigint;
+    BEGIN
+      IF NOT standups_team.is_member(NEW.team) THEN
+        RETURN NEW;
+      END IF;
+      IF current_setting('transaction_isolation') <> 'serializable' THEN
+        RAISE EXCEPTION 'changes are numbered only in SERIALIZABLE transactions'
+          USING ERRCODE = 'invalid_transaction_state',
+            HINT = 'BEGIN ISOLATION LEVEL SERIALIZABLE, or SET default_transaction_isolation';
+      END IF;
+      passed := standups_team.horizon(NEW.team);
+      NEW.sequence := standups_team.take_number(NEW.team);
+      IF NEW.sequence <= passed THEN
+        RAISE EXCEPTION 'the team''s numbers are behind its horizon %', passed
+          USING ERRCODE = 'object_not_in_prerequisite_state';
+      END IF;
+      NEW.numbered_at := clock_timestamp();
+      RETURN NEW;
+    END
+    $$
+    """,
+    // NB: Passes the numbers missing for longer than a second: taken by transactions that
+    // aborted, skipped their row, or are still open. Run by a member's machine stopped at a
+    // missing number, in a short SERIALIZABLE transaction of its own: it reads every number it
+    // passes, so a transaction still holding one cannot also commit (40001 for whichever commits
+    // second). Writes at most once a second per team; NULL for a role not in the team. It
+    // announces a horizon it wrote: machines stopped at the gap go on, and a transaction that
+    // has notified cannot be PREPAREd (a prepared horizon could never be aborted: every push
+    // landing on a page it read would fail until the administrator ended it).
+    """
+    CREATE FUNCTION standups_team.pass_gaps(team text) RETURNS bigint
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+    AS $$
+    DECLARE
+      passed bigint := 0;
+      passed_at timestamptz;
+      settled bigint;
+      present bigint;
+    BEGIN
+      IF NOT EXISTS (
+        SELECT 1 FROM standups_team.team_members AS m
+        WHERE m.team = pass_gaps.team AND pg_has_role(session_user, m.role, 'MEMBER')
+      ) THEN
+        RETURN NULL;
+      END IF;
+      IF current_setting('transaction_isolation') <> 'serializable' THEN
+        RAISE EXCEPTION 'gaps are passed only in SERIALIZABLE transactions'
+          USING ERRCODE = 'invalid_transaction_state';
+      END IF;
+      SELECT h.through, h.made_at INTO passed, passed_at
+      FROM standups_team.horizons AS h WHERE h.team = pass_gaps.team
+      ORDER BY h.through DESC LIMIT 1;
+      passed := COALESCE(passed, 0);
+      IF passed_at > clock_timestamp() - interval '1 second' THEN
+        RETURN passed;
+      END IF;
+      SELECT max(c.sequence) INTO settled FROM standups_team.changes AS c
+      WHERE c.team = pass_gaps.team AND c.sequence > passed
+        AND c.numbered_at < clock_timestamp() - interval '1 second';
+      IF settled IS NULL THEN
+        RETURN passed;
+      END IF;
+      SELECT count(*) INTO present FROM standups_team.changes AS c
+      WHERE c.team = pass_gaps.team AND c.sequence > passed AND c.sequence <= settled;
+      IF present = settled - passed THEN
+        RETURN passed;
+      END IF;
+      INSERT INTO standups_team.horizons (team, through) VALUES (pass_gaps.team, settled);
+      PERFORM pg_notify(t.channel, '') FROM standups_team.teams AS t WHERE t.name = pass_gaps.team;
+      RETURN settled;
+    END
+    $$
+    """,
+    "REVOKE EXECUTE ON FUNCTION standups_team.pass_gaps(text) FROM PUBLIC",
+    // NB: Once per statement and team, on the team's channel, read through the policy on teams
+    // (the rows were just let in by it). A statement that added nothing announces nothing. It
+    // also keeps a transaction holding a numbered row from being PREPAREd, which would make it
+    // one serializable isolation cannot abort.
+    """
+    CREATE OR REPLACE FUNCTION standups_team.announce() RETURNS trigger
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+    AS $$
+    BEGIN
+      PERFORM pg_notify(t.channel, '')
+      FROM standups_team.teams AS t
+      WHERE t.name IN (SELECT a.team FROM added AS a);
+      RETURN NULL;
+    END
+    $$
+    """,
+    "DROP TRIGGER announced ON standups_team.changes",
+    """
+    CREATE TRIGGER announced AFTER INSERT ON standups_team.changes
+    REFERENCING NEW TABLE AS added
+    FOR EACH STATEMENT EXECUTE FUNCTION standups_team.announce()
+    """,
+    """
+    CREATE OR REPLACE FUNCTION standups_team.add_member(team text, member name) RETURNS void
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+    AS $$
+    DECLARE
+      numbers regclass;
+    BEGIN
+      IF NOT EXISTS (SELECT 1 FROM standups_team.teams AS t WHERE t.name = add_member.team) THEN
+        numbers := standups_team.create_numbers(0);
+        INSERT INTO standups_team.teams (name, numbers) VALUES (add_member.team, numbers)
+          ON CONFLICT DO NOTHING;
+        IF NOT FOUND THEN
+          EXECUTE format('DROP SEQUENCE %s', numbers);
+        END IF;
+      END IF;
+      INSERT INTO standups_team.team_members (team, role) VALUES (add_member.team, member)
+        ON CONFLICT DO NOTHING;
+      PERFORM standups_team.grant_member(member);
+    END
+    $$
+    """,
+    """
+    CREATE OR REPLACE FUNCTION standups_team.grant_member(member name) RETURNS void
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+    AS $$
+    BEGIN
+      EXECUTE format('GRANT USAGE ON SCHEMA standups_team TO %I', member);
+      EXECUTE format(
+        'GRANT SELECT ON standups_team.schema_version, standups_team.teams, '
+        'standups_team.team_members, standups_team.compacted_states, '
+        'standups_team.compacted_machines, standups_team.horizons TO %I', member);
+      EXECUTE format('GRANT SELECT, INSERT ON standups_team.changes TO %I', member);
+      EXECUTE format(
+        'GRANT SELECT, INSERT (team, machine, pulled_through), UPDATE (pulled_through) '
+        'ON standups_team.machines TO %I', member);
+      EXECUTE format(
+        'GRANT EXECUTE ON FUNCTION standups_team.horizon(text), '
+        'standups_team.take_number(text), standups_team.pass_gaps(text) TO %I', member);
+    END
+    $$
+    """,
+    """
+    SELECT standups_team.grant_member(role)
+    FROM (SELECT DISTINCT role FROM standups_team.team_members) AS members
+    WHERE role IN (SELECT rolname FROM pg_catalog.pg_roles)
+    """,
+  ]
+}

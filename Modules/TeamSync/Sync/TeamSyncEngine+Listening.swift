@@ -1,0 +1,243 @@
+import Foundation
+import Models
+import PostgresNIO
+public import StorageClient
+
+// The engine of an open app: one connection kept open, a round at each announcement of the
+// team's, each change of this machine's and each heartbeat, and a new connection after a wait
+// when one fails. A round itself (`round(on:role:)`) is in TeamSyncEngine.swift.
+
+extension TeamSyncEngine {
+  /// Syncs until cancelled: one connection, a round at each announcement of the server's and
+  /// each change of this machine's, and a new connection after a wait when one fails.
+  ///
+  /// - Parameters:
+  ///   - onStatus: Told whenever the status changes.
+  ///   - onPulled: Told after a round that applied other machines' changes here.
+  public func run(
+    onStatus: @escaping @Sendable (TeamSyncStatus) -> Void,
+    onPulled: @escaping @Sendable (TeamPullReport) -> Void
+  ) async {
+    while !Task.isCancelled {
+      isEndingForAFlood = false
+      do {
+        try await withServer { connection, description in
+          let channel = try await TeamServer.checkAccess(
+            team: self.membership.team, role: description.user, on: connection,
+            logger: self.logger)
+          if let quietUntil = await self.quietUntil, ContinuousClock.now < quietUntil {
+            // NB: The team's channel was flooded: look twice a second instead, for a while.
+            try await self.keepSyncing(
+              on: connection, role: description.user, channel: channel,
+              heartbeat: Self.floodedHeartbeat, onStatus: onStatus, onPulled: onPulled
+            ) { _ in try await Task.sleep(until: quietUntil) }
+            return
+          }
+          try await connection.listen(on: channel) { announcements in
+            try await self.keepSyncing(
+              on: connection, role: description.user, channel: channel,
+              heartbeat: Self.heartbeat, onStatus: onStatus, onPulled: onPulled
+            ) { wake in
+              var heard = AnnouncementRate()
+              for try await _ in announcements {
+                guard heard.takes(ContinuousClock.now) else {
+                  await self.flooded()
+                  // NB: Ended at once, not by UNLISTEN: the server sends announcements until it
+                  // reads that, and each one costs this machine its decoding.
+                  try? await connection.close()
+                  return
+                }
+                wake()
+              }
+              throw SyncProblem.unreachable(server: "", reason: "the connection ended")
+            }
+          }
+        }
+      } catch {
+        guard !Task.isCancelled else { return }
+        if isEndingForAFlood { continue }
+        let waiting = (try? await waitingCount()) ?? 0
+        let problem = await leavingIfRemoved(error)
+        switch problem {
+        case .notAMember, .removed, .schema, .connection, .notJoined:
+          onStatus(.stopped(waiting: waiting, problem: problem))
+          return
+        case .unreachable, .noAnswer, .noFreeConnection, .busy, .failed, .refused, .untrusted,
+          .database:
+          onStatus(.offline(waiting: waiting, problem: problem))
+        }
+        failures += 1
+        let seconds = min(1 << min(failures - 1, 5), Int(Self.longestWait.components.seconds))
+        await waitBeforeTryingAgain(
+          for: .seconds(seconds), waiting: waiting, problem: problem, onStatus: onStatus)
+      }
+    }
+  }
+
+  /// Waits `duration` before the next connection, saying how many changes wait as the user
+  /// makes more: the status line counts them while the server is away.
+  func waitBeforeTryingAgain(
+    for duration: Duration,
+    waiting: Int,
+    problem: SyncProblem,
+    onStatus: @Sendable (TeamSyncStatus) -> Void
+  ) async {
+    var told = waiting
+    let end = ContinuousClock.now + duration
+    while ContinuousClock.now < end, !Task.isCancelled {
+      try? await Task.sleep(for: min(Self.outboxLookInterval, end - ContinuousClock.now))
+      guard let now = try? await waitingCount(), now != told else { continue }
+      told = now
+      onStatus(.offline(waiting: now, problem: problem))
+    }
+  }
+
+  /// Stops listening for a while after a flood of announcements: 10 seconds, twice as long
+  /// after each flood, up to five minutes. A member can announce as often as they like, and each
+  /// announcement costs this machine its decoding: ignoring a flood is what keeps an idle app
+  /// idle, and looking twice a second keeps another member's change on screen within a second.
+  func flooded() {
+    isEndingForAFlood = true
+    floods += 1
+    quietUntil = .now + min(.seconds(10) * (1 << min(floods - 1, 5)), .seconds(300))
+    logger.warning("The team's channel is flooded with announcements: looking twice a second")
+  }
+
+  func connected() {
+    failures = 0
+  }
+
+  /// Makes a round now, then looks again at each announcement, each change of this machine's,
+  /// every ``heartbeat``, and, while a pull waits at a missing number, once the team may pass
+  /// it; until the connection fails or the team's channel changes.
+  ///
+  /// A look costs one small statement when nothing is new (``look(on:channel:)``), and looks
+  /// are at least ``lookFloor`` apart: announcements that come meanwhile make one look, however
+  /// many there are, so that no flood of them makes an idle app busy.
+  ///
+  /// `announced` calls its argument at each announcement, and returns when the engine should
+  /// connect again (a flood, or the end of a quiet spell).
+  func keepSyncing(
+    on connection: PostgresConnection,
+    role: String,
+    channel: String,
+    heartbeat: Duration,
+    onStatus: @escaping @Sendable (TeamSyncStatus) -> Void,
+    onPulled: @escaping @Sendable (TeamPullReport) -> Void,
+    announced: @escaping @Sendable (@escaping @Sendable () -> Void) async throws -> Void
+  ) async throws {
+    let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    wake.yield()
+    let database = self.database
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask {
+        try await announced { wake.yield() }
+      }
+      group.addTask {
+        while !Task.isCancelled {
+          try await Task.sleep(for: Self.outboxLookInterval)
+          if try await database.waitingTeamChangeCount() > 0 { wake.yield() }
+        }
+      }
+      group.addTask {
+        // NB: Asking the server something now and then is what shows a server that stopped
+        // answering within seconds (`DeadLinkDetection.AnswerWatch`).
+        while !Task.isCancelled {
+          try await Task.sleep(for: heartbeat)
+          wake.yield()
+        }
+      }
+      group.addTask {
+        var isFirst = true
+        for await _ in wakes {
+          let started = ContinuousClock.now
+          let look = isFirst ? .round : try await self.look(on: connection, channel: channel)
+          isFirst = false
+          if look == .newChannel { return }
+          if look == .round {
+            let round = try await self.round(on: connection, role: role)
+            await self.connected()
+            if !round.report.isEmpty { onPulled(round.report) }
+            onStatus(.online(waiting: try await self.waitingCount()))
+            if round.waitingAt != nil {
+              Task {
+                try await Task.sleep(for: Self.gapGrace)
+                wake.yield()
+              }
+            }
+          }
+          try await Task.sleep(until: started + Self.lookFloor)
+        }
+      }
+      try await group.next()
+      group.cancelAll()
+    }
+  }
+
+  /// How often an idle engine asks the server whether anything is new.
+  static let heartbeat = Duration.seconds(2)
+
+  /// How often it asks while it does not listen, after a flood of announcements.
+  static let floodedHeartbeat = Duration.milliseconds(500)
+
+  /// The least time between two looks at the server.
+  package static let lookFloor = Duration.milliseconds(250)
+
+  /// What a look at the server found.
+  enum Look {
+    /// Nothing new, for the team or from it.
+    case nothing
+    /// Something to push, pull, or pass: a round.
+    case round
+    /// The team's announcements moved to another channel (a member was removed): the engine
+    /// connects again and listens there.
+    case newChannel
+  }
+
+  /// Whether a round has anything to do: a change waits here, a pull waits at a missing number,
+  /// or the team's newest change is not the last one applied here (or the role can no longer
+  /// see the team, which the round says). One statement when nothing waits here.
+  func look(on connection: PostgresConnection, channel: String) async throws -> Look {
+    let here = try await database.teamMembership()
+    let waiting = try await database.waitingTeamChangeCount()
+    if gapSeen != nil || here?.resharePending == true || waiting > 0 {
+      return .round
+    }
+    let rows = try await connection.query(
+      """
+      SELECT t.channel, GREATEST(
+        (SELECT max(c.sequence) FROM standups_team.changes AS c WHERE c.team = t.name),
+        (SELECT s.through FROM standups_team.compacted_states AS s WHERE s.team = t.name))
+      FROM standups_team.teams AS t WHERE t.name = \(membership.team)
+      """, logger: logger)
+    var found: (channel: String, newest: Int64?)?
+    for try await row in rows.decode((String, Int64?).self) { found = row }
+    guard let found else { return .round }
+    guard found.channel == channel else { return .newChannel }
+    return (found.newest ?? 0) == (here?.lastSequence ?? 0) ? .nothing : .round
+  }
+
+  func waitingCount() async throws -> Int {
+    try await database.waitingTeamChangeCount()
+  }
+}
+
+/// How often the team's channel announces: more than ``limit`` announcements within a second is
+/// a flood, which no team's commits make (a round takes every commit announced meanwhile at
+/// once, so a machine needs an announcement only now and then).
+struct AnnouncementRate {
+  static let limit = 50
+  private var second: ContinuousClock.Instant?
+  private var count = 0
+
+  /// Counts an announcement heard at `now`; returns whether the rate is still below a flood's.
+  mutating func takes(_ now: ContinuousClock.Instant) -> Bool {
+    if let second, now - second < .seconds(1) {
+      count += 1
+    } else {
+      second = now
+      count = 1
+    }
+    return count <= Self.limit
+  }
+}
