@@ -101,22 +101,16 @@ public enum TeamCommands {
       round = try await engine(database, environment).syncOnce()
     } catch {
       // NB: Not joined after all: the machine is as it was.
-      try await storage {
-        if let previous {
-          try await database.joinTeam(
-            server: previous.server, team: previous.team, machine: previous.machine)
-        } else {
-          try await database.leaveTeam()
-        }
-      }
+      _ = try await storage { try await database.leaveTeam() }
       throw .sync(error)
     }
     let held = try await storage { try await database.sharedStandupIDs() }
     return [
       "This machine syncs with “\(team)” on \(description.serverName) as \(description.user); "
-        + "\(standups(round.report.standupIDs.intersection(held).count)) came from the team.",
-      "Share a standup with: standups share TITLE (or --all).",
+        + "\(standups(round.report.standupIDs.intersection(held).count)) came from the team."
     ]
+      + pullLines(round.report) + (try await deletionLines(database))
+      + ["Share a standup with: standups share TITLE (or --all)."]
   }
 
   /// One round: push everything waiting, pull everything new.
@@ -136,11 +130,18 @@ public enum TeamCommands {
         "Started from the team's compacted state, made through its change \(through): the "
           + "changes before it were pruned from the team's history.")
     }
-    lines += TeamSyncing.notAppliedLines(round.report.skipped)
-    if let sentAgain = round.report.sentAgainSentence { lines.append(sentAgain) }
-    if let keptApart = round.report.keptApartSentence { lines.append(keptApart) }
+    lines += pullLines(round.report)
     lines += try await deletionLines(database)
     return lines
+  }
+
+  /// What a round's pull did that the user must hear of, whichever command made it: changes not
+  /// applied, standups sent again, and this machine's own copies kept apart.
+  private static func pullLines(_ report: TeamPullReport) -> [String] {
+    TeamSyncing.notAppliedLines(report.skipped)
+      + [
+        report.sentAgainSentence, report.keptApartSentence,
+      ].compactMap { $0 }
   }
 
   /// Server, team, last sync, changes waiting; throws when the server cannot be reached or

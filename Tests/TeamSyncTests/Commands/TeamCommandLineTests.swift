@@ -142,6 +142,32 @@ struct TeamCommandLineTests {
     }
   }
 
+  /// Back in a team it left, `join` says what it kept apart: a standup changed here while away
+  /// gives way to the team's, and the user hears where theirs went.
+  @Test func joiningAgainSaysWhatItKeptApart() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Machine.platformMembers)
+      let alice = try Home(password: "alice-secret", in: server.folder)
+      #expect(
+        try standups(["import", try alice.write(standups: [.mock])], alice.environment).status
+          == 0)
+      let platform = server.url(for: "alice")
+      #expect(try standups(["team", "join", platform, "platform"], alice.environment).status == 0)
+      #expect(try standups(["share", "--all"], alice.environment).status == 0)
+      #expect(try standups(["team", "leave"], alice.environment).status == 0)
+      var edited = Standup.mock
+      edited.title = "Edited while away"
+      #expect(
+        try standups(["import", try alice.write(standups: [edited])], alice.environment).status
+          == 0)
+
+      let join = try standups(["team", "join", platform, "platform"], alice.environment)
+      #expect(join.status == 0, "\(join.error)")
+      #expect(
+        join.standardOutput.contains("“Edited while away (kept here)”"), "\(join.standardOutput)")
+    }
+  }
+
   @Test func killedInTheMiddleOfAPushOfAThousandChangesEveryChangeLandsOnce() async throws {
     try await TestServer.withTestServer { server in
       let alice = try await PushingMachine.withAThousandChanges(server)
