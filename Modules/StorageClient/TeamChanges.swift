@@ -4,9 +4,9 @@ public import Tagged
 
 /// A change of this machine's to a shared standup, waiting for the team's server.
 public struct WaitingTeamChange: Equatable, Sendable {
-  /// Its number on this machine: changes are pushed in this order, and the server keeps it to
-  /// refuse the same change twice.
-  public var sequence: Int64
+  /// Its *machine number*: its number on this machine. Changes are pushed in this order, and
+  /// the server keeps it to refuse the same change twice.
+  public var machineSequence: Int64
   /// The change, as the JSON of ``Models/StandupsChange``.
   public var change: String
   /// The last change of the server's order this machine had applied when it was made.

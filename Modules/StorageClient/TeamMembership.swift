@@ -66,14 +66,14 @@ public struct MemberMachine: Hashable, Sendable {
 /// A change as the team's server knows it, wherever it is in the order: the machine that made
 /// it and its number there. A server restored from an older backup may have lost it.
 public struct TeamChangeOrigin: Hashable, Sendable {
-  /// The machine that made it.
-  public var machine: MemberMachine
+  /// The machine that made it, and the member it was made by.
+  public var memberMachine: MemberMachine
   /// Its number on that machine.
   public var machineSequence: Int64
 
-  /// The change `machineSequence` of `machine`.
-  public init(machine: MemberMachine, machineSequence: Int64) {
-    self.machine = machine
+  /// The change `machineSequence` of `memberMachine`.
+  public init(memberMachine: MemberMachine, machineSequence: Int64) {
+    self.memberMachine = memberMachine
     self.machineSequence = machineSequence
   }
 }

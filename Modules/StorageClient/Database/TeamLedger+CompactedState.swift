@@ -44,7 +44,7 @@ extension TeamLedger {
     let changedHere = try standupsChanged(in: outbox, db)
     let folded = state.machinesSeen[MemberMachine(madeBy: role, machine: membership.machine)] ?? 0
     try db.execute(sql: "DELETE FROM teamOutbox WHERE sequence <= ?", arguments: [folded])
-    outbox.entries.removeAll { $0.sequence <= folded }
+    outbox.entries.removeAll { $0.machineSequence <= folded }
     let sharedBefore = try sharedIDs(db)
 
     var inState = Set<Standup.ID>()
@@ -83,7 +83,7 @@ extension TeamLedger {
     }
 
     try applyAgain(outbox, to: inState, db)
-    try noteSeen(state.machinesSeen, db)
+    try noteLastChangesSeen(state.machinesSeen, db)
     for id in keeping {
       try db.execute(
         sql: "INSERT OR IGNORE INTO teamStandupToResend (standupId) VALUES (?)",
@@ -133,7 +133,8 @@ extension TeamLedger {
     }
     // NB: Not told: the state cannot say whether whoever replaced a value of this machine's had
     // seen it, and a notice that says so unseen could be wrong.
-    try forget(ownedFields(of: .edited(standup.id, StandupEdit(from: stored, to: standup))), db)
+    try unmarkOwnedHere(
+      ownedFields(of: .edited(standup.id, StandupEdit(from: stored, to: standup))), db)
     try StandupRows.write(from: stored, to: standup, db)
     return nil
   }

@@ -84,7 +84,7 @@ extension TeamLedger {
         try executeCached(
           sql: "DELETE FROM teamOutbox WHERE pushed = 1 AND sequence = ?",
           arguments: [change.machineSequence], db)
-        outbox.remove(sequence: change.machineSequence)
+        outbox.remove(machineSequence: change.machineSequence)
         if case .deleted = decoded {
         } else {
           for id in decoded.standupIDs {
@@ -136,18 +136,18 @@ extension TeamLedger {
       }
       if from != machine {
         report.standupIDs.formUnion(decoded.standupIDs)
-        try forget(ownFields, db)
+        try unmarkOwnedHere(ownFields, db)
         if case .deleted(let id) = decoded {
           try executeCached(
             sql: "INSERT OR REPLACE INTO teamDeletedBy (standupId, member) VALUES (?, ?)",
             arguments: [id.rawValue.uuidString, change.madeBy], db)
         }
       } else {
-        try own(ownFields, db)
+        try markOwnedHere(ownFields, db)
       }
     }
     try applyAgain(outbox, to: touched, db)
-    try noteSeen(seenNow, db)
+    try noteLastChangesSeen(seenNow, db)
     try db.execute(
       sql: "UPDATE teamMembership SET lastSequence = max(lastSequence, ?), lastSyncedAt = ?",
       arguments: [sequence, now.timeIntervalSinceReferenceDate])
@@ -207,7 +207,7 @@ extension TeamLedger {
 
   /// Notes the last change applied here of each machine in `seen`, keeping a later one noted
   /// before.
-  static func noteSeen(_ seen: [MemberMachine: Int64], _ db: Database) throws {
+  static func noteLastChangesSeen(_ seen: [MemberMachine: Int64], _ db: Database) throws {
     for (machine, machineSequence) in seen {
       try executeCached(
         sql: """

@@ -44,7 +44,7 @@ extension TeamLedger {
         let machine = UUID(uuidString: row["machine"])
       else { continue }
       last[Standup.ID(id)] = TeamChangeOrigin(
-        machine: MemberMachine(madeBy: row["madeBy"], machine: machine),
+        memberMachine: MemberMachine(madeBy: row["madeBy"], machine: machine),
         machineSequence: row["machineSequence"])
     }
     return last

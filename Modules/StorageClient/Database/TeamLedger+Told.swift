@@ -85,7 +85,9 @@ extension TeamLedger {
     }
   }
 
-  static func own(_ fields: [(String, String)], _ db: Database) throws {
+  /// Marks `fields` (standup, field) as set here last: another member's change that replaces
+  /// one of them without having seen it is told (``tellReplaced(by:of:_:_:at:makeID:_:)``).
+  static func markOwnedHere(_ fields: [(String, String)], _ db: Database) throws {
     for (standup, field) in fields {
       try executeCached(
         sql: "INSERT OR IGNORE INTO teamFieldOwner (standupId, field) VALUES (?, ?)",
@@ -93,7 +95,8 @@ extension TeamLedger {
     }
   }
 
-  static func forget(_ fields: [(String, String)], _ db: Database) throws {
+  /// Unmarks `fields`: another member's value replaced this machine's, which is theirs now.
+  static func unmarkOwnedHere(_ fields: [(String, String)], _ db: Database) throws {
     for (standup, field) in fields {
       try executeCached(
         sql: "DELETE FROM teamFieldOwner WHERE standupId = ? AND field = ?",

@@ -76,7 +76,8 @@ enum TeamLedger {
         """,
       arguments: [includingPushed, limit]
     ).map { row in
-      WaitingTeamChange(sequence: row["sequence"], change: row["change"], basedOn: row["basedOn"])
+      WaitingTeamChange(
+        machineSequence: row["sequence"], change: row["change"], basedOn: row["basedOn"])
     }
   }
 
@@ -105,17 +106,17 @@ enum TeamLedger {
   struct Outbox {
     /// Each row, with the fields its change sets (``ownedFields(of:)``), named once per pull.
     var entries:
-      [(sequence: Int64, basedOn: Int64, change: StandupsChange, fields: [(String, String)])]
+      [(machineSequence: Int64, basedOn: Int64, change: StandupsChange, fields: [(String, String)])]
 
     init(_ db: Database) throws {
       entries = try TeamLedger.waiting(limit: .max, includingPushed: true, db).compactMap {
         entry in
-        decode(entry.change).map { (entry.sequence, entry.basedOn, $0, ownedFields(of: $0)) }
+        decode(entry.change).map { (entry.machineSequence, entry.basedOn, $0, ownedFields(of: $0)) }
       }
     }
 
-    mutating func remove(sequence: Int64) {
-      entries.removeAll { $0.sequence == sequence }
+    mutating func remove(machineSequence: Int64) {
+      entries.removeAll { $0.machineSequence == machineSequence }
     }
   }
 

@@ -64,7 +64,7 @@ enum TeamServer {
         SELECT \(team), \(machine.machine), p.machine_sequence, p.based_on,
           CAST(p.change AS jsonb)
         FROM unnest(
-          \(changes.map(\.sequence))::bigint[], \(changes.map(\.basedOn))::bigint[],
+          \(changes.map(\.machineSequence))::bigint[], \(changes.map(\.basedOn))::bigint[],
           \(changes.map(\.change))::text[]
         ) AS p (machine_sequence, based_on, change)
         WHERE p.machine_sequence > COALESCE(
@@ -213,7 +213,7 @@ enum TeamServer {
 
   /// Which of `changes` the server has, in its history or folded into its compacted state, in
   /// one statement however many.
-  static func kept(
+  static func changesStillHeld(
     _ changes: [TeamChangeOrigin], team: String, on connection: PostgresConnection,
     logger: Logger
   ) async throws -> Set<TeamChangeOrigin> {
@@ -222,7 +222,7 @@ enum TeamServer {
       """
       SELECT asked.made_by, asked.machine, asked.machine_sequence
       FROM unnest(
-        \(changes.map(\.machine.madeBy))::text[], \(changes.map(\.machine.machine))::uuid[],
+        \(changes.map(\.memberMachine.madeBy))::text[], \(changes.map(\.memberMachine.machine))::uuid[],
         \(changes.map(\.machineSequence))::bigint[]
       ) AS asked (made_by, machine, machine_sequence)
       WHERE EXISTS (
@@ -239,7 +239,7 @@ enum TeamServer {
     for try await (madeBy, machine, machineSequence) in rows.decode((String, UUID, Int64).self) {
       kept.insert(
         TeamChangeOrigin(
-          machine: MemberMachine(madeBy: madeBy, machine: machine),
+          memberMachine: MemberMachine(madeBy: madeBy, machine: machine),
           machineSequence: machineSequence))
     }
     return kept

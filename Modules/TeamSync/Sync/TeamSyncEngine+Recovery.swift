@@ -44,7 +44,7 @@ extension TeamSyncEngine {
     -> [Standup.ID]
   {
     let last = try await database.lastTeamChanges()
-    let kept = try await TeamServer.kept(
+    let kept = try await TeamServer.changesStillHeld(
       Array(Set(last.values)), team: membership.team, on: connection, logger: logger)
     return try await database.sharedStandupIDs().filter { id in
       last[id].map { !kept.contains($0) } ?? true

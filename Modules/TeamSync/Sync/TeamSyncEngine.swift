@@ -195,7 +195,7 @@ public actor TeamSyncEngine {
       guard let last = waiting.last else { return pushed }
       try await TeamServer.push(
         waiting, team: membership.team, machine: machine, on: connection, logger: logger)
-      try await database.teamChangesPushed(through: last.sequence)
+      try await database.teamChangesPushed(through: last.machineSequence)
       pushed += waiting.count
     }
   }

@@ -160,14 +160,15 @@ struct ScriptTeamTests {
     let database = try await joinedDatabase(at: file, holding: [.mock])
     try await database.share([Standup.mock.id])
     let shared = try #require(try await database.waitingTeamChanges(limit: 1).first)
-    try await database.teamChangesPushed(through: shared.sequence)
+    try await database.teamChangesPushed(through: shared.machineSequence)
     try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Waiting here")))
     // NB: The server's order: this machine's share, then bob's deletion, which reached the
     // server before this machine's rename did.
     let report = try await database.applyPulledTeamChanges(
       [
         PulledTeamChange(
-          sequence: 4, machine: Self.machine, machineSequence: shared.sequence, madeBy: "alice",
+          sequence: 4, machine: Self.machine, machineSequence: shared.machineSequence,
+          madeBy: "alice",
           change: shared.change),
         PulledTeamChange(
           sequence: 5, machine: Self.bobsMachine, machineSequence: 1, madeBy: "bob",

@@ -44,7 +44,7 @@ struct ChangesElsewhereTests {
       server: "postgresql://alice@127.0.0.1/team", team: "platform", machine: machine)
     try await engine.share([Standup.mock.id, Standup.engineeringMock.id])
     let shares = try await engine.waitingTeamChanges(limit: 10)
-    try await engine.teamChangesPushed(through: shares.last?.sequence ?? 0)
+    try await engine.teamChangesPushed(through: shares.last?.machineSequence ?? 0)
     _ = try await app.load()
 
     // NB: The server's order: this machine's shares, then bob's deletion, made after them.
@@ -52,7 +52,7 @@ struct ChangesElsewhereTests {
     _ = try await engine.applyPulledTeamChanges(
       shares.enumerated().map { index, share in
         PulledTeamChange(
-          sequence: Int64(index + 1), machine: machine, machineSequence: share.sequence,
+          sequence: Int64(index + 1), machine: machine, machineSequence: share.machineSequence,
           madeBy: "alice", change: share.change)
       } + [
         PulledTeamChange(

@@ -92,11 +92,12 @@ struct TeamLedgerAttendeeTests {
     async throws
   {
     let waiting = try await database.waitingTeamChanges(limit: 10)
-    try await database.teamChangesPushed(through: waiting.last?.sequence ?? 0)
+    try await database.teamChangesPushed(through: waiting.last?.machineSequence ?? 0)
     _ = try await database.applyPulledTeamChanges(
       waiting.enumerated().map { index, change in
         PulledTeamChange(
-          sequence: sequence + Int64(index), machine: machine, machineSequence: change.sequence,
+          sequence: sequence + Int64(index), machine: machine,
+          machineSequence: change.machineSequence,
           madeBy: "alice", change: change.change)
       }, through: sequence + Int64(waiting.count) - 1, as: "alice")
   }

@@ -16,9 +16,9 @@ struct TeamLedgerTests {
     try await database.apply(.edited(Standup.engineeringMock.id, StandupEdit(title: "Mine")))
     let waiting = try await database.waitingTeamChanges(limit: 10)
     #expect(waiting.count == 2)
-    #expect(waiting.map(\.sequence) == waiting.map(\.sequence).sorted())
+    #expect(waiting.map(\.machineSequence) == waiting.map(\.machineSequence).sorted())
     #expect(try decode(waiting[1].change) == .edited(Standup.mock.id, StandupEdit(title: "Shared")))
-    try await database.teamChangesPushed(through: waiting[0].sequence)
+    try await database.teamChangesPushed(through: waiting[0].machineSequence)
     #expect(try await database.waitingTeamChangeCount() == 1)
   }
 
@@ -72,14 +72,14 @@ struct TeamLedgerTests {
     let (database, machine) = try await joined(holding: [.mock])
     try await database.share([Standup.mock.id])
     let shared = try #require(try await database.waitingTeamChanges(limit: 1).first)
-    try await database.teamChangesPushed(through: shared.sequence)
+    try await database.teamChangesPushed(through: shared.machineSequence)
     try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Waiting here")))
     // NB: The server's order: this machine's share, then another's deletion, made after it
     // pulled the share but before this machine's edit reached it.
     let report = try await database.applyPulledTeamChanges(
       [
         PulledTeamChange(
-          sequence: 4, machine: machine, machineSequence: shared.sequence, madeBy: "alice",
+          sequence: 4, machine: machine, machineSequence: shared.machineSequence, madeBy: "alice",
           change: shared.change),
         PulledTeamChange(
           sequence: 5, machine: other, machineSequence: 1, madeBy: "bob",
@@ -95,15 +95,17 @@ struct TeamLedgerTests {
     try await database.share([Standup.mock.id])
     try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Seen by bob")))
     let waiting = try await database.waitingTeamChanges(limit: 10)
-    try await database.teamChangesPushed(through: waiting[1].sequence)
+    try await database.teamChangesPushed(through: waiting[1].machineSequence)
     // NB: Both of this machine's changes come back first; bob deleted after pulling them.
     let report = try await database.applyPulledTeamChanges(
       [
         PulledTeamChange(
-          sequence: 1, machine: machine, machineSequence: waiting[0].sequence, madeBy: "alice",
+          sequence: 1, machine: machine, machineSequence: waiting[0].machineSequence,
+          madeBy: "alice",
           change: waiting[0].change),
         PulledTeamChange(
-          sequence: 2, machine: machine, machineSequence: waiting[1].sequence, madeBy: "alice",
+          sequence: 2, machine: machine, machineSequence: waiting[1].machineSequence,
+          madeBy: "alice",
           basedOn: 1, change: waiting[1].change),
         PulledTeamChange(
           sequence: 3, machine: other, machineSequence: 1, madeBy: "bob", basedOn: 2,
@@ -165,7 +167,7 @@ struct TeamLedgerTests {
     #expect(
       try await database.lastTeamChanges()[Standup.mock.id]
         == TeamChangeOrigin(
-          machine: MemberMachine(madeBy: "carol", machine: carol), machineSequence: 1))
+          memberMachine: MemberMachine(madeBy: "carol", machine: carol), machineSequence: 1))
     #expect(try await database.resendTeamStandups() == 1)
     let waiting = try await database.waitingTeamChanges(limit: 10).map { try decode($0.change) }
     #expect(

@@ -136,6 +136,6 @@ extension Machine {
         machine: MemberMachine(madeBy: description.user, machine: membership.machine),
         on: connection, logger: TestServer.logger)
     }
-    try await database.teamChangesPushed(through: last.sequence)
+    try await database.teamChangesPushed(through: last.machineSequence)
   }
 }
