@@ -17,10 +17,7 @@ extension StandupsDatabase {
   public func joinTeam(server: String, team: String, machine: UUID) throws(StorageError) {
     let queue = try writableQueue()
     try commit(queue) { db in
-      try db.execute(sql: "DELETE FROM teamMembership")
-      try db.execute(sql: "DELETE FROM teamMachineSeen")
-      try db.execute(sql: "DELETE FROM teamStandupLastChange")
-      try db.execute(sql: "DELETE FROM teamStandupToResend")
+      for table in TeamLedger.placeTables { try db.execute(sql: "DELETE FROM \(table)") }
       try db.execute(
         sql: "INSERT INTO teamMembership (singleton, server, team, machine) VALUES (1, ?, ?, ?)",
         arguments: [server, team, machine.uuidString])
@@ -34,16 +31,7 @@ extension StandupsDatabase {
     let queue = try writableQueue()
     return try commit(queue) { db in
       let shared = try TeamLedger.sharedIDs(db).count
-      try db.execute(sql: "DELETE FROM teamMembership")
-      try db.execute(sql: "DELETE FROM sharedStandup")
-      try db.execute(sql: "DELETE FROM teamOutbox")
-      try db.execute(sql: "DELETE FROM teamDeletionQuestion")
-      try db.execute(sql: "DELETE FROM teamFieldOwner")
-      try db.execute(sql: "DELETE FROM teamOwnChange")
-      try db.execute(sql: "DELETE FROM teamMachineSeen")
-      try db.execute(sql: "DELETE FROM teamStandupLastChange")
-      try db.execute(sql: "DELETE FROM teamStandupToResend")
-      try db.execute(sql: "DELETE FROM teamDeletedBy")
+      for table in TeamLedger.tables { try db.execute(sql: "DELETE FROM \(table)") }
       return shared
     }
   }

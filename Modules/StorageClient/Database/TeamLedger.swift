@@ -19,6 +19,23 @@ import Tagged
 /// once: every machine ends with the server's order applied, and its own waiting changes last —
 /// which is where the server will order them when they are pushed.
 enum TeamLedger {
+  /// The tables that say where this machine is in its team's order: which team, under which
+  /// machine ID, the last change applied of each machine's and to each standup, and what a
+  /// restore left to send again. A join (a new machine ID, from the start of the order) starts
+  /// them again; what is shared and what waits stays.
+  static let placeTables = [
+    "teamMembership", "teamMachineSeen", "teamStandupLastChange", "teamStandupToResend",
+  ]
+
+  /// Every table of the team's here (Schema.swift says what each holds): leaving empties them
+  /// all, and the standups stay as personal ones. The values the team replaced
+  /// (`replacedValue`) stay, to be put back or away.
+  static let tables =
+    placeTables + [
+      "sharedStandup", "teamOutbox", "teamDeletionQuestion", "teamFieldOwner", "teamOwnChange",
+      "teamDeletedBy",
+    ]
+
   /// Keeps `change` for the team when the team shares a standup it touches.
   static func keep(_ change: StandupsChange, _ db: Database) throws {
     guard let membership = try TeamMembership.fetch(db) else { return }

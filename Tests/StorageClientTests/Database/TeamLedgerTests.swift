@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import IdentifiedCollections
 import Models
 import StorageClient
@@ -195,6 +196,51 @@ struct TeamLedgerTests {
     #expect(try await database.readStandups().ids == [Standup.mock.id])
     try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Personal again")))
     #expect(try await database.waitingTeamChangeCount() == 0)
+  }
+
+  /// Leaving empties every table of the team's, each of which a team's life fills: a table the
+  /// schema gains and leaving forgets would keep a team's rows in a machine that left it.
+  @Test func leavingEmptiesEveryTableOfTheTeams() async throws {
+    let folder = try TemporaryFolder()
+    try await folder.seed([.mock, .engineeringMock])
+    let database = folder.database()
+    _ = try await database.load()
+    try await database.joinTeam(
+      server: "postgresql://alice@127.0.0.1/team", team: "platform", machine: UUID())
+    try await database.share([Standup.mock.id, Standup.engineeringMock.id])
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Alice's")))
+    // NB: Bob adds a standup and deletes it, then deletes one alice shared and has not pushed:
+    // a deletion told (`teamDeletedBy`) and a deletion asked about (`teamDeletionQuestion`).
+    _ = try await database.applyPulledTeamChanges(
+      [
+        PulledTeamChange(
+          sequence: 1, machine: other, machineSequence: 1, madeBy: "bob",
+          change: try encode(.added([.productMock]))),
+        PulledTeamChange(
+          sequence: 2, machine: other, machineSequence: 2, madeBy: "bob", basedOn: 1,
+          change: try encode(.deleted(Standup.productMock.id))),
+        PulledTeamChange(
+          sequence: 3, machine: other, machineSequence: 3, madeBy: "bob", basedOn: 2,
+          change: try encode(.deleted(Standup.engineeringMock.id))),
+      ], through: 3, as: "alice")
+    let tables = try await DatabaseQueue(path: folder.databasePath).read { db in
+      try String.fetchAll(
+        db,
+        sql: """
+          SELECT name FROM sqlite_master
+          WHERE type = 'table' AND (name LIKE 'team%' OR name = 'sharedStandup')
+          """)
+    }
+    let filled = try await DatabaseQueue(path: folder.databasePath).read { db in
+      try tables.filter { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)")! > 0 }
+    }
+    #expect(filled.count >= 5, "a team's life fills its tables: \(filled) of \(tables)")
+
+    #expect(try await database.leaveTeam() == 2)
+    let left = try await DatabaseQueue(path: folder.databasePath).read { db in
+      try tables.filter { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)")! > 0 }
+    }
+    #expect(left.isEmpty, "\(left) keep rows of the team's")
   }
 
   private func joined(holding standups: IdentifiedArrayOf<Standup>) async throws
