@@ -1,13 +1,4 @@
-import AppFeature
-import CasePaths
-import Composable
-import MeetingFeature
-import Models
 import Persistence
-import RecordMeeting
-import StandupDetail
-import StandupForm
-import StandupsList
 import TerminalUI
 
 // The frame around the screens: the breadcrumb, the legend of keys, the help over the screen,

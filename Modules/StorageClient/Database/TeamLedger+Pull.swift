@@ -60,53 +60,26 @@ extension TeamLedger {
       guard change.machineSequence > seen[from, default: 0] else { continue }
       seen[from] = change.machineSequence
       seenNow[from] = change.machineSequence
-      if let size = change.tooLarge {
-        report.skipped.append(
-          TeamPullReport.Skipped(
-            sequence: change.sequence, madeBy: change.madeBy,
-            reason: "it holds \(megabytes(size)), more than a change may"))
-        continue
-      }
-      let decoded: StandupsChange
-      switch read(change.change) {
-      case .success(let change): decoded = change
-      case .failure(let problem):
-        report.skipped.append(
-          TeamPullReport.Skipped(
-            sequence: change.sequence, madeBy: change.madeBy, reason: problem.reason))
-        continue
-      }
-      let ownFields = ownedFields(of: decoded)
-      if from != machine {
-        try tellReplaced(
-          by: decoded, of: change.madeBy, ownFields, outbox, at: now, makeID: makeID, db)
+      guard let decoded = readUnlessSkipped(change, into: &report) else { continue }
+      let isOwn = from == machine
+      let fields = ownedFields(of: decoded)
+      if isOwn {
+        try ownChangeCameBack(change, decoded, outbox: &outbox, db)
       } else {
-        try executeCached(
-          sql: "DELETE FROM teamOutbox WHERE pushed = 1 AND sequence = ?",
-          arguments: [change.machineSequence], db)
-        outbox.remove(machineSequence: change.machineSequence)
-        if case .deleted = decoded {
-        } else {
-          for id in decoded.standupIDs {
-            try executeCached(
-              sql: "INSERT OR REPLACE INTO teamOwnChange (standupId, sequence) VALUES (?, ?)",
-              arguments: [id.rawValue.uuidString, change.sequence], db)
-          }
+        try tellReplaced(
+          by: decoded, of: change.madeBy, fields, outbox, at: now, makeID: makeID, db)
+        if case .deleted(let id) = decoded,
+          try deletionMeetsChangesHere(
+            of: id, at: change.sequence, basedOn: change.basedOn, outbox, db)
+        {
+          try executeCached(
+            sql: """
+              INSERT OR REPLACE INTO teamDeletionQuestion (standupId, deletedBy) VALUES (?, ?)
+              """,
+            arguments: [id.rawValue.uuidString, change.madeBy], db)
+          report.deletedWhileChangedHere.append(id)
+          continue
         }
-      }
-      if case .deleted(let id) = decoded, from != machine,
-        try deletionMeetsChangesHere(
-          of: id, at: change.sequence, basedOn: change.basedOn, outbox, db)
-      {
-        try executeCached(
-          sql: """
-            INSERT OR REPLACE INTO teamDeletionQuestion (standupId, deletedBy) VALUES (?, ?)
-            """,
-          arguments: [id.rawValue.uuidString, change.madeBy], db)
-        report.deletedWhileChangedHere.append(id)
-        continue
-      }
-      if from != machine {
         report.keptApart += try keepApartOwnCopies(of: decoded, makeID: makeID, db)
       }
       if let problem = try writeUnlessRefused(decoded, db) {
@@ -114,36 +87,18 @@ extension TeamLedger {
           TeamPullReport.Skipped(sequence: change.sequence, madeBy: change.madeBy, reason: problem))
         continue
       }
-      for id in decoded.standupIDs {
-        touched.insert(id)
-        try executeCached(
-          sql: "INSERT OR IGNORE INTO sharedStandup (standupId) VALUES (?)",
-          arguments: [id.rawValue.uuidString], db)
-        if decoded.bringsBack {
-          try executeCached(
-            sql: "UPDATE teamDeletionQuestion SET broughtBack = 1 WHERE standupId = ?",
-            arguments: [id.rawValue.uuidString], db)
-        }
-        try executeCached(
-          sql: """
-            INSERT OR REPLACE INTO teamStandupLastChange (standupId, madeBy, machine, machineSequence)
-            VALUES (?, ?, ?, ?)
-            """,
-          arguments: [
-            id.rawValue.uuidString, change.madeBy, change.machine.uuidString,
-            change.machineSequence,
-          ], db)
-      }
-      if from != machine {
+      touched.formUnion(decoded.standupIDs)
+      try noteApplied(change, decoded, db)
+      if isOwn {
+        try markOwnedHere(fields, db)
+      } else {
         report.standupIDs.formUnion(decoded.standupIDs)
-        try unmarkOwnedHere(ownFields, db)
+        try unmarkOwnedHere(fields, db)
         if case .deleted(let id) = decoded {
           try executeCached(
             sql: "INSERT OR REPLACE INTO teamDeletedBy (standupId, member) VALUES (?, ?)",
             arguments: [id.rawValue.uuidString, change.madeBy], db)
         }
-      } else {
-        try markOwnedHere(ownFields, db)
       }
     }
     try applyAgain(outbox, to: touched, db)
@@ -152,6 +107,70 @@ extension TeamLedger {
       sql: "UPDATE teamMembership SET lastSequence = max(lastSequence, ?), lastSyncedAt = ?",
       arguments: [sequence, now.timeIntervalSinceReferenceDate])
     return report
+  }
+
+  /// The change `pulled` holds, or `nil` when it is skipped (larger than a change may be, or not
+  /// a change this release can read), named in `report`.
+  private static func readUnlessSkipped(
+    _ pulled: PulledTeamChange, into report: inout TeamPullReport
+  ) -> StandupsChange? {
+    let reason: String
+    if let size = pulled.tooLarge {
+      reason = "it holds \(megabytes(size)), more than a change may"
+    } else {
+      switch read(pulled.change) {
+      case .success(let change): return change
+      case .failure(let problem): reason = problem.reason
+      }
+    }
+    report.skipped.append(
+      TeamPullReport.Skipped(sequence: pulled.sequence, madeBy: pulled.madeBy, reason: reason))
+    return nil
+  }
+
+  /// A change of this machine's is back in the team's order: it leaves the outbox, and the
+  /// standups it changed note its place (`teamOwnChange`), which a later deletion by another
+  /// member is measured against.
+  private static func ownChangeCameBack(
+    _ pulled: PulledTeamChange, _ change: StandupsChange, outbox: inout Outbox, _ db: Database
+  ) throws {
+    try executeCached(
+      sql: "DELETE FROM teamOutbox WHERE pushed = 1 AND sequence = ?",
+      arguments: [pulled.machineSequence], db)
+    outbox.remove(machineSequence: pulled.machineSequence)
+    if case .deleted = change { return }
+    for id in change.standupIDs {
+      try executeCached(
+        sql: "INSERT OR REPLACE INTO teamOwnChange (standupId, sequence) VALUES (?, ?)",
+        arguments: [id.rawValue.uuidString, pulled.sequence], db)
+    }
+  }
+
+  /// Notes what applying `change` made of its standups: they are shared, one a deletion asked
+  /// about is brought back by it, and it is their last change (which a restored server is asked
+  /// about).
+  private static func noteApplied(
+    _ pulled: PulledTeamChange, _ change: StandupsChange, _ db: Database
+  ) throws {
+    for id in change.standupIDs {
+      try executeCached(
+        sql: "INSERT OR IGNORE INTO sharedStandup (standupId) VALUES (?)",
+        arguments: [id.rawValue.uuidString], db)
+      if change.bringsBack {
+        try executeCached(
+          sql: "UPDATE teamDeletionQuestion SET broughtBack = 1 WHERE standupId = ?",
+          arguments: [id.rawValue.uuidString], db)
+      }
+      try executeCached(
+        sql: """
+          INSERT OR REPLACE INTO teamStandupLastChange (standupId, madeBy, machine, machineSequence)
+          VALUES (?, ?, ?, ?)
+          """,
+        arguments: [
+          id.rawValue.uuidString, pulled.madeBy, pulled.machine.uuidString,
+          pulled.machineSequence,
+        ], db)
+    }
   }
 
   /// Makes room for a standup the team adds (or brings back with a meeting) that this machine

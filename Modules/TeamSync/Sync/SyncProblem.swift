@@ -40,8 +40,9 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
   /// it cannot tell apart).
   case notAMember(role: String, team: String)
   /// The role of a machine that had joined the team is a member no more: the machine has left
-  /// the team, and its standups stay there as personal ones.
-  case removed(role: String, team: String)
+  /// the team, and its standups stay there as personal ones, with the `unsent` changes made
+  /// here that had not reached the team.
+  case removed(role: String, team: String, unsent: Int)
   /// The team schema is missing or of another release.
   case schema(TeamSchemaError)
   /// The URL cannot be used.
@@ -90,9 +91,14 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
     case .notAMember(let role, let team):
       "The PostgreSQL role \"\(role)\" is not a member of the team \"\(team)\": whoever owns the "
         + "team's database adds it with standups team add."
-    case .removed(let role, let team):
+    case .removed(let role, let team, let unsent):
       "The PostgreSQL role \"\(role)\" is no longer a member of the team \"\(team)\": this machine "
-        + "has left the team, and its standups stay here as your own."
+        + "has left the team, and its standups stay here as your own"
+        + (unsent == 0
+          ? "."
+          : unsent == 1
+            ? ", with 1 change made here that had not reached the team."
+            : ", with \(unsent) changes made here that had not reached the team.")
     case .schema(let error): error.description
     case .connection(let problem): problem.description
     case .notJoined:

@@ -97,15 +97,17 @@ public actor TeamSyncEngine {
 
   /// `problem`, unless it says this machine's role is no longer in the team: then the machine
   /// leaves the team (its standups stay as personal ones, and nothing more is pushed or
-  /// pulled), and the problem is ``SyncProblem/removed(role:team:)``.
+  /// pulled), and the problem is ``SyncProblem/removed(role:team:unsent:)``.
   func leavingIfRemoved(_ problem: SyncProblem) async -> SyncProblem {
     guard case .notAMember(let role, let team) = problem else { return problem }
+    let unsent: Int
     do {
+      unsent = try await database.waitingTeamChangeCount()
       _ = try await database.leaveTeam()
     } catch {
       return .database(reason: error.description)
     }
-    return .removed(role: role, team: team)
+    return .removed(role: role, team: team, unsent: unsent)
   }
 
   /// One connection kept open for rounds made one after the other: what the benchmarks

@@ -27,8 +27,11 @@ public enum TeamSyncStatus: Equatable, Sendable {
       "offline, \(Self.reason(problem)) — \(Self.changes(waiting)) waiting"
     case .stopped(_, .schema(.newerSchema)): "team: not syncing — update standups"
     case .stopped(_, .schema): "team: not syncing — the server's team schema needs `team setup`"
-    case .stopped(_, .removed(_, let team)):
+    case .stopped(_, .removed(_, let team, 0)):
       "team: you are no longer in “\(team)” — its standups stay here as yours"
+    case .stopped(_, .removed(_, let team, let unsent)):
+      "team: you are no longer in “\(team)” — its standups stay here as yours, with "
+        + "\(Self.changes(unsent)) that had not reached it"
     case .stopped: "team: not syncing — not a member"
     }
   }

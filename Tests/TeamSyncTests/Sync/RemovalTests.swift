@@ -36,7 +36,7 @@ struct RemovalTests {
           team: "platform", roles: [server.role("bob")], on: connection,
           logger: TestServer.logger)
       }
-      let removed = SyncProblem.removed(role: server.role("bob"), team: "platform")
+      let removed = SyncProblem.removed(role: server.role("bob"), team: "platform", unsent: 0)
       var last: TeamSyncStatus?
       while let next = await told.next() { last = next }
       await running.value
@@ -62,6 +62,36 @@ struct RemovalTests {
         try server.administer(
           "SELECT count(*) FROM standups_team.changes WHERE made_by = '\(server.role("bob"))'")
           == "0\n")
+    }
+  }
+
+  /// A member removed while changes of theirs wait is told how many stay here only: they can no
+  /// longer reach the team, and the machine keeps them in its own standups.
+  @Test func aMemberRemovedWithChangesWaitingIsToldTheyStayHere() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
+      try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's")))
+      try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(theme: .lavender)))
+      try await server.withAdministrator { connection in
+        try await TeamSchema.removeMembers(
+          team: "platform", roles: [server.role("bob")], on: connection,
+          logger: TestServer.logger)
+      }
+
+      let removed = SyncProblem.removed(role: server.role("bob"), team: "platform", unsent: 2)
+      await #expect(throws: removed) { try await bob.sync() }
+      #expect(
+        removed.description.hasSuffix("with 2 changes made here that had not reached the team."))
+      #expect(
+        TeamSyncStatus.stopped(waiting: 0, problem: removed).line
+          == "team: you are no longer in “platform” — its standups stay here as yours, with 2 "
+          + "changes that had not reached it")
+      let kept = try #require(try await bob.standups()[id: Standup.mock.id])
+      #expect(kept.title == "Bob's")
+      #expect(kept.theme == .lavender)
+      try await alice.sync()
+      #expect(try await alice.standups()[id: Standup.mock.id]?.title == Standup.mock.title)
     }
   }
 }

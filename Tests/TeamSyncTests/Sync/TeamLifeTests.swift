@@ -108,14 +108,16 @@ private struct Life {
   var meetings: [String: Recorded] = [:]
 
   /// A meeting the test recorded: on which standup, on which machine, at which step, whether
-  /// that machine was in the team then, and whether its user deleted the standup later while out
-  /// of the team (which deletes the meeting there, as a personal standup's deletion does).
+  /// that machine was in the team then, and whether its user deleted the standup later on that
+  /// machine. That deletes the meeting there; when the deletion never reached the team (the
+  /// machine left, or was removed, before it could push), the team's standup never had the
+  /// meeting either, and nothing of the sync's lost it.
   struct Recorded {
     var standup: Standup.ID
     var machine: Int
     var step: Int
     var inTheTeam: Bool
-    var deletedOutOfTheTeam = false
+    var deletedByItsUser = false
   }
 
   init(steps: [TeamLifeTests.Step], team: String, server: TestServer) {
@@ -181,11 +183,9 @@ private struct Life {
       let id = standups[standup].id
       guard try await machines[machine].standups()[id: id] != nil else { return }
       try await machines[machine].database.apply(.deleted(id))
-      if try await !isInTheTeam(machine) {
-        for (transcript, recorded) in meetings
-        where recorded.machine == machine && recorded.standup == id {
-          meetings[transcript]?.deletedOutOfTheTeam = true
-        }
+      for (transcript, recorded) in meetings
+      where recorded.machine == machine && recorded.standup == id {
+        meetings[transcript]?.deletedByItsUser = true
       }
     case .answer(let machine, let keep):
       for question in try await machines[machine].database.teamDeletionQuestions() {
@@ -330,7 +330,7 @@ private struct Life {
     #expect(
       ends[0] == Set(history.applied),
       "the server's order applied: \(history.applied.map(\.title)), not \(summary[0])")
-    for (transcript, recorded) in meetings where !recorded.deletedOutOfTheTeam {
+    for (transcript, recorded) in meetings where !recorded.deletedByItsUser {
       let inTheTeam =
         ends[0].first { $0.id == recorded.standup }?.meetings
         .contains { $0.transcript == transcript } == true

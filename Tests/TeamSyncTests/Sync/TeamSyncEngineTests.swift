@@ -328,7 +328,7 @@ struct TeamSyncEngineTests {
       // NB: `team join` asks first, so a joined machine whose role is not in the team was taken
       // out of it (RemovalTests): it leaves, and keeps its standups.
       let outsider = await #expect(throws: SyncProblem.self) { try await mallory.sync() }
-      #expect(outsider == .removed(role: server.role("mallory"), team: "platform"))
+      #expect(outsider == .removed(role: server.role("mallory"), team: "platform", unsent: 0))
       #expect(outsider?.exitCode == 77)
       #expect(try await mallory.database.teamMembership() == nil)
       #expect(try await mallory.standups().elements == [.mock])
