@@ -50,7 +50,9 @@ extension TeamLedger {
     var inState = Set<Standup.ID>()
     for standup in state.standups where !keeping.contains(standup.id) {
       inState.insert(standup.id)
-      report.keptApart += try keepApartOwnCopies(of: .added([standup]), makeID: makeID, db)
+      if !sharedBefore.contains(standup.id) {
+        report.keptApart += try keepApartOwnCopies(of: .added([standup]), makeID: makeID, db)
+      }
       if let problem = try replace(with: standup, db) {
         report.skipped.append(
           TeamPullReport.Skipped(

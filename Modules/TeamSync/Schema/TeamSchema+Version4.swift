@@ -21,10 +21,9 @@ extension TeamSchema {
     "UPDATE standups_team.changes SET numbered_at = made_at",
     "ALTER TABLE standups_team.changes FORCE ROW LEVEL SECURITY",
     "ALTER TABLE standups_team.changes ALTER COLUMN numbered_at SET NOT NULL",
-    // NB: One sequence per team, so that one team's numbers say nothing of another's. Its name
-    // is random: names in pg_class are public, and a name made from the team's would let any
-    // role probe for teams. CACHE 1: numbers are handed out in the order they are taken, which
-    // `pass_gaps`' grace relies on. The owner's (add_member and this migration run as it).
+    // NB: One sequence per team, named at random (pg_class is public: no probing for teams);
+    // CACHE 1 hands numbers out in the order taken, which `pass_gaps`' grace relies on
+    // (ConvergenceTests). The owner's: add_member and this migration run as it.
     """
     CREATE FUNCTION standups_team.create_numbers(after bigint) RETURNS regclass
     LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
@@ -82,11 +81,9 @@ extension TeamSchema {
     """,
     // NB: The team's row is no longer anyone's clock, nor a lock a member can hold.
     "ALTER TABLE standups_team.teams DROP COLUMN last_sequence",
-    // NB: The channel a team's commits are announced on, read by its members only (the policy
-    // on teams); 122 random bits, so that nobody else can address its apps. Existing teams get
-    // one each (a volatile default is computed for every row). The app's LISTEN quotes it as
-    // it is (postgres-nio binds no identifier): the check keeps it a plain name. Removing a
-    // member sets it again (DEFAULT), so that a former member cannot wake the apps.
+    // NB: A team's channel: 122 random bits its members alone read, so nobody else can wake its
+    // apps; removing a member draws a new one (RemovalTests). The check keeps it a plain name,
+    // since LISTEN takes it unbound (postgres-nio binds no identifier).
     """
     ALTER TABLE standups_team.teams ADD COLUMN channel text NOT NULL UNIQUE
     DEFAULT 'standups_' || replace(gen_random_uuid()::text, '-', '')
@@ -116,11 +113,9 @@ extension TeamSchema {
     """,
     "REVOKE EXECUTE ON FUNCTION standups_team.take_number(text) FROM PUBLIC",
     "REVOKE EXECUTE ON FUNCTION standups_team.horizon(text) FROM PUBLIC",
-    // NB: The invoker's now, and it takes no lock: a row of a team the role is not a member of
-    // is left unnumbered, so that row-level security refuses it in the same words whether the
-    // team exists or not. Reading the horizon here is what lets serializable isolation abort a
-    // transaction whose number `pass_gaps` passed (or abort `pass_gaps`, whichever commits
-    // second); so only SERIALIZABLE transactions may number. Guarded by ConvergenceTests.
+    // NB: Lock-free; reading the horizon makes serializable isolation abort whichever of a push
+    // and the `pass_gaps` that passed its number commits second (ConvergenceTests). A
+    // non-member's row stays unnumbered: row-level security refuses it in the same words.
     """
     CREATE OR REPLACE FUNCTION standups_team.next_sequence() RETURNS trigger
     LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
@@ -147,14 +142,9 @@ extension TeamSchema {
     END
     $$
     """,
-    // NB: Passes the numbers missing for longer than a second: taken by transactions that
-    // aborted, skipped their row, or are still open. Run by a member's machine stopped at a
-    // missing number, in a short SERIALIZABLE transaction of its own: it reads every number it
-    // passes, so a transaction still holding one cannot also commit (40001 for whichever commits
-    // second). Writes at most once a second per team; NULL for a role not in the team. It
-    // announces a horizon it wrote: machines stopped at the gap go on, and a transaction that
-    // has notified cannot be PREPAREd (a prepared horizon could never be aborted: every push
-    // landing on a page it read would fail until the administrator ended it).
+    // NB: Passes numbers missing over a second, in a SERIALIZABLE transaction that reads each,
+    // so their holder cannot also commit (OpenTransactionTests); at most once a second a team.
+    // Its notify wakes stopped machines and forbids PREPARE, which no abort could then undo.
     """
     CREATE FUNCTION standups_team.pass_gaps(team text) RETURNS bigint
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
@@ -200,10 +190,9 @@ extension TeamSchema {
     $$
     """,
     "REVOKE EXECUTE ON FUNCTION standups_team.pass_gaps(text) FROM PUBLIC",
-    // NB: Once per statement and team, on the team's channel, read through the policy on teams
-    // (the rows were just let in by it). A statement that added nothing announces nothing. It
-    // also keeps a transaction holding a numbered row from being PREPAREd, which would make it
-    // one serializable isolation cannot abort.
+    // NB: Once per statement and team, on its channel (read through the teams policy that let
+    // the rows in); nothing added, nothing announced. Notifying also forbids PREPARE of a
+    // transaction holding a numbered row, which serializable isolation could then not abort.
     """
     CREATE OR REPLACE FUNCTION standups_team.announce() RETURNS trigger
     LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp

@@ -103,13 +103,7 @@ struct TeamCommandLineTests {
           team: "design", roles: [server.role("alice")], on: connection,
           logger: TestServer.logger)
       }
-      let alice = try Home(password: "alice-secret", in: server.folder)
-      #expect(
-        try standups(["import", try alice.write(standups: [.mock])], alice.environment).status
-          == 0)
-      let platform = server.url(for: "alice")
-      #expect(try standups(["team", "join", platform, "platform"], alice.environment).status == 0)
-      #expect(try standups(["share", "--all"], alice.environment).status == 0)
+      let (alice, platform) = try aliceSharingTheMock(server)
 
       let second = try standups(["team", "join", platform, "design"], alice.environment)
       #expect(second.status == 64)
@@ -147,13 +141,7 @@ struct TeamCommandLineTests {
   @Test func joiningAgainSaysWhatItKeptApart() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Machine.platformMembers)
-      let alice = try Home(password: "alice-secret", in: server.folder)
-      #expect(
-        try standups(["import", try alice.write(standups: [.mock])], alice.environment).status
-          == 0)
-      let platform = server.url(for: "alice")
-      #expect(try standups(["team", "join", platform, "platform"], alice.environment).status == 0)
-      #expect(try standups(["share", "--all"], alice.environment).status == 0)
+      let (alice, platform) = try aliceSharingTheMock(server)
       #expect(try standups(["team", "leave"], alice.environment).status == 0)
       var edited = Standup.mock
       edited.title = "Edited while away"
@@ -261,6 +249,18 @@ struct TeamCommandLineTests {
     let status = try standups(["team", "status"], home.environment)
     #expect(status.status == 64, "\(status.error)")
     #expect(try standups(["export"], home.environment).standardOutput.contains(Standup.mock.title))
+  }
+
+  /// Alice's HOME, joined to "platform" with the mock imported and shared (not pushed yet), and
+  /// the URL she joined with.
+  private func aliceSharingTheMock(_ server: TestServer) throws -> (Home, String) {
+    let alice = try Home(password: "alice-secret", in: server.folder)
+    #expect(
+      try standups(["import", try alice.write(standups: [.mock])], alice.environment).status == 0)
+    let platform = server.url(for: "alice")
+    #expect(try standups(["team", "join", platform, "platform"], alice.environment).status == 0)
+    #expect(try standups(["share", "--all"], alice.environment).status == 0)
+    return (alice, platform)
   }
 }
 
