@@ -9,7 +9,7 @@ public import Tagged
 /// let replaced = ReplacedValue(
 ///   id: ReplacedValue.ID(UUID()), standupID: standup.id, standupTitle: "Design",
 ///   value: .title("Design review"), replacement: .title("Design sync"), replacedAt: now)
-/// try await storage.apply(.edited(replaced.standupID, replaced.value.restoringEdit))
+/// try await storage.apply(.edited(replaced.standupID, replaced.restoringEdit))
 /// ```
 public struct ReplacedValue: Equatable, Identifiable, Sendable {
   /// The identity of this record, so that any instance can put it away.
@@ -45,6 +45,28 @@ public struct ReplacedValue: Equatable, Identifiable, Sendable {
     self.replacement = replacement
     self.replacedAt = replacedAt
     self.member = member
+  }
+
+  /// The edit that puts the value back, made having seen its replacement: where the field has
+  /// changed again since, putting it back replaces that value too, and that is told, as any
+  /// edit's is. Seeing the replacement is also what marks the field as set again by this user
+  /// (an order put back is as much the user's order as one set in the form).
+  ///
+  /// ```swift
+  /// replaced.restoringEdit  // StandupEdit(title: "Design review"), having seen "Design sync"
+  /// ```
+  public var restoringEdit: StandupEdit {
+    var edit = value.restoringEdit
+    switch replacement {
+    case .title(let title): edit.seen.title = title
+    case .duration(let duration): edit.seen.duration = duration
+    case .theme(let theme): edit.seen.theme = theme
+    case .attendeeName(let attendee): edit.seen.attendeeNames[attendee.id] = attendee.name
+    // NB: A name put back over a removal renames an attendee that was gone: no name was seen.
+    case .attendeeRemoved: break
+    case .attendeeOrder(let order): edit.seen.attendeeOrder = order
+    }
+    return edit
   }
 
   /// What happened, in a sentence for people.

@@ -141,8 +141,8 @@ extension PersistedApp {
     state.storage.replacedValues.removeAll { $0.id == id }
     var effects: [Effect<Action>] = []
     if restoring, state.app.list.standups[id: replaced.standupID] != nil {
-      state.app.apply(.edited(replaced.standupID, replaced.value.restoringEdit))
-      effects.append(record(.edited(replaced.standupID, replaced.value.restoringEdit), &state))
+      state.app.apply(.edited(replaced.standupID, replaced.restoringEdit))
+      effects.append(record(.edited(replaced.standupID, replaced.restoringEdit), &state))
     }
     if state.storage.isWritable {
       effects.append(enqueue(.putAway(id), &state))

@@ -1,14 +1,5 @@
-import AppFeature
-import CasePaths
-import Composable
-import MeetingFeature
 import Models
 import Persistence
-import RecordMeeting
-import StandupDetail
-import StandupForm
-import StandupsList
-import TerminalUI
 
 // Which alert the user is answering: the quit question, the app's own about its data, a team's
 // deletion question, or the one on the screen on top, each with what its buttons send.

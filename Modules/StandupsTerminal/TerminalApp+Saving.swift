@@ -1,9 +1,3 @@
-import AppFeature
-import CasePaths
-import Composable
-import Persistence
-import RecordMeeting
-
 // Saving what the user did, as the terminal front end asks: a flush before quitting or on a
 // signal, whether anything is left unsaved and why, and a meeting in progress ended and kept
 // when the app must stop at once.

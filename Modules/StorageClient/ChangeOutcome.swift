@@ -8,6 +8,6 @@ public enum ChangeOutcome: Equatable, Sendable {
   /// written.
   case standupGone(Standup.ID)
   /// It is stored, and attendees it renamed, which another instance had removed meanwhile, were
-  /// kept with their new names (``Models/StandupEdit/attendeesRenamedButGone(in:)``).
+  /// kept with their new names (``/Models/StandupEdit/attendeesRenamedButGone(in:)``).
   case renamedAttendeesKept(Standup.ID, [Attendee])
 }

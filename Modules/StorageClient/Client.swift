@@ -5,7 +5,7 @@ public import Models
 /// Keeps the standups: the one dependency the app talks to about its data.
 ///
 /// The client speaks in changes, not collections. ``load`` reads everything once, at launch;
-/// after that, ``apply`` commits each change the user makes (a ``Models/StandupsChange``) as one
+/// after that, ``apply`` commits each change the user makes (a ``/Models/StandupsChange``) as one
 /// transaction that writes only what changed, and ``changesElsewhere`` says what other
 /// instances of the app committed since the last look, at a cost that does not grow with the
 /// data. A meeting being recorded is written as it goes (``saveMeetingInProgress``), so that a
@@ -57,7 +57,7 @@ public struct StorageClient: Sendable {
   public var saveMeetingInProgress: @Sendable (_ meeting: MeetingInProgress) async throws -> Void
 
   /// Forgets the meeting being recorded for a standup: it was discarded. (A meeting that is kept
-  /// is forgotten by the ``StandupsChange/meetingRecorded(_:standup:)`` that keeps it.) Throws
+  /// is forgotten by the ``/Models/StandupsChange/meetingRecorded(_:standup:)`` that keeps it.) Throws
   /// a ``StorageError``.
   public var discardMeetingInProgress: @Sendable (_ standupID: Standup.ID) async throws -> Void
 

@@ -39,7 +39,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The store is only read (``ReadOnlyReason``).
     case readOnly(ReadOnlyReason)
     /// The change would give a standup, by title, what no standup may hold
-    /// (``Models/StandupRules``).
+    /// (``/Models/StandupRules``).
     case breaksRule(String, StandupRules.Violation)
   }
 

@@ -7,7 +7,7 @@ public struct WaitingTeamChange: Equatable, Sendable {
   /// Its *machine number*: its number on this machine. Changes are pushed in this order, and
   /// the server keeps it to refuse the same change twice.
   public var machineSequence: Int64
-  /// The change, as the JSON of ``Models/StandupsChange``.
+  /// The change, as the JSON of ``/Models/StandupsChange``.
   public var change: String
   /// The last change of the server's order this machine had applied when it was made.
   public var basedOn: Int64
@@ -25,7 +25,7 @@ public struct PulledTeamChange: Equatable, Sendable {
   public var madeBy: String
   /// The last change of the server's order its machine had applied when it was made.
   public var basedOn: Int64
-  /// The change, as the JSON of ``Models/StandupsChange``.
+  /// The change, as the JSON of ``/Models/StandupsChange``.
   public var change: String
   /// Its size in bytes when it is larger than a change may be: its JSON was not read, and it
   /// is skipped.

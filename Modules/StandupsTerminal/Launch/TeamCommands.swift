@@ -178,8 +178,9 @@ public enum TeamCommands {
 
   /// Stops syncing; the team's standups stay as personal ones.
   ///
-  /// Changes still waiting for the server are sent first, when it can be reached; those it
-  /// cannot take stay here, and the user is told how many.
+  /// Changes still waiting for the server are sent first, when it can be reached, and what that
+  /// round's pull did is said as `sync` says it; changes the server cannot take stay here, and
+  /// the user is told how many.
   public static func leave(
     database file: URL, environment: [String: String] = ProcessInfo.processInfo.environment
   ) async throws(TeamCommandError) -> [String] {
@@ -188,16 +189,17 @@ public enum TeamCommands {
       throw .sync(.notJoined)
     }
     var unsent: [String] = []
+    var pulled: [String] = []
     if try await storage({ try await database.waitingTeamChangeCount() }) > 0 {
       do {
-        _ = try await engine(database, environment).syncOnce()
+        pulled = pullLines(try await engine(database, environment).syncOnce().report)
       } catch {
         unsent.append(error.description)
       }
     }
     let waiting = try await storage { try await database.waitingTeamChangeCount() }
     let shared = try await storage { try await database.leaveTeam() }
-    return [
+    return pulled + [
       "This machine no longer syncs with “\(membership.team)”; its \(standups(shared)) stay "
         + "here as personal ones."
     ]

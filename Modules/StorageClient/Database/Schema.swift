@@ -21,7 +21,7 @@ import GRDB
 /// - `metadata`: facts about the database itself, by name, such as whether the data file of an
 ///   earlier release was brought in (``Metadata``).
 /// - `replacedValue`: values a save replaced although they changed elsewhere after the form
-///   that saved opened on them, kept until the user puts each away (``Models/ReplacedValue``).
+///   that saved opened on them, kept until the user puts each away (``/Models/ReplacedValue``).
 /// - `meetingInProgress.meetingId`: the ID the meeting gets when it is kept, so that an export
 ///   taken after a crash and the next launch's recovery name the same meeting.
 /// - an index of `standup.position`, where a new standup goes.
@@ -43,7 +43,7 @@ import GRDB
 ///   standup: a deletion made by a machine that had not pulled that far deleted a change unseen.
 /// - `teamFieldOwner`: the fields of shared standups whose value on the server is this
 ///   machine's (the last change of the server's order to set them was pushed from here), by
-///   standup and field (`title`, `duration`, `theme`, `attendeeOrder`, `attendee:<ID>`): when
+///   standup and field (as `TeamField` names them): when
 ///   another machine's later change replaces one without having seen it, this machine's user is
 ///   told (a `replacedValue` row), as a second instance's save is told today.
 ///

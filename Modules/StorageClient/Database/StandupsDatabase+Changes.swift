@@ -5,17 +5,17 @@ public import Models
 
 extension StandupsDatabase {
   /// Commits `change` as one transaction that writes only the rows and columns it changes, with
-  /// the same meaning as ``Models/StandupsChange/apply(to:)`` on what the app shows: an edit is
+  /// the same meaning as ``/Models/StandupsChange/apply(to:)`` on what the app shows: an edit is
   /// applied to the standup as stored now, and a meeting recorded for a standup deleted
   /// meanwhile brings the standup back.
   ///
   /// An edit that replaces a value saved elsewhere after the edit's form opened on it records
-  /// the value replaced (``Models/ReplacedValue``), for the other instances to tell their
+  /// the value replaced (``/Models/ReplacedValue``), for the other instances to tell their
   /// users; one that renames an attendee removed elsewhere keeps the attendee, and says so.
   ///
   /// - Throws: ``StorageError/unreadableStandup(_:)`` when the standup's stored rows cannot be
   ///   read, ``StorageError/Refusal/breaksRule(_:_:)`` when the result would break
-  ///   ``Models/StandupRules``, and any failure to write.
+  ///   ``/Models/StandupRules``, and any failure to write.
   @discardableResult
   public func apply(_ change: StandupsChange) throws(StorageError) -> ChangeOutcome {
     let queue = try writableQueue()
@@ -64,7 +64,7 @@ extension StandupsDatabase {
               id: ReplacedValue.ID(replacing.makeID()), standupID: id,
               standupTitle: stored.displayTitle, value: replacement.replaced,
               replacement: replacement.replacement, replacedAt: replacing.now),
-            replacedBy: replacing.owner
+            replacedBy: .process(replacing.owner)
           ).insert(db)
         }
       }
@@ -89,7 +89,7 @@ extension StandupsDatabase {
     }
   }
 
-  /// Throws when `standup` breaks one of ``Models/StandupRules``: what enters the database is
+  /// Throws when `standup` breaks one of ``/Models/StandupRules``: what enters the database is
   /// what reads back.
   static func checkRules(_ standup: Standup) throws {
     if let violation = StandupRules.violation(in: standup) {
@@ -159,7 +159,9 @@ extension StandupsDatabase {
   /// holds in a form this release cannot read is replaced by the file's copy, and the report
   /// says so.
   ///
-  /// - Parameter path: The file the standups came from, for the report.
+  /// - Parameters:
+  ///   - standups: The standups the file holds.
+  ///   - path: The file the standups came from, for the report.
   public func importStandups(
     _ standups: IdentifiedArrayOf<Standup>,
     from path: String

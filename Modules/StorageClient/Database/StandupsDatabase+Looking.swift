@@ -49,7 +49,7 @@ extension StandupsDatabase {
       changes.deletedBy = try Self.teamDeletions(of: changes.deleted, db)
       now.sequence = last
       if readsReplacedValues {
-        let replaced = try ReplacedValueRecord.fetchAll(db, notReplacedBy: owner)
+        let replaced = try ReplacedValueRecord.fetchAll(db, notReplacedBy: .process(owner))
         if replaced != seen.replacedValues {
           changes.replacedValues = replaced
           now.replacedValues = replaced

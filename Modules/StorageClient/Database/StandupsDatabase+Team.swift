@@ -97,7 +97,7 @@ extension StandupsDatabase {
   }
 
   /// Applies changes in the server's order, up to and including `sequence`, then this machine's
-  /// waiting changes again, in one transaction (``TeamLedger``). The app shows them as it
+  /// waiting changes again, in one transaction (``TeamLedger``, the merge). The app shows them as it
   /// shows another instance's commits. `role` is the role this machine connects as: its own
   /// changes are those of this machine's ID that `role` made.
   public func applyPulledTeamChanges(
@@ -164,7 +164,7 @@ extension StandupsDatabase {
   /// away: what `standups team status` lists.
   public func valuesReplacedByTheTeam() throws(StorageError) -> [ReplacedValue] {
     try readingTeam(or: []) { db in
-      try ReplacedValueRecord.fetchAll(db, replacedBy: TeamLedger.teamOwner)
+      try ReplacedValueRecord.fetchAll(db, replacedBy: .team)
     }
   }
 

@@ -37,7 +37,7 @@ public actor StandupsDatabase {
   /// How a database is opened beyond its path.
   public struct Options: Sendable {
     /// The data file of an earlier release (`standups.json`), brought in once: at the first
-    /// opening that finds it there, whatever made the database (``Metadata``).
+    /// opening that finds it there, whatever made the database (its `metadata` table).
     public var importingOnFirstLaunch: String?
     /// The clock a meeting in progress and a replaced value are dated by.
     package var now: @Sendable () -> Date = { Date() }

@@ -244,9 +244,18 @@ extension TeamLedger {
     for row in try Row.fetchAll(
       db, sql: "SELECT madeBy, machine, machineSequence FROM teamMachineSeen")
     {
-      guard let machine = UUID(uuidString: row["machine"]) else { continue }
-      seen[MemberMachine(madeBy: row["madeBy"], machine: machine)] = row["machineSequence"]
+      guard let machine = MemberMachine(row) else { continue }
+      seen[machine] = row["machineSequence"]
     }
     return seen
+  }
+}
+
+extension MemberMachine {
+  /// The machine a local row names in its `madeBy` and `machine` columns, or `nil` when the
+  /// machine is not a UUID (the row is skipped, as a row that cannot be read is).
+  init?(_ row: Row) {
+    guard let machine = UUID(uuidString: row["machine"]) else { return nil }
+    self.init(madeBy: row["madeBy"], machine: machine)
   }
 }

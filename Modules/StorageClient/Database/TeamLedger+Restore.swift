@@ -40,19 +40,17 @@ extension TeamLedger {
         FROM teamStandupLastChange AS l JOIN sharedStandup AS s ON s.standupId = l.standupId
         """)
     {
-      guard let id = UUID(uuidString: row["standupId"]),
-        let machine = UUID(uuidString: row["machine"])
+      guard let id = UUID(uuidString: row["standupId"]), let machine = MemberMachine(row)
       else { continue }
       last[Standup.ID(id)] = TeamChangeOrigin(
-        memberMachine: MemberMachine(madeBy: row["madeBy"], machine: machine),
-        machineSequence: row["machineSequence"])
+        memberMachine: machine, machineSequence: row["machineSequence"])
     }
     return last
   }
 
   /// After ``rewind(to:resending:_:)`` and a pull of the server's whole order, keeps the standups
   /// it named for the team again, whole, as they are now: added where the server lacks them,
-  /// and given this machine's values where it has them (``Models/StandupEdit/init(restating:)``,
+  /// and given this machine's values where it has them (``/Models/StandupEdit/init(restating:)``,
   /// which removes nothing). Returns how many.
   static func resend(_ db: Database) throws -> Int {
     guard let membership = try TeamMembership.fetch(db) else { return 0 }

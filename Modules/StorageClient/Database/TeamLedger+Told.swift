@@ -54,35 +54,10 @@ extension TeamLedger {
     }
   }
 
-  /// The owner a replaced value is recorded under when another machine's change replaced it: no
-  /// process of this machine's, so every instance of the app tells it.
-  static let teamOwner = "team"
-
   /// The fields an edit sets, as `teamFieldOwner` names them.
   static func ownedFields(of change: StandupsChange) -> [(String, String)] {
     guard case .edited(let id, let edit) = change else { return [] }
-    var fields: [String] = []
-    if edit.title != nil { fields.append("title") }
-    if edit.duration != nil { fields.append("duration") }
-    if edit.theme != nil { fields.append("theme") }
-    // NB: One field for an attendee's name and presence: a rename and a removal of one attendee
-    // are two values of the same field.
-    for id in (edit.attendees?.renamed.map(\.id) ?? []) + (edit.attendees?.removed ?? []) {
-      fields.append("attendee:\(id.rawValue.uuidString)")
-    }
-    if edit.seen.attendeeOrder != nil { fields.append("attendeeOrder") }
-    return fields.map { (id.rawValue.uuidString, $0) }
-  }
-
-  private static func field(of value: StandupValue) -> String {
-    switch value {
-    case .title: "title"
-    case .duration: "duration"
-    case .theme: "theme"
-    case .attendeeName(let attendee), .attendeeRemoved(let attendee):
-      "attendee:\(attendee.id.rawValue.uuidString)"
-    case .attendeeOrder: "attendeeOrder"
-    }
+    return TeamField.set(by: edit).map { (id.rawValue.uuidString, $0.column) }
   }
 
   /// Marks `fields` (standup, field) as set here last: another member's change that replaces
@@ -122,20 +97,20 @@ extension TeamLedger {
         arguments: [key]))
     let waiting = Set(outbox.entries.flatMap(\.fields).filter { $0.0 == key }.map(\.1))
     for replacement in edit.valuesReplaced(in: stored) + attendeesReplaced(by: edit, in: stored) {
-      let field = field(of: replacement.replaced)
+      let field = TeamField(of: replacement.replaced).column
       guard owned.contains(field), !waiting.contains(field) else { continue }
       try ReplacedValueRecord(
         ReplacedValue(
           id: ReplacedValue.ID(makeID()), standupID: id, standupTitle: stored.displayTitle,
           value: replacement.replaced, replacement: replacement.replacement, replacedAt: now,
           member: member),
-        replacedBy: teamOwner
+        replacedBy: .team
       ).insert(db)
     }
   }
 
   /// The attendees another machine's `edit` takes from this machine, beside the names
-  /// ``Models/StandupEdit/valuesReplaced(in:)`` finds: an attendee named here that the edit
+  /// ``/Models/StandupEdit/valuesReplaced(in:)`` finds: an attendee named here that the edit
   /// removes without having seen that name, and an attendee removed here that the edit renames,
   /// which brings them back. (Which of them this machine set is the caller's to check.)
   private static func attendeesReplaced(by edit: StandupEdit, in stored: Standup)

@@ -4,21 +4,50 @@ import IdentifiedCollections
 import Models
 import Tagged
 
-/// What this machine's database keeps for a team's server: which team, which standups are the
-/// team's, and the changes to them the server has not had yet.
+/// The merge: what this machine's database keeps for its team, and how changes the team's
+/// server ordered are applied to it.
 ///
-/// Every change to a shared standup is kept in `teamOutbox` by the transaction that commits it
-/// (``keep(_:_:)``), so a change is on its way to the team exactly when it is stored: a crash
-/// between the two cannot happen. The sync engine pushes the outbox in order and deletes what
-/// the server acknowledged; the server refuses a change it already has, so a push cut short and
-/// made again stores nothing twice.
+/// Team sync has two halves. `TeamSync`'s engine talks to the server: it pushes, learns the
+/// team's order, and pulls. This type is the other half, the one that writes this machine's
+/// database, and every step of it runs inside one SQLite transaction of ``StandupsDatabase``:
 ///
-/// Changes the server ordered are applied on top of what this machine holds, and then this
-/// machine's own waiting changes again (``applyPulled(_:through:as:at:makeID:_:)``). Every change sets
-/// fields, adds or removes whole attendees and meetings, so applying one twice is applying it
-/// once: every machine ends with the server's order applied, and its own waiting changes last —
-/// which is where the server will order them when they are pushed.
-enum TeamLedger {
+/// - **An edit keeps its copy for the team.** The transaction that commits a change to a shared
+///   standup (``StandupsDatabase/apply(_:)``) adds it to the *outbox*, with the place in the
+///   team's order this machine had reached (its *base*). A change is on its way to the team
+///   exactly when it is stored: a crash between the two cannot happen.
+/// - **A push is noted, not forgotten.** The engine reads the outbox
+///   (``StandupsDatabase/waitingTeamChanges(limit:)``) and notes what the server took
+///   (``StandupsDatabase/teamChangesPushed(through:)``); a change leaves the outbox only when it
+///   comes back in a pull, ordered.
+/// - **A pull is applied, then this machine's waiting changes again**
+///   (``StandupsDatabase/applyPulledTeamChanges(_:through:as:)``). Every change sets fields and
+///   adds or removes whole attendees and meetings, so applying one twice is applying it once:
+///   every machine ends with the server's order applied, and its own waiting changes last, which
+///   is where the server will order them.
+/// - **A value another member's change replaced unseen is told** to this machine's user, with
+///   who replaced it, to be put back or away (``StandupsDatabase/valuesReplacedByTheTeam()``).
+/// - **A deletion that meets a change here asks.** The standup stays until the user answers
+///   (``StandupsDatabase/teamDeletionQuestions()``,
+///   ``StandupsDatabase/answerTeamDeletion(of:keep:)``); either answer ends on the server's order.
+/// - **A standup of this machine's own that the team shares gives way.** The team's takes its
+///   place, and this machine's is kept apart as a personal copy, told in the pull's
+///   ``TeamPullReport``.
+/// - **The recoveries start again, keeping what is here.** A machine starts from the team's
+///   compacted state (``StandupsDatabase/startFromCompactedTeamState(_:as:keeping:)``), or pulls
+///   the whole order again after a restore
+///   (``StandupsDatabase/rewindTeam(to:resending:)``, ``StandupsDatabase/resendTeamStandups()``),
+///   and neither deletes anything that was not the team's to delete.
+///
+/// The engine reaches the ledger only through those methods of ``StandupsDatabase``, each one
+/// transaction; the ledger's own functions take the transaction's database, and are internal.
+///
+/// ```swift
+/// let database = StandupsDatabase(path: path)
+/// try await database.joinTeam(server: url, team: "design", machine: UUID())
+/// try await database.share([standup.id])
+/// let waiting = try await database.waitingTeamChanges(limit: 1_000)
+/// ```
+public enum TeamLedger {
   /// The tables that say where this machine is in its team's order: which team, under which
   /// machine ID, the last change applied of each machine's and to each standup, and what a
   /// restore left to send again. A join (a new machine ID, from the start of the order) starts

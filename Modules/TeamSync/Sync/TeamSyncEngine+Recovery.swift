@@ -94,9 +94,8 @@ extension TeamSyncEngine {
         seen[machine, default: 0] < folded
       }
       if place <= order.prunedThrough || unseen {
-        round.report.merge(
-          try await database.startFromCompactedTeamState(
-            state, as: role, keeping: try await database.sharedStandupIDs()))
+        try await start(
+          from: state, keeping: try await database.sharedStandupIDs(), as: role, into: &round)
         return
       }
     }
@@ -119,7 +118,8 @@ extension TeamSyncEngine {
     }
   }
 
-  /// Starts from the team's compacted state (see ``catchUp(with:from:as:on:into:)``).
+  /// Starts from the team's compacted state (see ``catchUp(with:from:as:on:into:)``), which
+  /// must be there: the history's beginning was pruned.
   func startFromCompactedState(
     as role: String, on connection: PostgresConnection, into round: inout Round
   ) async throws {
@@ -131,7 +131,17 @@ extension TeamSyncEngine {
     else {
       throw SyncProblem.schema(.unreadableCompactedState(reason: "it is missing"))
     }
+    try await start(from: state, as: role, into: &round)
+  }
+
+  /// Makes this machine's shared standups `state`'s, but for those `keeping` names, and its
+  /// waiting changes over them again: the one way the engine starts from a compacted state.
+  private func start(
+    from state: CompactedTeamState, keeping: Set<Standup.ID> = [], as role: String,
+    into round: inout Round
+  ) async throws {
     logger.info("Starting from the team's compacted state, made through change \(state.through)")
-    round.report.merge(try await database.startFromCompactedTeamState(state, as: role))
+    round.report.merge(
+      try await database.startFromCompactedTeamState(state, as: role, keeping: keeping))
   }
 }

@@ -8,7 +8,7 @@ public import StorageClient
 /// A round (``syncOnce()``) pushes this machine's waiting changes in the order they were made,
 /// in one statement per batch, then pulls the team's changes after the last one applied
 /// here and applies them, in the server's order, in one local transaction (see
-/// `StorageClient.TeamLedger` for why every machine ends in the same state). Nothing local is
+/// ``/StorageClient/TeamLedger`` for why every machine ends in the same state). Nothing local is
 /// lost when a round fails: a change leaves the outbox only once the server has committed it.
 ///
 /// ``run(onStatus:onPulled:)`` keeps one connection open, listens for the server's

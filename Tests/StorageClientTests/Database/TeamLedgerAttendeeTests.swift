@@ -30,7 +30,7 @@ struct TeamLedgerAttendeeTests {
       told.first?.sentence
         == "Your name “Renamed here” in “Design” was removed, with the attendee, by bob's "
         + "change, which the team's server ordered after yours.")
-    try await database.apply(.edited(Standup.mock.id, try #require(told.first).value.restoringEdit))
+    try await database.apply(.edited(Standup.mock.id, try #require(told.first).restoringEdit))
     #expect(
       try await database.readStandups()[id: Standup.mock.id]?.attendees[id: attendee.id]?.name
         == "Renamed here", "put back")
@@ -73,6 +73,31 @@ struct TeamLedgerAttendeeTests {
       .edited(Standup.mock.id, StandupEdit(from: named, to: named.without(renamed))),
       into: database, at: 3)
     #expect(try await database.valuesReplacedByTheTeam().isEmpty)
+  }
+
+  @Test func anOrderPutBackIsToldAgainWhenAnotherMembersOrderReplacesIt() async throws {
+    let (database, machine) = try await sharingTheMock()
+    let reversed = Standup.mock.ordered(Standup.mock.attendees.ids.reversed())
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(from: .mock, to: reversed)))
+    try await pullBack(database, machine, from: 2)
+    let bobsOrder = Standup.mock.ordered(
+      Array(Standup.mock.attendees.ids.dropFirst()) + [Standup.mock.attendees.ids[0]])
+    try await pull(
+      .edited(Standup.mock.id, StandupEdit(from: .mock, to: bobsOrder)), into: database, at: 3)
+    let told = try #require(try await database.valuesReplacedByTheTeam().first)
+    #expect(told.value == .attendeeOrder(Array(reversed.attendees.ids)))
+
+    try await database.apply(.edited(Standup.mock.id, told.restoringEdit))
+    try await pullBack(database, machine, from: 4)
+    // NB: Bob orders again, from his own order: he has not seen the order put back.
+    let bobsNext = bobsOrder.ordered(Array(bobsOrder.attendees.ids.reversed().dropFirst(2)))
+    try await pull(
+      .edited(Standup.mock.id, StandupEdit(from: bobsOrder, to: bobsNext)), into: database, at: 5)
+
+    let toldAgain = try await database.valuesReplacedByTheTeam().map(\.value)
+    #expect(
+      toldAgain == [told.value, .attendeeOrder(Array(reversed.attendees.ids))],
+      "the order put back was this user's, and bob's replaced it unseen")
   }
 
   /// A database in a team, the mock shared and its share back from the server as change 1.
@@ -119,6 +144,15 @@ extension Standup {
   fileprivate func with(_ attendee: Attendee) -> Standup {
     var standup = self
     standup.attendees[id: attendee.id] = attendee
+    return standup
+  }
+
+  /// The standup with its attendees in `order`, first; those `order` leaves out follow.
+  fileprivate func ordered(_ order: [Attendee.ID]) -> Standup {
+    var standup = self
+    let rest = attendees.ids.filter { !order.contains($0) }
+    standup.attendees = IdentifiedArray(
+      uniqueElements: (order + rest).compactMap { attendees[id: $0] })
     return standup
   }
 

@@ -156,6 +156,29 @@ struct TeamCommandLineTests {
     }
   }
 
+  @Test func leavingSaysWhatItsLastPullKeptApart() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Machine.platformMembers)
+      let bob = try Home(password: "bob-secret", in: server.folder)
+      var bobsCopy = Standup.mock
+      bobsCopy.title = "Bob's own copy"
+      let file = try bob.write(standups: [bobsCopy, .engineeringMock])
+      #expect(try standups(["import", file], bob.environment).status == 0)
+      let platform = server.url(for: "bob")
+      #expect(try standups(["team", "join", platform, "platform"], bob.environment).status == 0)
+      #expect(
+        try standups(["share", Standup.engineeringMock.title], bob.environment).status == 0)
+      let (alice, _) = try aliceSharingTheMock(server)
+      #expect(try standups(["sync"], alice.environment).status == 0)
+
+      let leave = try standups(["team", "leave"], bob.environment)
+      #expect(leave.status == 0, "\(leave.error)")
+      #expect(
+        leave.standardOutput.contains("“Bob's own copy (kept here)”"), "\(leave.standardOutput)")
+      #expect(leave.standardOutput.contains("no longer syncs"), "\(leave.standardOutput)")
+    }
+  }
+
   @Test func killedInTheMiddleOfAPushOfAThousandChangesEveryChangeLandsOnce() async throws {
     try await TestServer.withTestServer { server in
       let alice = try await PushingMachine.withAThousandChanges(server)
