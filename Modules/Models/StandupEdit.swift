@@ -99,7 +99,7 @@ public struct StandupEdit: Equatable, Sendable {
     for id in (attendees?.renamed.map(\.id) ?? []) + (attendees?.removed ?? []) {
       seen.attendeeNames[id] = before.attendees[id: id]?.name
     }
-    if let attendees, attendees.order != Array(before.attendees.ids) {
+    if let attendees, !attendees.order.isEmpty {
       seen.attendeeOrder = Array(before.attendees.ids)
     }
     self.init(
@@ -265,7 +265,8 @@ public struct AttendeesEdit: Equatable, Sendable {
   public var removed: [Attendee.ID]
   /// Attendees whose name changed, with their new names.
   public var renamed: [Attendee]
-  /// The order the user left the attendees in, new ones included.
+  /// The order the user left the attendees in, new ones included; empty when the user added and
+  /// moved no one, so that applied where the order changed meanwhile, that order stays.
   public var order: [Attendee.ID]
 
   /// An edit of the given parts.
@@ -284,13 +285,16 @@ public struct AttendeesEdit: Equatable, Sendable {
   /// The edit that turns `before` into `after`, or `nil` when they are the same.
   public init?(from before: IdentifiedArrayOf<Attendee>, to after: IdentifiedArrayOf<Attendee>) {
     guard before != after else { return nil }
+    // NB: An edit that adds or moves no one carries no order: a rename applied where another
+    // member reordered the attendees meanwhile must not put them back in this user's order unseen.
+    let keepsTheOrder = Array(after.ids) == before.ids.filter { after[id: $0] != nil }
     self.init(
       added: after.filter { before[id: $0.id] == nil },
       removed: before.ids.filter { after[id: $0] == nil },
       renamed: after.filter { attendee in
         before[id: attendee.id].map { $0.name != attendee.name } ?? false
       },
-      order: Array(after.ids)
+      order: keepsTheOrder ? [] : Array(after.ids)
     )
   }
 

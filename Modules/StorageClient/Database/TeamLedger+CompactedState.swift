@@ -119,7 +119,7 @@ extension TeamLedger {
   /// Makes the standup here `standup`, inserting it at the end of the list when it is not here;
   /// returns why it could not, when the standup here cannot be read or `standup` breaks a rule,
   /// which writes nothing.
-  private static func replace(with standup: Standup, _ db: Database) throws -> String? {
+  static func replace(with standup: Standup, _ db: Database) throws -> String? {
     if let violation = StandupRules.violation(in: standup) {
       return StorageError.refused(.breaksRule(standup.displayTitle, violation)).description
     }

@@ -62,6 +62,10 @@ extension TeamLedger {
       seenNow[from] = change.machineSequence
       guard let decoded = readUnlessSkipped(change, into: &report) else { continue }
       let isOwn = from == machine
+      guard try isAboutTheTeamsStandups(decoded, db) else {
+        if isOwn { try ownChangeCameBack(change, decoded, outbox: &outbox, db) }
+        continue
+      }
       let fields = ownedFields(of: decoded)
       if isOwn {
         try ownChangeCameBack(change, decoded, outbox: &outbox, db)
@@ -82,7 +86,7 @@ extension TeamLedger {
         }
         report.keptApart += try keepApartOwnCopies(of: decoded, makeID: makeID, db)
       }
-      if let problem = try writeUnlessRefused(decoded, db) {
+      if let problem = try bringBackAsCarried(decoded, db) ?? writeUnlessRefused(decoded, db) {
         report.skipped.append(
           TeamPullReport.Skipped(sequence: change.sequence, madeBy: change.madeBy, reason: problem))
         continue
@@ -107,6 +111,24 @@ extension TeamLedger {
       sql: "UPDATE teamMembership SET lastSequence = max(lastSequence, ?), lastSyncedAt = ?",
       arguments: [sequence, now.timeIntervalSinceReferenceDate])
     return report
+  }
+
+  /// Whether `change` is about standups the team's order holds on this machine. An edit or a
+  /// deletion of a standup that is not shared here changes nothing here, and does not make it
+  /// the team's: this machine holds it as its own under the same ID (it left the team and kept
+  /// it), and the order deleted it meanwhile. A change that brings a standup back (added, or a
+  /// meeting) always is: it makes room for itself (``keepApartOwnCopies(of:makeID:_:)``).
+  private static func isAboutTheTeamsStandups(_ change: StandupsChange, _ db: Database) throws
+    -> Bool
+  {
+    switch change {
+    case .added, .meetingRecorded:
+      return true
+    case .edited(let id, _), .deleted(let id):
+      return try Bool.fetchOne(
+        db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sharedStandup WHERE standupId = ?)"),
+        arguments: [id.rawValue.uuidString]) ?? false
+    }
   }
 
   /// The change `pulled` holds, or `nil` when it is skipped (larger than a change may be, or not
@@ -171,6 +193,32 @@ extension TeamLedger {
           pulled.machineSequence,
         ], db)
     }
+  }
+
+  /// Makes way for a change that brings back a standup the team's order deleted, which this
+  /// machine holds only until its user answers the deletion's question: at that point of the
+  /// order the standup is gone, so the change brings it back as it carries it, here as on every
+  /// other machine (the rule that every machine ends on the server's order). This machine's own
+  /// waiting changes to it are applied again after the pull. Returns why it could not, as a
+  /// write does. Guarded by
+  /// `TeamLedgerTests.aStandupHeldForADeletionsQuestionComesBackAsTheChangeThatBringsItBackCarriesIt`.
+  private static func bringBackAsCarried(_ change: StandupsChange, _ db: Database) throws
+    -> String?
+  {
+    let carried: [Standup]
+    switch change {
+    case .added(let standups): carried = standups
+    case .meetingRecorded(_, let standup): carried = [standup]
+    case .edited, .deleted: return nil
+    }
+    for standup in carried
+    where try Bool.fetchOne(
+      db, sql: "SELECT NOT broughtBack FROM teamDeletionQuestion WHERE standupId = ?",
+      arguments: [standup.id.rawValue.uuidString]) == true
+    {
+      if let problem = try replace(with: standup, db) { return problem }
+    }
+    return nil
   }
 
   /// Makes room for a standup the team adds (or brings back with a meeting) that this machine

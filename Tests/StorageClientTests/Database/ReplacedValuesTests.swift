@@ -65,6 +65,25 @@ struct ReplacedValuesTests {
     #expect(stored.theme == .navy)
   }
 
+  @Test func aRenameSavedAfterAnotherInstanceReorderedTheAttendeesKeepsThatOrder() async throws {
+    try await folder.seed([.mock])
+    let renaming = folder.database()
+    let reordering = folder.database()
+    _ = try await renaming.load()
+    _ = try await reordering.load()
+    var reordered = Standup.mock
+    reordered.attendees = IdentifiedArray(uniqueElements: Standup.mock.attendees.reversed())
+    var renamed = Standup.mock
+    renamed.attendees[0].name = "Renamed"
+
+    try await reordering.apply(.edited(Standup.mock.id, StandupEdit(from: .mock, to: reordered)))
+    try await renaming.apply(.edited(Standup.mock.id, StandupEdit(from: .mock, to: renamed)))
+
+    let stored = try #require(try await folder.database().readStandups().first)
+    #expect(stored.attendees.ids.elements == reordered.attendees.ids.elements)
+    #expect(stored.attendees[id: Standup.mock.attendees[0].id]?.name == "Renamed")
+  }
+
   @Test func anAttendeeRenamedInAFormButRemovedElsewhereIsKeptAndSaid() async throws {
     try await folder.seed([.mock])
     let renaming = folder.database()
@@ -86,6 +105,8 @@ struct ReplacedValuesTests {
         == .renamedAttendeesKept(Standup.mock.id, [Attendee(id: carol.id, name: "Caroline")]))
     let stored = try #require(try await folder.database().readStandups().first)
     #expect(stored.attendees[id: carol.id]?.name == "Caroline")
-    #expect(stored.attendees.ids.elements == Standup.mock.attendees.ids.elements, "in its place")
+    // NB: Last: the rename moved no one, so it carries no order (which, applied where another
+    // instance reordered the attendees, would undo that order unseen).
+    #expect(stored.attendees.ids.last == carol.id)
   }
 }

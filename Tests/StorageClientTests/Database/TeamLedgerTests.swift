@@ -91,6 +91,71 @@ struct TeamLedgerTests {
     #expect(try await database.teamDeletionQuestions().map(\.deletedBy) == ["bob"])
   }
 
+  @Test func aStandupHeldForADeletionsQuestionComesBackAsTheChangeThatBringsItBackCarriesIt()
+    async throws
+  {
+    let (database, machine) = try await joined(holding: [.mock])
+    try await database.share([Standup.mock.id])
+    let shared = try #require(try await database.waitingTeamChanges(limit: 1).first)
+    let meeting = Meeting(
+      id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: 1), transcript: "Recorded here")
+    try await database.apply(.meetingRecorded(meeting, standup: .mock))
+    let waiting = try await database.waitingTeamChanges(limit: 10)
+    try await database.teamChangesPushed(through: waiting[1].machineSequence)
+    let blob = try #require(Standup.mock.attendees.first)
+    var withoutBlob = Standup.mock
+    withoutBlob.attendees.remove(id: blob.id)
+    // NB: The server's order: the share; bob removes an attendee and deletes the standup, having
+    // seen the share only; then this machine's meeting, which brings the standup back, as this
+    // machine had it when the meeting was recorded: with the attendee.
+    _ = try await database.applyPulledTeamChanges(
+      [
+        PulledTeamChange(
+          sequence: 1, machine: machine, machineSequence: shared.machineSequence, madeBy: "alice",
+          change: shared.change),
+        PulledTeamChange(
+          sequence: 2, machine: other, machineSequence: 1, madeBy: "bob", basedOn: 1,
+          change: try encode(
+            .edited(Standup.mock.id, StandupEdit(from: .mock, to: withoutBlob)))),
+        PulledTeamChange(
+          sequence: 3, machine: other, machineSequence: 2, madeBy: "bob", basedOn: 2,
+          change: try encode(.deleted(Standup.mock.id))),
+        PulledTeamChange(
+          sequence: 4, machine: machine, machineSequence: waiting[1].machineSequence,
+          madeBy: "alice", basedOn: 1, change: waiting[1].change),
+      ], through: 4, as: "alice")
+
+    var order: IdentifiedArrayOf<Standup> = []
+    for change in try [
+      shared.change, encode(.edited(Standup.mock.id, StandupEdit(from: .mock, to: withoutBlob))),
+      encode(.deleted(Standup.mock.id)), waiting[1].change,
+    ] {
+      try decode(change).apply(to: &order)
+    }
+    #expect(
+      try await database.readStandups()[id: Standup.mock.id] == order[id: Standup.mock.id],
+      "the server's order applied: the meeting brought back the standup it carries")
+    #expect(order[id: Standup.mock.id]?.attendees[id: blob.id] != nil)
+  }
+
+  @Test func anEditOrDeletionOfAStandupThisMachineHoldsAsItsOwnLeavesItAlone() async throws {
+    // NB: This machine holds the mock as its own (it left the team and kept it); the team's
+    // order deleted it meanwhile, and an edit made before the deletion was ordered after it.
+    let (database, _) = try await joined(holding: [.mock])
+    _ = try await database.applyPulledTeamChanges(
+      [
+        PulledTeamChange(
+          sequence: 7, machine: other, machineSequence: 1, madeBy: "bob",
+          change: try encode(.edited(Standup.mock.id, StandupEdit(title: "The team's edit")))),
+        PulledTeamChange(
+          sequence: 8, machine: other, machineSequence: 2, madeBy: "bob",
+          change: try encode(.deleted(Standup.mock.id))),
+      ], through: 8, as: "alice")
+
+    #expect(try await database.readStandups().map(\.title) == [Standup.mock.title])
+    #expect(try await database.sharedStandupIDs().isEmpty, "it stays this machine's own")
+  }
+
   @Test func aDeletionMadeAfterSeeingThisMachinesChangeInTheSamePullIsNoQuestion() async throws {
     let (database, machine) = try await joined(holding: [.mock])
     try await database.share([Standup.mock.id])

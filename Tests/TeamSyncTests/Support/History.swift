@@ -55,17 +55,17 @@ struct History {
   /// The values of `role`'s, set by changes numbered after `sequence`, that another member's
   /// change replaced without having seen them, on standups never deleted: `role`'s last value of
   /// a field, when the next change of another's to that field saw another value and set another,
-  /// and the field did not end with `role`'s.
-  func valuesLost(
-    by role: String, after sequence: Int64 = 0
-  ) -> [(standup: Standup.ID, value: StandupValue)] {
+  /// and the field did not end with `role`'s. The fields are every field the app edits: title,
+  /// length, theme, each attendee (named, or removed) and the attendees' order.
+  func valuesLost(by role: String, after sequence: Int64 = 0) -> [FieldValue] {
     let edits = changes.enumerated().compactMap { index, entry -> Edit? in
       guard case .edited(let id, let edit) = entry.change, !deleted.contains(id) else { return nil }
       return Edit(
         index: index, sequence: entry.sequence, madeBy: entry.madeBy, standup: id,
         values: edit.fieldValues)
     }
-    var lost: [(standup: Standup.ID, value: StandupValue)] = []
+    let end = applied
+    var lost: [FieldValue] = []
     for edit in edits where edit.madeBy == role && edit.sequence > sequence {
       for (value, _) in edit.values {
         let later = edits.filter { $0.index > edit.index && $0.standup == edit.standup }
@@ -73,48 +73,143 @@ struct History {
         guard !later.contains(where: { $0.madeBy == role }),
           let next = later.first,
           let (replacement, seen) = next.values.first(where: { $0.0.field == value.field }),
-          seen != value, replacement != value,
-          applied[id: edit.standup]?.value(of: value.field) != value
+          !(seen.map { value.isSame(as: $0) } ?? false), !value.isSame(as: replacement),
+          !(end[id: edit.standup].map { value.isSame(as: FieldValue(value.field, of: $0)) }
+            ?? false)
         else { continue }
-        lost.append((edit.standup, value))
+        lost.append(FieldValue(standup: edit.standup, field: value.field, value: value.value))
       }
     }
     return lost
   }
 
-  /// An edit in the history: where, by whom, of which standup, and the values it sets.
+  /// An edit in the history: where, by whom, of which standup, and the values it sets, each
+  /// with the value its author saw.
   struct Edit {
     var index: Int
     var sequence: Int64
     var madeBy: String
     var standup: Standup.ID
-    var values: [(StandupValue, StandupValue?)]
+    var values: [(FieldValue, FieldValue?)]
 
-    func sets(_ field: String) -> Bool {
+    func sets(_ field: FieldValue.Field) -> Bool {
       values.contains { $0.0.field == field }
     }
   }
 }
 
-extension StandupEdit {
-  /// The title, length and theme the edit sets, each with the value its author saw.
-  var fieldValues: [(StandupValue, StandupValue?)] {
-    var values: [(StandupValue, StandupValue?)] = []
-    if let title { values.append((.title(title), seen.title.map { .title($0) })) }
-    if let duration { values.append((.duration(duration), seen.duration.map { .duration($0) })) }
-    if let theme { values.append((.theme(theme), seen.theme.map { .theme($0) })) }
-    return values
+/// One value of one field of a standup, as the oracle compares them: an attendee's field by the
+/// attendee's ID, holding a name or their removal; the order by the attendees' IDs.
+struct FieldValue: Equatable, CustomStringConvertible {
+  enum Field: Hashable {
+    case title, length, theme
+    case attendee(Attendee.ID)
+    case order
   }
+
+  enum Value: Equatable {
+    case text(String)
+    case removed
+    case order([Attendee.ID])
+  }
+
+  var standup: Standup.ID?
+  var field: Field
+  var value: Value
+
+  init(standup: Standup.ID? = nil, field: Field, value: Value) {
+    self.standup = standup
+    self.field = field
+    self.value = value
+  }
+
+  /// `field`'s value in `standup`.
+  init(_ field: Field, of standup: Standup) {
+    self.field = field
+    switch field {
+    case .title: value = .text(standup.title)
+    case .length: value = .text("\(standup.duration)")
+    case .theme: value = .text(standup.theme.name)
+    case .attendee(let id): value = standup.attendees[id: id].map { .text($0.name) } ?? .removed
+    case .order: value = .order(Array(standup.attendees.ids))
+    }
+  }
+
+  /// A value a machine was told of, as the oracle names it.
+  init(_ told: StandupValue, standup: Standup.ID) {
+    self.standup = standup
+    switch told {
+    case .title(let title): (field, value) = (.title, .text(title))
+    case .duration(let duration): (field, value) = (.length, .text("\(duration)"))
+    case .theme(let theme): (field, value) = (.theme, .text(theme.name))
+    case .attendeeName(let attendee):
+      (field, value) = (.attendee(attendee.id), .text(attendee.name))
+    case .attendeeRemoved(let attendee): (field, value) = (.attendee(attendee.id), .removed)
+    case .attendeeOrder(let order): (field, value) = (.order, .order(order))
+    }
+  }
+
+  /// Whether `other` is this value. Two orders are the same when they put the attendees both
+  /// hold in the same order: an attendee added or removed elsewhere is no other order.
+  func isSame(as other: FieldValue) -> Bool {
+    guard field == other.field else { return false }
+    guard case .order(let mine) = value, case .order(let theirs) = other.value else {
+      return value == other.value
+    }
+    return mine.filter(theirs.contains) == theirs.filter(mine.contains)
+  }
+
+  var description: String { "\(field) = \(value)" }
 }
 
-extension Standup {
-  /// The value of the title, length or theme `field` names ("title", "length", "theme").
-  fileprivate func value(of field: String) -> StandupValue? {
-    switch field {
-    case "title": .title(title)
-    case "length": .duration(duration)
-    case "theme": .theme(theme)
-    default: nil
+extension StandupEdit {
+  /// Every value the edit sets, each with the value its author saw (`nil` when it did not say).
+  var fieldValues: [(FieldValue, FieldValue?)] {
+    var values: [(FieldValue, FieldValue?)] = []
+    if let title {
+      values.append(
+        (
+          FieldValue(field: .title, value: .text(title)),
+          seen.title.map { FieldValue(field: .title, value: .text($0)) }
+        ))
     }
+    if let duration {
+      values.append(
+        (
+          FieldValue(field: .length, value: .text("\(duration)")),
+          seen.duration.map { FieldValue(field: .length, value: .text("\($0)")) }
+        ))
+    }
+    if let theme {
+      values.append(
+        (
+          FieldValue(field: .theme, value: .text(theme.name)),
+          seen.theme.map { FieldValue(field: .theme, value: .text($0.name)) }
+        ))
+    }
+    for attendee in attendees?.renamed ?? [] {
+      values.append(
+        (
+          FieldValue(field: .attendee(attendee.id), value: .text(attendee.name)),
+          seen.attendeeNames[attendee.id].map {
+            FieldValue(field: .attendee(attendee.id), value: .text($0))
+          }
+        ))
+    }
+    for id in attendees?.removed ?? [] {
+      values.append(
+        (
+          FieldValue(field: .attendee(id), value: .removed),
+          seen.attendeeNames[id].map { FieldValue(field: .attendee(id), value: .text($0)) }
+        ))
+    }
+    if let order = attendees?.order, let seenOrder = seen.attendeeOrder {
+      values.append(
+        (
+          FieldValue(field: .order, value: .order(order)),
+          FieldValue(field: .order, value: .order(seenOrder))
+        ))
+    }
+    return values
   }
 }

@@ -9,8 +9,10 @@ import Testing
 
 @testable import TeamSync
 
-/// A team's life, at random: three members' machines edit every field of two shared standups,
-/// record meetings, delete them, answer the question a deletion asks (keep it or let it go),
+/// A team's life, at random: three members' machines edit every field of two shared standups
+/// (title, length, theme, an attendee's name, the attendees' order, an attendee removed or
+/// added), put back values they were told of, record meetings, delete standups, answer the
+/// question a deletion asks (keep it or let it go),
 /// sync now and then and go without syncing for a while, leave the team and join it again; the
 /// schema's owner prunes the history, removes members and lets them back in. A fourth role,
 /// dave, is in another team on the same server. At the quiet point after every run, the sync's
@@ -27,6 +29,7 @@ import Testing
 struct TeamLifeTests {
   enum Step: Equatable, Sendable {
     case edit(machine: Int, standup: Int, field: Int, value: Int)
+    case putBack(machine: Int)
     case recordMeeting(machine: Int, standup: Int)
     case delete(machine: Int, standup: Int)
     case answer(machine: Int, keep: Bool)
@@ -43,9 +46,10 @@ struct TeamLifeTests {
   static let steps = Gen.frequency(
     (
       8,
-      zip(Gen.int(in: 0...2), Gen.int(in: 0...1), Gen.int(in: 0...3), Gen.int(in: 0...3))
+      zip(Gen.int(in: 0...2), Gen.int(in: 0...1), Gen.int(in: 0...6), Gen.int(in: 0...3))
         .map { Step.edit(machine: $0, standup: $1, field: $2, value: $3) }
     ),
+    (1, Gen.int(in: 0...2).map(Step.putBack)),
     (2, zip(Gen.int(in: 0...2), Gen.int(in: 0...1)).map(Step.recordMeeting)),
     (1, zip(Gen.int(in: 0...2), Gen.int(in: 0...1)).map(Step.delete)),
     (2, zip(Gen.int(in: 0...2), Gen.bool).map(Step.answer)),
@@ -165,6 +169,14 @@ private struct Life {
       guard let now = try await machines[machine].standups()[id: id] else { return }
       try await machines[machine].database.apply(
         .edited(id, StandupEdit(from: now, to: now.with(field: field, value: value))))
+    case .putBack(let machine):
+      // NB: As the alert's "Put back" does: the value put back, then the told value put away.
+      let held = try await machines[machine].standups()
+      for told in try await machines[machine].database.valuesReplacedByTheTeam()
+      where held[id: told.standupID] != nil {
+        try await machines[machine].database.apply(.edited(told.standupID, told.restoringEdit))
+        try await machines[machine].database.putAwayReplacedValue(told.id)
+      }
     case .recordMeeting(let machine, let standup):
       guard let now = try await machines[machine].standups()[id: standups[standup].id]
       else { return }
@@ -347,26 +359,39 @@ private struct Life {
       let name = TeamLifeTests.names[index]
       for lost in history.valuesLost(by: server.role(name), after: joinedAfter[index] ?? 0) {
         #expect(
-          told.contains { $0.standupID == lost.standup && $0.value == lost.value },
-          "\(name) was not told of \(lost): \(steps)")
+          told.contains {
+            $0.standupID == lost.standup
+              && FieldValue($0.value, standup: $0.standupID).isSame(as: lost)
+          },
+          "\(name) was not told of \(lost): \(told.map(\.value)), after \(steps)")
       }
     }
   }
 }
 
 extension Standup {
-  /// The standup with one field set from a small set of values: title, length, theme, or the
-  /// first attendee's name.
+  /// The standup with one field set from a small set of values: title, length, theme, the
+  /// first attendee's name, the attendee at `value` moved first, that attendee removed, or an
+  /// attendee added.
   fileprivate func with(field: Int, value: Int) -> Standup {
     var standup = self
     switch field {
     case 0: standup.title = "Title \(value)"
     case 1: standup.duration = .seconds(60 * (5 + value))
     case 2: standup.theme = [Theme.bubblegum, .buttercup, .indigo, .lavender][value]
-    default:
+    case 3:
       if let first = standup.attendees.first {
         standup.attendees[id: first.id]?.name = "Name \(value)"
       }
+    case 4:
+      if value < standup.attendees.count {
+        let moved = standup.attendees.remove(at: value)
+        standup.attendees.insert(moved, at: 0)
+      }
+    case 5:
+      if value < standup.attendees.count { standup.attendees.remove(at: value) }
+    default:
+      standup.attendees.append(Attendee(id: Attendee.ID(UUID()), name: "Added \(value)"))
     }
     return standup
   }
