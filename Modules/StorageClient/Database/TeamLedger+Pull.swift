@@ -213,7 +213,8 @@ extension TeamLedger {
     }
     for standup in carried
     where try Bool.fetchOne(
-      db, sql: "SELECT NOT broughtBack FROM teamDeletionQuestion WHERE standupId = ?",
+      db.cachedStatement(
+        sql: "SELECT NOT broughtBack FROM teamDeletionQuestion WHERE standupId = ?"),
       arguments: [standup.id.rawValue.uuidString]) == true
     {
       if let problem = try replace(with: standup, db) { return problem }
