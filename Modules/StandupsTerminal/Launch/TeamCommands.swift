@@ -200,8 +200,10 @@ public enum TeamCommands {
     let waiting = try await storage { try await database.waitingTeamChangeCount() }
     let shared = try await storage { try await database.leaveTeam() }
     return pulled + [
-      "This machine no longer syncs with “\(membership.team)”; its \(standups(shared)) stay "
-        + "here as personal ones."
+      "This machine no longer syncs with “\(membership.team)”; "
+        + (shared == 1
+          ? "its 1 standup stays here as a personal one."
+          : "its \(shared) standups stay here as personal ones.")
     ]
       + (waiting > 0
         ? [
