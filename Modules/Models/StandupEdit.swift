@@ -253,8 +253,8 @@ public struct StandupEdit: Equatable, Sendable {
   }
 }
 
-/// What changed among a standup's attendees: who was added, removed or renamed, and the order
-/// the user left them in.
+/// What changed among a standup's attendees: who was added, removed or renamed, and, when the
+/// user added or moved someone, the order the user left them in.
 ///
 /// Applied to attendees that changed meanwhile, it keeps what it does not know about: an attendee
 /// added elsewhere stays, after the ones the user ordered.

@@ -179,8 +179,8 @@ public enum TeamCommands {
   /// Stops syncing; the team's standups stay as personal ones.
   ///
   /// Changes still waiting for the server are sent first, when it can be reached, and what that
-  /// round's pull did is said as `sync` says it; changes the server cannot take stay here, and
-  /// the user is told how many.
+  /// round's pull kept apart, skipped or sent again is said, as `sync` says it; changes the
+  /// server cannot take stay here, and the user is told how many.
   public static func leave(
     database file: URL, environment: [String: String] = ProcessInfo.processInfo.environment
   ) async throws(TeamCommandError) -> [String] {

@@ -63,6 +63,10 @@ extension TeamLedger {
       let key = standup.id.rawValue.uuidString
       try executeCached(
         sql: "INSERT OR IGNORE INTO sharedStandup (standupId) VALUES (?)", arguments: [key], db)
+      // NB: The team's order holds it: letting it go, if a question asks, deletes it for the team.
+      try executeCached(
+        sql: "UPDATE teamDeletionQuestion SET broughtBack = 1 WHERE standupId = ?",
+        arguments: [key], db)
       // NB: Which change was the standup's last is not in the state; a restore after this
       // sends it again, which a standup whose last change is unknown always is.
       try executeCached(

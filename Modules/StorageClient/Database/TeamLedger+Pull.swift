@@ -86,7 +86,9 @@ extension TeamLedger {
         }
         report.keptApart += try keepApartOwnCopies(of: decoded, makeID: makeID, db)
       }
-      if let problem = try bringBackAsCarried(decoded, db) ?? writeUnlessRefused(decoded, db) {
+      if let problem = try writeUnlessRefused(
+        decoded, db, after: { try bringBackAsCarried(decoded, $0) })
+      {
         report.skipped.append(
           TeamPullReport.Skipped(sequence: change.sequence, madeBy: change.madeBy, reason: problem))
         continue

@@ -18,7 +18,7 @@ import Tagged
 /// - **A push is noted, not forgotten.** The engine reads the outbox
 ///   (``StandupsDatabase/waitingTeamChanges(limit:)``) and notes what the server took
 ///   (``StandupsDatabase/teamChangesPushed(through:)``); a change leaves the outbox only when it
-///   comes back in a pull, ordered.
+///   comes back in a pull, ordered, or when a compacted state the machine starts from holds it.
 /// - **A pull is applied, then this machine's waiting changes again**
 ///   (``StandupsDatabase/applyPulledTeamChanges(_:through:as:)``). Every change sets fields and
 ///   adds or removes whole attendees and meetings, so applying one twice is applying it once:
@@ -166,18 +166,23 @@ public enum TeamLedger {
     }
   }
 
-  /// Writes `change` in a savepoint; returns why it was refused when its content breaks a rule
-  /// or meets a standup that cannot be read, which writes nothing. Any other failure (the disk
-  /// is full) is thrown: the whole pull must fail, not be counted as done.
-  static func writeUnlessRefused(_ change: StandupsChange, _ db: Database) throws
-    -> String?
-  {
+  /// Writes `change` in a savepoint, after `prepare`; returns why it was refused when `prepare`
+  /// says so, or when its content breaks a rule or meets a standup that cannot be read, which
+  /// writes nothing, `prepare`'s work included. Any other failure (the disk is full) is thrown:
+  /// the whole pull must fail, not be counted as done.
+  static func writeUnlessRefused(
+    _ change: StandupsChange, _ db: Database,
+    after prepare: (Database) throws -> String? = { _ in nil }
+  ) throws -> String? {
+    var refusal: String?
     do {
       try db.inSavepoint {
+        refusal = try prepare(db)
+        guard refusal == nil else { return .rollback }
         _ = try StandupsDatabase.write(change, replacing: nil, db)
         return .commit
       }
-      return nil
+      return refusal
     } catch let error as StorageError {
       return error.description
     } catch let error as UnreadableStandup {

@@ -132,10 +132,11 @@ struct TeamLedgerTests {
     ] {
       try decode(change).apply(to: &order)
     }
+    // NB: The case needs the order to hold what this machine's copy lost: the attendee.
+    try #require(order[id: Standup.mock.id]?.attendees[id: blob.id] != nil)
     #expect(
       try await database.readStandups()[id: Standup.mock.id] == order[id: Standup.mock.id],
       "the server's order applied: the meeting brought back the standup it carries")
-    #expect(order[id: Standup.mock.id]?.attendees[id: blob.id] != nil)
   }
 
   @Test func anEditOrDeletionOfAStandupThisMachineHoldsAsItsOwnLeavesItAlone() async throws {
@@ -154,6 +155,35 @@ struct TeamLedgerTests {
 
     #expect(try await database.readStandups().map(\.title) == [Standup.mock.title])
     #expect(try await database.sharedStandupIDs().isEmpty, "it stays this machine's own")
+  }
+
+  @Test func lettingGoAStandupACompactedStateHoldsDeletesItForTheTeam() async throws {
+    let (database, machine) = try await joined(holding: [.mock])
+    try await database.share([Standup.mock.id])
+    let shared = try #require(try await database.waitingTeamChanges(limit: 1).first)
+    try await database.teamChangesPushed(through: shared.machineSequence)
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Waiting here")))
+    _ = try await database.applyPulledTeamChanges(
+      [
+        PulledTeamChange(
+          sequence: 1, machine: machine, machineSequence: shared.machineSequence, madeBy: "alice",
+          change: shared.change),
+        PulledTeamChange(
+          sequence: 2, machine: other, machineSequence: 1, madeBy: "bob", basedOn: 1,
+          change: try encode(.deleted(Standup.mock.id))),
+      ], through: 2, as: "alice")
+    #expect(try await database.teamDeletionQuestions().count == 1)
+
+    // NB: A meeting of carol's brought it back, and the owner folded that into the state.
+    _ = try await database.startFromCompactedTeamState(
+      CompactedTeamState(through: 3, standups: [.mock], machinesSeen: [:]), as: "alice")
+    try await database.answerTeamDeletion(of: Standup.mock.id, keep: false)
+
+    let waiting = try await database.waitingTeamChanges(limit: 10).map { try decode($0.change) }
+    #expect(
+      waiting.last == .deleted(Standup.mock.id),
+      "the team's order holds it, so letting it go deletes it for the team: \(waiting)")
+    #expect(try await database.readStandups().isEmpty)
   }
 
   @Test func aDeletionMadeAfterSeeingThisMachinesChangeInTheSamePullIsNoQuestion() async throws {
