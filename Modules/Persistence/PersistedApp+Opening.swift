@@ -59,6 +59,10 @@ extension PersistedApp.State {
       storage.lastWriteError = error
     }
     tell(notices)
+    storage.replacedValues = stored.replacedValues
+    for value in stored.replacedValues {
+      notify(.valueReplaced(value))
+    }
   }
 
   /// Adds sentences to the notice.

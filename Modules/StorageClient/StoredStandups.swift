@@ -15,17 +15,24 @@ public struct StoredStandups: Equatable, Sendable {
   /// What opening wrote, or why that waits.
   public var opening: Opening
 
+  /// The user's values that a save elsewhere or another member's change replaced, not put away
+  /// yet: told at launch, each with a way to put it back, whether they were replaced while the
+  /// app ran or while it was closed. Empty when the store is only read.
+  public var replacedValues: [ReplacedValue]
+
   /// Creates a load result.
   public init(
     standups: IdentifiedArrayOf<Standup>,
     access: StorageAccess = .readWrite,
     unreadable: [UnreadableStandup] = [],
-    opening: Opening = .finished(OpeningReport())
+    opening: Opening = .finished(OpeningReport()),
+    replacedValues: [ReplacedValue] = []
   ) {
     self.standups = standups
     self.access = access
     self.unreadable = unreadable
     self.opening = opening
+    self.replacedValues = replacedValues
   }
 }
 

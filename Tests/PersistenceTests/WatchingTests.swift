@@ -202,6 +202,34 @@ struct WatchingTests {
     #expect(try await other.changesElsewhere()?.replacedValues?.isEmpty != false)
   }
 
+  /// A value replaced while no app was open (two instances saved and quit, or `standups sync`
+  /// pulled a teammate's change) is told at the next launch, with nothing committed since.
+  @Test func aValueReplacedWhileTheAppWasClosedIsToldAtLaunchAndCanBePutBack() async throws {
+    try await folder.seed([.mock])
+    let first = folder.database { $0.owner = "first" }
+    let second = folder.database { $0.owner = "second" }
+    _ = try await first.load()
+    _ = try await second.load()
+    var mine = Standup.mock
+    mine.title = "Design review"
+    var theirs = Standup.mock
+    theirs.title = "Design sync"
+    try await first.apply(.edited(Standup.mock.id, StandupEdit(from: .mock, to: mine)))
+    try await second.apply(.edited(Standup.mock.id, StandupEdit(from: .mock, to: theirs)))
+
+    let store = await makeStore(on: folder.database { $0.owner = "launched" })
+    store.exhaustivity = .off
+    let replaced = try #require(store.state.storage.replacedValues.first)
+    #expect(replaced.value == .title("Design review"))
+    #expect(store.state.alert == .valueReplaced(replaced))
+
+    await store.send(.alert(.presented(.putReplacedValueBack(replaced.id))))
+    await store.receive(\.written)
+    await store.receive(\.written)
+    #expect(try await folder.stored().first?.title == "Design review")
+    #expect(store.state.storage.replacedValues.isEmpty)
+  }
+
   @Test func aStandupDeletedElsewhereWhileItIsEditedHereGoesWhenTheUserLetsItGo() async throws {
     try await folder.seed([.mock, .engineeringMock])
     var form = StandupForm.State(standup: .mock)

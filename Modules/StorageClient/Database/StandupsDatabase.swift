@@ -146,13 +146,19 @@ public actor StandupsDatabase {
     }
     // NB: Everything is read before anything is written: a row that cannot be read is set
     // aside here, and never written over.
+    let owner = options.owner
     let (read, seen) = try reading(queue) { db in
       (
         // NB: An empty file at the path (`touch standups.sqlite`) holds no standups until
         // opening finishes and makes its tables.
         try Schema.migrator.appliedIdentifiers(db).isEmpty
           ? StandupRows.Read() : StandupRows.fetchAll(db),
-        CommitsSeen(dataVersion: try Self.dataVersion(db), sequence: try Self.lastSequence(db))
+        CommitsSeen(
+          dataVersion: try Self.dataVersion(db), sequence: try Self.lastSequence(db),
+          // NB: Read now, not at the first look: a look reads them only after a commit, and one
+          // replaced while the app was closed (a team's pull by `standups sync`) waits for none.
+          replacedValues: try opened.access == .readWrite && db.tableExists("replacedValue")
+            ? ReplacedValueRecord.fetchAll(db, notReplacedBy: .process(owner)) : [])
       )
     }
     self.queue = queue
@@ -160,7 +166,8 @@ public actor StandupsDatabase {
     commitsSeen = seen
     if let path { openedFile = FileIdentity(ofFileAt: path) }
     var stored = StoredStandups(
-      standups: read.standups, access: opened.access, unreadable: read.unreadable)
+      standups: read.standups, access: opened.access, unreadable: read.unreadable,
+      replacedValues: seen.replacedValues)
     guard opened.access == .readWrite else { return stored }
     isOpeningFinished = false
     do {

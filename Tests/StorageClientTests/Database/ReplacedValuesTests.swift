@@ -44,6 +44,27 @@ struct ReplacedValuesTests {
     #expect(try await first.changesElsewhere()?.replacedValues == nil, "put away for good")
   }
 
+  @Test func aValueReplacedWhileNoInstanceRanIsLoadedAtTheNextLaunchAndNotToldTwice()
+    async throws
+  {
+    try await folder.seed([.mock])
+    let first = folder.database { $0.owner = "first" }
+    let second = folder.database { $0.owner = "second" }
+    _ = try await first.load()
+    _ = try await second.load()
+    try await first.apply(.edited(Standup.mock.id, StandupEdit(title: "Design review")))
+    var theirs = Standup.mock
+    theirs.title = "Design sync"
+    var seen = Standup.mock
+    seen.title = "Design"
+    try await second.apply(.edited(Standup.mock.id, StandupEdit(from: seen, to: theirs)))
+
+    let next = folder.database { $0.owner = "next" }
+    let stored = try await next.load()
+    #expect(stored.replacedValues.map(\.value) == [.title("Design review")])
+    #expect(try await next.changesElsewhere()?.replacedValues == nil, "told once, at launch")
+  }
+
   @Test func aSaveOfTheSameValueOrOfAnUntouchedFieldReplacesNothing() async throws {
     try await folder.seed([.mock])
     let first = folder.database { $0.owner = "first" }
