@@ -110,9 +110,7 @@ struct TeamLedgerTests {
     // machine had it when the meeting was recorded: with the attendee.
     _ = try await database.applyPulledTeamChanges(
       [
-        PulledTeamChange(
-          sequence: 1, machine: machine, machineSequence: shared.machineSequence, madeBy: "alice",
-          change: shared.change),
+        shareBack(shared, from: machine),
         PulledTeamChange(
           sequence: 2, machine: other, machineSequence: 1, madeBy: "bob", basedOn: 1,
           change: try encode(
@@ -165,9 +163,7 @@ struct TeamLedgerTests {
     try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Waiting here")))
     _ = try await database.applyPulledTeamChanges(
       [
-        PulledTeamChange(
-          sequence: 1, machine: machine, machineSequence: shared.machineSequence, madeBy: "alice",
-          change: shared.change),
+        shareBack(shared, from: machine),
         PulledTeamChange(
           sequence: 2, machine: other, machineSequence: 1, madeBy: "bob", basedOn: 1,
           change: try encode(.deleted(Standup.mock.id))),
@@ -347,6 +343,13 @@ struct TeamLedgerTests {
     try await database.joinTeam(
       server: "postgresql://alice@127.0.0.1/team", team: "platform", machine: machine)
     return (database, machine)
+  }
+
+  /// This machine's share, back from the server as change 1 of the team's order.
+  private func shareBack(_ shared: WaitingTeamChange, from machine: UUID) -> PulledTeamChange {
+    PulledTeamChange(
+      sequence: 1, machine: machine, machineSequence: shared.machineSequence, madeBy: "alice",
+      change: shared.change)
   }
 
   private func encode(_ change: StandupsChange) throws -> String {
