@@ -265,8 +265,9 @@ public struct AttendeesEdit: Equatable, Sendable {
   public var removed: [Attendee.ID]
   /// Attendees whose name changed, with their new names.
   public var renamed: [Attendee]
-  /// The order the user left the attendees in, new ones included; empty when the user added and
-  /// moved no one, so that applied where the order changed meanwhile, that order stays.
+  /// The order the user left the attendees in, new ones included; empty when the user moved no
+  /// one and added attendees only at the end, so that applied where the order changed meanwhile,
+  /// that order stays.
   public var order: [Attendee.ID]
 
   /// An edit of the given parts.
@@ -285,11 +286,14 @@ public struct AttendeesEdit: Equatable, Sendable {
   /// The edit that turns `before` into `after`, or `nil` when they are the same.
   public init?(from before: IdentifiedArrayOf<Attendee>, to after: IdentifiedArrayOf<Attendee>) {
     guard before != after else { return nil }
-    // NB: An edit that adds or moves no one carries no order: a rename applied where another
-    // member reordered the attendees meanwhile must not put them back in this user's order unseen.
-    let keepsTheOrder = Array(after.ids) == before.ids.filter { after[id: $0] != nil }
+    // NB: An edit that moves no one and adds only at the end carries no order: a rename or an
+    // add applied where another member reordered the attendees meanwhile must not put them back
+    // in this user's order unseen.
+    let added = after.filter { before[id: $0.id] == nil }
+    let keepsTheOrder =
+      Array(after.ids) == before.ids.filter { after[id: $0] != nil } + added.map(\.id)
     self.init(
-      added: after.filter { before[id: $0.id] == nil },
+      added: Array(added),
       removed: before.ids.filter { after[id: $0] == nil },
       renamed: after.filter { attendee in
         before[id: attendee.id].map { $0.name != attendee.name } ?? false
@@ -308,13 +312,18 @@ public struct AttendeesEdit: Equatable, Sendable {
   /// attendee the user renamed is kept, with the new name, even when it was removed elsewhere
   /// meanwhile: what the user typed is never dropped without a word
   /// (``StandupEdit/attendeesRenamedButGone(in:)`` says which).
+  ///
+  /// An attendee added goes last, even when it is there already: an edit applied again after
+  /// changes ordered before it (a team's waiting change, after a pull) puts its attendees where
+  /// applying it after those changes puts them. Applying an edit twice is applying it once.
   public func apply(to attendees: inout IdentifiedArrayOf<Attendee>) {
     attendees.removeAll { removed.contains($0.id) }
     for attendee in renamed {
       attendees[id: attendee.id] = attendee
     }
-    for attendee in added where attendees[id: attendee.id] == nil {
-      attendees.append(attendee)
+    for attendee in added {
+      let current = attendees.remove(id: attendee.id)
+      attendees.append(current ?? attendee)
     }
     let ordered = order.compactMap { attendees[id: $0] }
     let others = attendees.filter { !order.contains($0.id) }

@@ -113,16 +113,26 @@ extension PersistedApp {
 
   /// The values of the user's that other instances' saves replaced, as the storage lists them
   /// now: each new one is told, with a way to put it back; one another instance put away
-  /// already is no longer asked about.
+  /// already is no longer asked about, whether its alert waits or is on screen.
   func tell(_ replaced: [ReplacedValue], _ state: inout State) {
     let known = Set(state.storage.replacedValues.map(\.id))
     let listed = Set(replaced.map(\.id))
+    let answeredElsewhere = state.storage.replacedValues.filter { !listed.contains($0.id) }
     state.storage.replacedValues = replaced
-    state.storage.waitingAlerts.removeAll { alert in
-      alert.buttons.contains { button in
-        guard case .putReplacedValueBack(let id)? = button.action else { return false }
-        return !listed.contains(id)
+    func asksAbout(_ alert: AlertState<Action.Alert>) -> ReplacedValue? {
+      for case .putReplacedValueBack(let id)? in alert.buttons.map(\.action) {
+        return answeredElsewhere.first { $0.id == id }
       }
+      return nil
+    }
+    state.storage.waitingAlerts.removeAll { asksAbout($0) != nil }
+    if let shown = state.alert, let value = asksAbout(shown) {
+      state.alert = nil
+      state.tell([
+        "Another instance of Standups answered about the replaced value of "
+          + "\(value.standupTitle.quotedForPeople)."
+      ])
+      state.showWaitingAlert()
     }
     for value in replaced where !known.contains(value.id) {
       state.notify(.valueReplaced(value))

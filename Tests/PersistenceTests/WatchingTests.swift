@@ -230,6 +230,40 @@ struct WatchingTests {
     #expect(store.state.storage.replacedValues.isEmpty)
   }
 
+  /// Two instances tell the same replaced value; once one puts it back, the other's alert, on
+  /// screen, closes at its next look, saying why.
+  @Test func aReplacedValueAnsweredInAnotherInstanceClosesItsAlertHere() async throws {
+    try await folder.seed([.mock])
+    let first = folder.database { $0.owner = "first" }
+    let second = folder.database { $0.owner = "second" }
+    _ = try await first.load()
+    _ = try await second.load()
+    var mine = Standup.mock
+    mine.title = "Design review"
+    var theirs = Standup.mock
+    theirs.title = "Design sync"
+    try await first.apply(.edited(Standup.mock.id, StandupEdit(from: .mock, to: mine)))
+    try await second.apply(.edited(Standup.mock.id, StandupEdit(from: .mock, to: theirs)))
+
+    let here = await makeStore(on: folder.database { $0.owner = "here" })
+    let there = await makeStore(on: folder.database { $0.owner = "there" })
+    here.exhaustivity = .off
+    there.exhaustivity = .off
+    let replaced = try #require(here.state.storage.replacedValues.first)
+    #expect(here.state.alert == .valueReplaced(replaced))
+    await there.send(.alert(.presented(.putReplacedValueBack(replaced.id))))
+    await there.receive(\.written)
+    await there.receive(\.written)
+
+    await here.send(.lookForChangesElsewhere)
+    await here.receive(\.changesElsewhereFound)
+    #expect(here.state.alert == nil)
+    #expect(here.state.storage.replacedValues.isEmpty)
+    #expect(
+      here.state.storage.notice
+        == "Another instance of Standups answered about the replaced value of “Design review”.")
+  }
+
   @Test func aStandupDeletedElsewhereWhileItIsEditedHereGoesWhenTheUserLetsItGo() async throws {
     try await folder.seed([.mock, .engineeringMock])
     var form = StandupForm.State(standup: .mock)

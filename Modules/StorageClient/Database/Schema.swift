@@ -65,6 +65,19 @@ import GRDB
 ///   machine sends again once it has pulled the server's order again (`resharePending` is set
 ///   while it has rows).
 ///
+/// Added by "standups v6", to say who in the team did what:
+///
+/// - `replacedValue.member`: the member whose change replaced a value of this machine's.
+/// - `teamDeletedBy`: who deleted each standup the team deleted.
+/// - `teamDeletionQuestion.broughtBack`: the team's order holds the standup again after the
+///   deletion asked about.
+///
+/// Added by "standups v7":
+///
+/// - `teamDeletionQuestion.keptAs`: the user answered "Keep it", and the number of the keep's
+///   change in the outbox: the row stays, no longer asked, until that change comes back in a
+///   pull, since until then a change ordered before it may bring the standup back.
+///
 /// A database whose migrations include ones this release does not know was made by a newer
 /// release: it is opened read-only (``DatabaseMigrator/hasBeenSuperseded(_:)``).
 enum Schema {
@@ -226,6 +239,11 @@ enum Schema {
       // for the team, or this machine would differ from the order for good.
       try db.alter(table: "teamDeletionQuestion") { table in
         table.add(column: "broughtBack", .boolean).notNull().defaults(to: false)
+      }
+    }
+    migrator.registerMigration("standups v7") { db in
+      try db.alter(table: "teamDeletionQuestion") { table in
+        table.add(column: "keptAs", .integer)
       }
     }
     return migrator

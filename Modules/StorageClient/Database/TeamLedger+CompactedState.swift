@@ -45,6 +45,8 @@ extension TeamLedger {
     let folded = state.machinesSeen[MemberMachine(madeBy: role, machine: membership.machine)] ?? 0
     try db.execute(sql: "DELETE FROM teamOutbox WHERE sequence <= ?", arguments: [folded])
     outbox.entries.removeAll { $0.machineSequence <= folded }
+    try db.execute(
+      sql: "DELETE FROM teamDeletionQuestion WHERE keptAs <= ?", arguments: [folded])
     let sharedBefore = try sharedIDs(db)
 
     var inState = Set<Standup.ID>()

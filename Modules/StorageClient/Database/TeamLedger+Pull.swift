@@ -86,9 +86,15 @@ extension TeamLedger {
         }
         report.keptApart += try keepApartOwnCopies(of: decoded, makeID: makeID, db)
       }
-      if let problem = try writeUnlessRefused(
-        decoded, db, after: { try bringBackAsCarried(decoded, $0) })
-      {
+      let bringingBack = { (db: Database) in
+        try bringBackAsCarried(decoded, db) { replacing in
+          guard !isOwn else { return }
+          try tellReplaced(
+            by: replacing, of: change.madeBy, ownedFields(of: replacing), outbox, at: now,
+            makeID: makeID, db)
+        }
+      }
+      if let problem = try writeUnlessRefused(decoded, db, after: bringingBack) {
         report.skipped.append(
           TeamPullReport.Skipped(sequence: change.sequence, madeBy: change.madeBy, reason: problem))
         continue
@@ -162,6 +168,10 @@ extension TeamLedger {
       sql: "DELETE FROM teamOutbox WHERE pushed = 1 AND sequence = ?",
       arguments: [pulled.machineSequence], db)
     outbox.remove(machineSequence: pulled.machineSequence)
+    // NB: A standup kept for the team is the team's again once the keep is in the order.
+    try executeCached(
+      sql: "DELETE FROM teamDeletionQuestion WHERE keptAs = ?",
+      arguments: [pulled.machineSequence], db)
     if case .deleted = change { return }
     for id in change.standupIDs {
       try executeCached(
@@ -201,12 +211,14 @@ extension TeamLedger {
   /// machine holds only until its user answers the deletion's question: at that point of the
   /// order the standup is gone, so the change brings it back as it carries it, here as on every
   /// other machine (the rule that every machine ends on the server's order). This machine's own
-  /// waiting changes to it are applied again after the pull. Returns why it could not, as a
-  /// write does. Guarded by
-  /// `TeamLedgerTests.aStandupHeldForADeletionsQuestionComesBackAsTheChangeThatBringsItBackCarriesIt`.
-  private static func bringBackAsCarried(_ change: StandupsChange, _ db: Database) throws
-    -> String?
-  {
+  /// waiting changes to it are applied again after the pull; its values the replace takes away
+  /// are handed to `tell` first, as the edit the replace amounts to. Returns why it could not, as
+  /// a write does. Guarded by
+  /// `TeamLedgerTests.aStandupHeldForADeletionsQuestionComesBackAsTheChangeThatBringsItBackCarriesIt`
+  /// and `TeamLedgerTests.aValueOfThisMachinesTheBringBackReplacesIsTold`.
+  private static func bringBackAsCarried(
+    _ change: StandupsChange, _ db: Database, tell: (StandupsChange) throws -> Void
+  ) throws -> String? {
     let carried: [Standup]
     switch change {
     case .added(let standups): carried = standups
@@ -219,6 +231,9 @@ extension TeamLedger {
         sql: "SELECT NOT broughtBack FROM teamDeletionQuestion WHERE standupId = ?"),
       arguments: [standup.id.rawValue.uuidString]) == true
     {
+      if let held = try StandupRows.fetchOne(db, id: standup.id) {
+        try tell(.edited(standup.id, .bringingBack(standup, over: held)))
+      }
       if let problem = try replace(with: standup, db) { return problem }
     }
     return nil
@@ -308,5 +323,21 @@ extension MemberMachine {
   init?(_ row: Row) {
     guard let machine = UUID(uuidString: row["machine"]) else { return nil }
     self.init(madeBy: row["madeBy"], machine: machine)
+  }
+}
+
+extension StandupEdit {
+  /// What a change that brings back `carried` does to `held`, the copy this machine kept for a
+  /// deletion's question: it makes `held` into `carried`, having seen only its own values, never
+  /// `held`'s. So each value of `held`'s it replaces counts as replaced unseen, and is told when
+  /// it was this machine's.
+  fileprivate static func bringingBack(_ carried: Standup, over held: Standup) -> StandupEdit {
+    var edit = StandupEdit(from: held, to: carried)
+    var names: [Attendee.ID: String] = [:]
+    for attendee in edit.attendees?.renamed ?? [] { names[attendee.id] = attendee.name }
+    edit.seen = Seen(
+      title: edit.title, duration: edit.duration, theme: edit.theme, attendeeNames: names,
+      attendeeOrder: edit.seen.attendeeOrder.map { _ in Array(carried.attendees.ids) })
+    return edit
   }
 }

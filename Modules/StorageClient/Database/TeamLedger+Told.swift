@@ -11,7 +11,11 @@ extension TeamLedger {
   static func deletionQuestions(_ db: Database) throws -> [TeamDeletionQuestion] {
     var questions: [TeamDeletionQuestion] = []
     for row in try Row.fetchAll(
-      db, sql: "SELECT standupId, deletedBy FROM teamDeletionQuestion ORDER BY standupId")
+      db,
+      sql: """
+        SELECT standupId, deletedBy FROM teamDeletionQuestion WHERE keptAs IS NULL
+        ORDER BY standupId
+        """)
     {
       // NB: A standup deleted here since is no question any more; the answer's commit (or
       // leaving the team) removes its row.
@@ -27,7 +31,11 @@ extension TeamLedger {
   ///
   /// Keeping it sends it whole, and its values again: a machine where a change ordered after
   /// the deletion brought it back (a meeting, which carries the standup as its recorder had it)
-  /// takes this machine's values, which saw every change of the order.
+  /// takes this machine's values, which saw every change of the order. The question stays,
+  /// answered (`keptAs`), until the keep comes back in a pull: a change the server orders
+  /// before it may still bring the standup back, and does so here as everywhere
+  /// (``bringBackAsCarried(_:_:)``). Guarded by
+  /// `TeamLedgerTests.aStandupKeptForTheTeamComesBackAsAChangeOrderedBeforeTheKeepCarriesIt`.
   ///
   /// Letting it go deletes it here, and, when the team's order holds it again after the
   /// deletion (a change ordered after it brought it back), for the team too: a machine's shared
@@ -38,14 +46,21 @@ extension TeamLedger {
       try Bool.fetchOne(
         db, sql: "SELECT broughtBack FROM teamDeletionQuestion WHERE standupId = ?",
         arguments: [key]) ?? false
-    try db.execute(sql: "DELETE FROM teamDeletionQuestion WHERE standupId = ?", arguments: [key])
-    guard let standup = try StandupRows.fetchOne(db, id: id) else { return }
+    guard let standup = try StandupRows.fetchOne(db, id: id) else {
+      try db.execute(
+        sql: "DELETE FROM teamDeletionQuestion WHERE standupId = ?", arguments: [key])
+      return
+    }
     let basedOn = try TeamMembership.fetch(db)?.lastSequence ?? 0
     if keep {
-      for change in [StandupsChange.added([standup]), .edited(id, .init(restating: standup))] {
-        try addToOutbox(change, basedOn: basedOn, db)
-      }
+      try addToOutbox(.added([standup]), basedOn: basedOn, db)
+      try db.execute(
+        sql: "UPDATE teamDeletionQuestion SET keptAs = ? WHERE standupId = ?",
+        arguments: [db.lastInsertedRowID, key])
+      try addToOutbox(.edited(id, .init(restating: standup)), basedOn: basedOn, db)
     } else {
+      try db.execute(
+        sql: "DELETE FROM teamDeletionQuestion WHERE standupId = ?", arguments: [key])
       try StandupRecord.deleteOne(db, key: key)
       // NB: Otherwise nothing for the team: the server has the deletion already.
       if broughtBack {

@@ -100,6 +100,43 @@ struct TeamLedgerAttendeeTests {
       "the order put back was this user's, and bob's replaced it unseen")
   }
 
+  @Test func attendeesAddedOnTwoMachinesEndInTheServersOrder() async throws {
+    let (database, _) = try await sharingTheMock()
+    let mine = Attendee(id: Attendee.ID(UUID()), name: "Added here")
+    let bobs = Attendee(id: Attendee.ID(UUID()), name: "Added by bob")
+    let addMine = StandupsChange.edited(
+      Standup.mock.id, StandupEdit(from: .mock, to: Standup.mock.with(mine)))
+    try await database.apply(addMine)
+    let addBobs = StandupsChange.edited(
+      Standup.mock.id, StandupEdit(from: .mock, to: Standup.mock.with(bobs)))
+    try await pull(addBobs, into: database, at: 2)
+
+    var order: IdentifiedArrayOf<Standup> = [.mock]
+    addBobs.apply(to: &order)
+    addMine.apply(to: &order)
+    #expect(
+      try await database.readStandups()[id: Standup.mock.id]?.attendees.map(\.name)
+        == order[id: Standup.mock.id]?.attendees.map(\.name),
+      "bob's add is ordered first; this machine's, still waiting, will be ordered after it")
+  }
+
+  @Test func anAttendeeAddedHereKeepsTheOrderAnotherMemberGaveMeanwhile() async throws {
+    let (database, machine) = try await sharingTheMock()
+    let mine = Attendee(id: Attendee.ID(UUID()), name: "Added here")
+    try await database.apply(
+      .edited(Standup.mock.id, StandupEdit(from: .mock, to: Standup.mock.with(mine))))
+    let reversed = Standup.mock.ordered(Standup.mock.attendees.ids.reversed())
+    try await pull(
+      .edited(Standup.mock.id, StandupEdit(from: .mock, to: reversed)), into: database, at: 2)
+    try await pullBack(database, machine, from: 3)
+
+    #expect(
+      try await database.readStandups()[id: Standup.mock.id]?.attendees.ids.elements
+        == reversed.attendees.ids + [mine.id],
+      "the add goes last, and bob's order stays")
+    #expect(try await database.valuesReplacedByTheTeam().isEmpty)
+  }
+
   /// A database in a team, the mock shared and its share back from the server as change 1.
   private func sharingTheMock() async throws -> (StandupsDatabase, UUID) {
     let database = StandupsDatabase(inMemoryHolding: [.mock])

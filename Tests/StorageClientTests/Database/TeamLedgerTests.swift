@@ -137,6 +137,116 @@ struct TeamLedgerTests {
       "the server's order applied: the meeting brought back the standup it carries")
   }
 
+  @Test func aStandupKeptForTheTeamComesBackAsAChangeOrderedBeforeTheKeepCarriesIt()
+    async throws
+  {
+    let (database, machine) = try await joined(holding: [.mock])
+    try await database.share([Standup.mock.id])
+    let shared = try #require(try await database.waitingTeamChanges(limit: 1).first)
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Waiting here")))
+    _ = try await database.applyPulledTeamChanges(
+      [
+        shareBack(shared, from: machine),
+        PulledTeamChange(
+          sequence: 2, machine: other, machineSequence: 1, madeBy: "bob", basedOn: 1,
+          change: try encode(.deleted(Standup.mock.id))),
+      ], through: 2, as: "alice")
+    try await database.answerTeamDeletion(of: Standup.mock.id, keep: true)
+    #expect(try await database.teamDeletionQuestions().isEmpty, "answered, so no longer asked")
+
+    // NB: Carol recorded a meeting before she heard of the deletion, with an attendee she had
+    // added; the server orders it after the deletion and before this machine's keep.
+    var carols = Standup.mock
+    carols.attendees.append(Attendee(id: Attendee.ID(UUID()), name: "Dana"))
+    let meeting = Meeting(
+      id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: 1), transcript: "Carol's")
+    let carolsMeeting = try encode(.meetingRecorded(meeting, standup: carols))
+    _ = try await database.applyPulledTeamChanges(
+      [
+        PulledTeamChange(
+          sequence: 3, machine: UUID(), machineSequence: 1, madeBy: "carol", basedOn: 1,
+          change: carolsMeeting)
+      ], through: 3, as: "alice")
+
+    var order: IdentifiedArrayOf<Standup> = []
+    let waiting = try await database.waitingTeamChanges(limit: 10).map(\.change)
+    for change in try [shared.change, encode(.deleted(Standup.mock.id)), carolsMeeting] + waiting {
+      try decode(change).apply(to: &order)
+    }
+    try #require(order[id: Standup.mock.id]?.attendees.contains { $0.name == "Dana" } == true)
+    #expect(
+      try await database.readStandups()[id: Standup.mock.id] == order[id: Standup.mock.id],
+      "the server's order applied, this machine's keep last")
+  }
+
+  @Test func aStandupKeptForTheTeamIsTheTeamsAgainOnceTheKeepIsInTheOrder() async throws {
+    let (database, machine) = try await joined(holding: [.mock])
+    try await database.share([Standup.mock.id])
+    let shared = try #require(try await database.waitingTeamChanges(limit: 1).first)
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Waiting here")))
+    _ = try await database.applyPulledTeamChanges(
+      [
+        shareBack(shared, from: machine),
+        PulledTeamChange(
+          sequence: 2, machine: other, machineSequence: 1, madeBy: "bob", basedOn: 1,
+          change: try encode(.deleted(Standup.mock.id))),
+      ], through: 2, as: "alice")
+    try await database.answerTeamDeletion(of: Standup.mock.id, keep: true)
+    let keep = try await database.waitingTeamChanges(limit: 10)
+    try await database.teamChangesPushed(through: .max)
+
+    // NB: The keep comes back; then Carol's meeting, recorded on the standup as she had it
+    // before, is a meeting of a standup every machine holds: it adds a meeting, nothing else.
+    let meeting = Meeting(
+      id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: 1), transcript: "Carol's")
+    _ = try await database.applyPulledTeamChanges(
+      keep.enumerated().map { offset, change in
+        PulledTeamChange(
+          sequence: 3 + Int64(offset), machine: machine, machineSequence: change.machineSequence,
+          madeBy: "alice", basedOn: 2, change: change.change)
+      } + [
+        PulledTeamChange(
+          sequence: 3 + Int64(keep.count), machine: UUID(), machineSequence: 1, madeBy: "carol",
+          basedOn: 3 + Int64(keep.count) - 1,
+          change: try encode(.meetingRecorded(meeting, standup: .mock)))
+      ], through: 3 + Int64(keep.count), as: "alice")
+
+    let stored = try #require(try await database.readStandups()[id: Standup.mock.id])
+    #expect(stored.title == "Waiting here")
+    #expect(stored.meetings.contains { $0.id == meeting.id })
+    #expect(try await database.waitingTeamChangeCount() == 0)
+  }
+
+  @Test func aValueOfThisMachinesTheBringBackReplacesIsTold() async throws {
+    let (database, machine) = try await joined(holding: [.mock])
+    try await database.share([Standup.mock.id])
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Alice's title")))
+    let waiting = try await database.waitingTeamChanges(limit: 10)
+    try await database.teamChangesPushed(through: waiting[1].machineSequence)
+    let meeting = Meeting(
+      id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: 1), transcript: "Carol's")
+    // NB: Bob deletes and Carol records a meeting, neither having seen Alice's title: the
+    // meeting brings the standup back as Carol had it.
+    _ = try await database.applyPulledTeamChanges(
+      [
+        shareBack(waiting[0], from: machine),
+        PulledTeamChange(
+          sequence: 2, machine: machine, machineSequence: waiting[1].machineSequence,
+          madeBy: "alice", basedOn: 1, change: waiting[1].change),
+        PulledTeamChange(
+          sequence: 3, machine: other, machineSequence: 1, madeBy: "bob", basedOn: 1,
+          change: try encode(.deleted(Standup.mock.id))),
+        PulledTeamChange(
+          sequence: 4, machine: UUID(), machineSequence: 1, madeBy: "carol", basedOn: 1,
+          change: try encode(.meetingRecorded(meeting, standup: .mock))),
+      ], through: 4, as: "alice")
+
+    #expect(try await database.readStandups()[id: Standup.mock.id]?.title == Standup.mock.title)
+    let told = try await database.valuesReplacedByTheTeam()
+    #expect(told.map(\.value) == [.title("Alice's title")])
+    #expect(told.map(\.member) == ["carol"])
+  }
+
   @Test func anEditOrDeletionOfAStandupThisMachineHoldsAsItsOwnLeavesItAlone() async throws {
     // NB: This machine holds the mock as its own (it left the team and kept it); the team's
     // order deleted it meanwhile, and an edit made before the deletion was ordered after it.
