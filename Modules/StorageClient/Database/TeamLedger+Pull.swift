@@ -330,9 +330,11 @@ extension StandupEdit {
   /// What a change that brings back `carried` does to `held`, the copy this machine kept for a
   /// deletion's question: it makes `held` into `carried`, having seen only its own values, never
   /// `held`'s. So each value of `held`'s it replaces counts as replaced unseen, and is told when
-  /// it was this machine's.
+  /// it was this machine's; an attendee removed here that it carries counts as named by it, as
+  /// a rename that brings an attendee back does.
   fileprivate static func bringingBack(_ carried: Standup, over held: Standup) -> StandupEdit {
     var edit = StandupEdit(from: held, to: carried)
+    if let added = edit.attendees?.added { edit.attendees?.renamed += added }
     var names: [Attendee.ID: String] = [:]
     for attendee in edit.attendees?.renamed ?? [] { names[attendee.id] = attendee.name }
     edit.seen = Seen(

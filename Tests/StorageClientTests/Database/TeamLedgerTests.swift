@@ -220,7 +220,11 @@ struct TeamLedgerTests {
   @Test func aValueOfThisMachinesTheBringBackReplacesIsTold() async throws {
     let (database, machine) = try await joined(holding: [.mock])
     try await database.share([Standup.mock.id])
-    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Alice's title")))
+    let blob = try #require(Standup.mock.attendees.first)
+    var alices = Standup.mock
+    alices.title = "Alice's title"
+    alices.attendees.remove(id: blob.id)
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(from: .mock, to: alices)))
     let waiting = try await database.waitingTeamChanges(limit: 10)
     try await database.teamChangesPushed(through: waiting[1].machineSequence)
     let meeting = Meeting(
@@ -241,10 +245,14 @@ struct TeamLedgerTests {
           change: try encode(.meetingRecorded(meeting, standup: .mock))),
       ], through: 4, as: "alice")
 
-    #expect(try await database.readStandups()[id: Standup.mock.id]?.title == Standup.mock.title)
+    let stored = try #require(try await database.readStandups()[id: Standup.mock.id])
+    #expect(stored.title == Standup.mock.title)
+    #expect(stored.attendees == Standup.mock.attendees, "as Carol's meeting carries it")
     let told = try await database.valuesReplacedByTheTeam()
-    #expect(told.map(\.value) == [.title("Alice's title")])
-    #expect(told.map(\.member) == ["carol"])
+    #expect(told.count == 2)
+    #expect(told.contains { $0.value == .title("Alice's title") })
+    #expect(told.contains { $0.value == .attendeeRemoved(blob) }, "Blob, removed here, is back")
+    #expect(told.map(\.member) == ["carol", "carol"])
   }
 
   @Test func anEditOrDeletionOfAStandupThisMachineHoldsAsItsOwnLeavesItAlone() async throws {
