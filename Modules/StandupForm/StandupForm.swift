@@ -121,6 +121,7 @@ public struct StandupForm: Reducer {
     case deleteAttendees(atOffsets: IndexSet)
     case durationChanged(minutes: Int)
     case focusChanged(State.Field?)
+    case moveAttendees(fromOffsets: IndexSet, toOffset: Int)
     case themeChanged(Theme)
     case titleChanged(String)
   }
@@ -161,6 +162,10 @@ public struct StandupForm: Reducer {
         state.focus = focus
         return .none
 
+      case .moveAttendees(let offsets, let destination):
+        moveAttendees(at: offsets, to: destination, in: &state)
+        return .none
+
       case .themeChanged(let theme):
         state.standup.theme = theme
         return .none
@@ -189,5 +194,15 @@ public struct StandupForm: Reducer {
     }
     let nearest = min(firstOffset, state.standup.attendees.count - 1)
     state.focus = .attendee(state.standup.attendees[nearest].id)
+  }
+
+  /// Moves the attendees at `offsets` (ignoring offsets past the end) to before the attendee at
+  /// `destination` (the end at most), as a list's drag does; the focus stays on the attendee it
+  /// was on, wherever that goes.
+  private func moveAttendees(at offsets: IndexSet, to destination: Int, in state: inout State) {
+    let offsets = offsets.filteredIndexSet { state.standup.attendees.indices.contains($0) }
+    guard !offsets.isEmpty else { return }
+    state.standup.attendees.move(
+      fromOffsets: offsets, toOffset: min(max(destination, 0), state.standup.attendees.count))
   }
 }

@@ -101,6 +101,24 @@ struct StandupFormTests {
     await store.send(.deleteAttendees(atOffsets: [7]))
   }
 
+  @Test func movingAnAttendeeKeepsTheFocusOnThemAndTheSaveCarriesTheOrder() async {
+    let standup = Standup.engineeringMock
+    let store = makeStore(standup)
+    let ids = standup.attendees.ids
+    await store.send(.focusChanged(.attendee(ids[2]))) { $0.focus = .attendee(ids[2]) }
+    await store.send(.moveAttendees(fromOffsets: [2], toOffset: 0)) {
+      let moved = $0.standup.attendees.remove(at: 2)
+      $0.standup.attendees.insert(moved, at: 0)
+    }
+    #expect(store.state.focus == .attendee(ids[2]))
+    #expect(store.state.edit.attendees?.order == [ids[2], ids[0], ids[1]])
+    // NB: An offset past the end moves no one; a destination past the end is the end.
+    await store.send(.moveAttendees(fromOffsets: [9], toOffset: 0))
+    await store.send(.moveAttendees(fromOffsets: [0], toOffset: 99)) {
+      $0.standup.attendees = standup.attendees
+    }
+  }
+
   @Test func renamingAMissingAttendeeIsReported() async {
     let store = makeStore(.engineeringMock)
 

@@ -40,6 +40,27 @@ struct KeyMapTests {
     }
   }
 
+  @Test func pageUpAndPageDownMoveTheFocusedAttendeeAndTheSaveKeepsTheOrder() async {
+    await withSerialEffects {
+      let driver = await Driver(standups: [.engineeringMock])
+      await driver.start()
+      let names = Standup.engineeringMock.attendees.map(\.name)
+      driver.press(.enter, .character("e"))
+      driver.press(.down, .down, .down, .down, .down)
+      driver.press(.pageUp, .pageUp, .pageUp)
+      #expect(
+        driver.state.destination?[case: \.edit]?.standup.attendees.map(\.name)
+          == [names[2], names[0], names[1]], "moved to the top, and no further")
+      driver.press(.pageDown)
+      driver.press(.enter)
+
+      let saved = [names[0], names[2], names[1]]
+      #expect(driver.state.list.standups.first?.attendees.map(\.name) == saved)
+      await driver.app.flush()
+      #expect(await driver.stored()?.first?.attendees.map(\.name) == saved)
+    }
+  }
+
   @Test func aFormWithoutATitleStaysOpenWithTheTitleFocused() async {
     await withSerialEffects {
       let driver = await Driver()

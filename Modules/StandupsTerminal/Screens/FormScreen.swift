@@ -14,7 +14,7 @@ enum FormScreen {
     [
       KeyHelp("⏎", confirm), KeyHelp("esc", "cancel"), KeyHelp("tab", "next"),
       KeyHelp("←→", "change"), KeyHelp("^A", "add attendee"), KeyHelp("^D", "remove attendee"),
-      KeyHelp("↑↓ ⇧tab", "move"),
+      KeyHelp("PgUp PgDn", "move attendee"), KeyHelp("↑↓ ⇧tab", "move"),
     ]
   }
 
@@ -153,6 +153,15 @@ enum FormScreen {
         let index = state.standup.attendees.index(id: id)
       else { return nil }
       outcome = .send(.deleteAttendees(atOffsets: IndexSet(integer: index)))
+    case .pageUp, .pageDown:
+      guard case .attendee(let id) = focused,
+        let index = state.standup.attendees.index(id: id)
+      else { return nil }
+      // NB: Before the attendee above, or after the one below: the destination is an offset
+      // in the list as it is before the move.
+      let destination = key == .pageUp ? index - 1 : index + 2
+      guard destination >= 0, destination <= state.standup.attendees.count else { return nil }
+      outcome = .send(.moveAttendees(fromOffsets: IndexSet(integer: index), toOffset: destination))
     default:
       outcome = edit(focused, with: key, state, &view)
     }
