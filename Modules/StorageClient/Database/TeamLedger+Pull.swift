@@ -5,32 +5,11 @@ import Models
 
 // Applying what a pull brought: the changes the server ordered after the last one applied
 // here, in its order, in one transaction, then this machine's own waiting changes again. A
-// change of another machine's that meets a change here is told (TeamLedger+Told.swift).
+// change of another machine's that meets a change here is told (TeamLedger+Told.swift); a
+// deletion, and a change that brings a standup back, have their own file
+// (TeamLedger+Deletions.swift).
 
 extension TeamLedger {
-  /// Whether another machine's deletion, `sequence` in the server's order, deletes a standup
-  /// this machine changed without having seen the deletion: a change of its in the outbox
-  /// (pushed or not) made before it had pulled that far. The standup then stays here, and the
-  /// user is asked (`teamDeletionQuestion`), as when a second instance deletes a standup being
-  /// edited.
-  ///
-  /// A change of this machine's the server ordered before the deletion counts too when the
-  /// deleting machine had not pulled it (`basedOn`): `teamOwnChange` keeps the place of this
-  /// machine's last change to each standup.
-  private static func deletionMeetsChangesHere(
-    of id: Standup.ID, at sequence: Int64, basedOn: Int64, _ outbox: Outbox, _ db: Database
-  ) throws -> Bool {
-    let lastOwn = try Int64.fetchOne(
-      db, sql: "SELECT sequence FROM teamOwnChange WHERE standupId = ?",
-      arguments: [id.rawValue.uuidString])
-    if let lastOwn, lastOwn > basedOn { return true }
-    return outbox.entries.contains { entry in
-      guard entry.basedOn < sequence, entry.change.standupIDs.contains(id) else { return false }
-      if case .deleted = entry.change { return false }
-      return true
-    }
-  }
-
   /// Applies the changes the server ordered after the last one applied, then this machine's
   /// waiting changes to the same standups again, in one transaction. A change that cannot be
   /// read or would break a rule is skipped, named in the report, and the rest go on.
@@ -73,28 +52,17 @@ extension TeamLedger {
         try tellReplaced(
           by: decoded, of: change.madeBy, fields, outbox, at: now, makeID: makeID, db)
         if case .deleted(let id) = decoded,
-          try deletionMeetsChangesHere(
-            of: id, at: change.sequence, basedOn: change.basedOn, outbox, db)
+          try asksWhetherToKeep(id, deletedBy: change, outbox, into: &report, db)
         {
-          try executeCached(
-            sql: """
-              INSERT OR REPLACE INTO teamDeletionQuestion (standupId, deletedBy) VALUES (?, ?)
-              """,
-            arguments: [id.rawValue.uuidString, change.madeBy], db)
-          report.deletedWhileChangedHere.append(id)
           continue
         }
-        report.keptApart += try keepApartOwnCopies(of: decoded, makeID: makeID, db)
       }
-      let bringingBack = { (db: Database) in
-        try bringBackAsCarried(decoded, db) { replacing in
-          guard !isOwn else { return }
-          try tellReplaced(
-            by: replacing, of: change.madeBy, ownedFields(of: replacing), outbox, at: now,
-            makeID: makeID, db)
-        }
-      }
-      if let problem = try writeUnlessRefused(decoded, db, after: bringingBack) {
+      let refusal =
+        decoded.bringsBack
+        ? try bringBack(
+          decoded, from: change, isOwn: isOwn, outbox, at: now, makeID: makeID, into: &report, db)
+        : try writeUnlessRefused(decoded, db)
+      if let problem = refusal {
         report.skipped.append(
           TeamPullReport.Skipped(sequence: change.sequence, madeBy: change.madeBy, reason: problem))
         continue
@@ -107,9 +75,7 @@ extension TeamLedger {
         report.standupIDs.formUnion(decoded.standupIDs)
         try unmarkOwnedHere(fields, db)
         if case .deleted(let id) = decoded {
-          try executeCached(
-            sql: "INSERT OR REPLACE INTO teamDeletedBy (standupId, member) VALUES (?, ?)",
-            arguments: [id.rawValue.uuidString, change.madeBy], db)
+          try noteWhoDeleted(id, by: change.madeBy, db)
         }
       }
     }
@@ -207,81 +173,6 @@ extension TeamLedger {
     }
   }
 
-  /// Makes way for a change that brings back a standup the team's order deleted, which this
-  /// machine holds only until its user answers the deletion's question: at that point of the
-  /// order the standup is gone, so the change brings it back as it carries it, here as on every
-  /// other machine (the rule that every machine ends on the server's order). This machine's own
-  /// waiting changes to it are applied again after the pull; its values the replace takes away
-  /// are handed to `tell` first, as the edit the replace amounts to. Returns why it could not, as
-  /// a write does. Guarded by
-  /// `TeamLedgerTests.aStandupHeldForADeletionsQuestionComesBackAsTheChangeThatBringsItBackCarriesIt`
-  /// and `TeamLedgerTests.aValueOfThisMachinesTheBringBackReplacesIsTold`.
-  private static func bringBackAsCarried(
-    _ change: StandupsChange, _ db: Database, tell: (StandupsChange) throws -> Void
-  ) throws -> String? {
-    let carried: [Standup]
-    switch change {
-    case .added(let standups): carried = standups
-    case .meetingRecorded(_, let standup): carried = [standup]
-    case .edited, .deleted: return nil
-    }
-    for standup in carried
-    where try Bool.fetchOne(
-      db.cachedStatement(
-        sql: "SELECT NOT broughtBack FROM teamDeletionQuestion WHERE standupId = ?"),
-      arguments: [standup.id.rawValue.uuidString]) == true
-    {
-      if let held = try StandupRows.fetchOne(db, id: standup.id) {
-        try tell(.edited(standup.id, .bringingBack(standup, over: held)))
-      }
-      if let problem = try replace(with: standup, db) { return problem }
-    }
-    return nil
-  }
-
-  /// Makes room for a standup the team adds (or brings back with a meeting) that this machine
-  /// holds as its own, not shared: the same standup, shared here once and left (or copied from a
-  /// file). When this machine's copy has other values, the team's takes its place, as the order
-  /// says every machine holds it, and this machine's is kept as a personal copy of its own under
-  /// a new ID: nothing of the team's differs here, and nothing of this machine's is lost or sent.
-  /// Returns the copies' titles.
-  static func keepApartOwnCopies(
-    of change: StandupsChange, makeID: () -> UUID, _ db: Database
-  ) throws -> [String] {
-    let theirs: [Standup]
-    switch change {
-    case .added(let standups): theirs = standups
-    case .meetingRecorded(_, let standup): theirs = [standup]
-    case .edited, .deleted: return []
-    }
-    var kept: [String] = []
-    for standup in theirs {
-      let key = standup.id.rawValue.uuidString
-      guard
-        try Int.fetchOne(
-          db, sql: "SELECT count(*) FROM sharedStandup WHERE standupId = ?", arguments: [key])
-          == 0,
-        let own = try? StandupRows.fetchOne(db, id: standup.id), own != standup
-      else { continue }
-      let copy = Standup(
-        id: Standup.ID(makeID()),
-        attendees: IdentifiedArray(
-          uniqueElements: own.attendees.map { Attendee(id: Attendee.ID(makeID()), name: $0.name) }
-        ),
-        duration: own.duration,
-        meetings: IdentifiedArray(
-          uniqueElements: own.meetings.map {
-            Meeting(id: Meeting.ID(makeID()), date: $0.date, transcript: $0.transcript)
-          }),
-        theme: own.theme,
-        title: "\(own.displayTitle) (kept here)")
-      try StandupRecord.deleteOne(db, key: key)
-      _ = try StandupsDatabase.write(.added([copy]), replacing: nil, db)
-      kept.append(copy.title)
-    }
-    return kept
-  }
-
   /// Applies this machine's changes in `outbox` that touch `standups` again, after changes the
   /// server ordered: they will be ordered after those when pushed.
   static func applyAgain(_ outbox: Outbox, to standups: Set<Standup.ID>, _ db: Database) throws {
@@ -323,23 +214,5 @@ extension MemberMachine {
   init?(_ row: Row) {
     guard let machine = UUID(uuidString: row["machine"]) else { return nil }
     self.init(madeBy: row["madeBy"], machine: machine)
-  }
-}
-
-extension StandupEdit {
-  /// What a change that brings back `carried` does to `held`, the copy this machine kept for a
-  /// deletion's question: it makes `held` into `carried`, having seen only its own values, never
-  /// `held`'s. So each value of `held`'s it replaces counts as replaced unseen, and is told when
-  /// it was this machine's; an attendee removed here that it carries counts as named by it, as
-  /// a rename that brings an attendee back does.
-  fileprivate static func bringingBack(_ carried: Standup, over held: Standup) -> StandupEdit {
-    var edit = StandupEdit(from: held, to: carried)
-    if let added = edit.attendees?.added { edit.attendees?.renamed += added }
-    var names: [Attendee.ID: String] = [:]
-    for attendee in edit.attendees?.renamed ?? [] { names[attendee.id] = attendee.name }
-    edit.seen = Seen(
-      title: edit.title, duration: edit.duration, theme: edit.theme, attendeeNames: names,
-      attendeeOrder: edit.seen.attendeeOrder.map { _ in Array(carried.attendees.ids) })
-    return edit
   }
 }

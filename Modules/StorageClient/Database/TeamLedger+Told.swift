@@ -4,71 +4,10 @@ import IdentifiedCollections
 import Models
 
 // What this machine tells its user about the team's changes: a value of its own another
-// member's change replaced, and a standup the team deleted while it was changed here.
+// member's change replaced. (A standup the team deleted while it was changed here is asked
+// about: TeamLedger+Deletions.swift.)
 
 extension TeamLedger {
-  /// The standups the team deleted while this machine had changed them, and who deleted each.
-  static func deletionQuestions(_ db: Database) throws -> [TeamDeletionQuestion] {
-    var questions: [TeamDeletionQuestion] = []
-    for row in try Row.fetchAll(
-      db,
-      sql: """
-        SELECT standupId, deletedBy FROM teamDeletionQuestion WHERE keptAs IS NULL
-        ORDER BY standupId
-        """)
-    {
-      // NB: A standup deleted here since is no question any more; the answer's commit (or
-      // leaving the team) removes its row.
-      guard
-        let standup = try? StandupRows.fetchOne(db, id: Standup.ID(uuidString: row["standupId"]))
-      else { continue }
-      questions.append(TeamDeletionQuestion(standup: standup, deletedBy: row["deletedBy"]))
-    }
-    return questions
-  }
-
-  /// The user's answer: keep the standup (it is the team's again, as it is here) or let it go.
-  ///
-  /// Keeping it sends it whole, and its values again: a machine where a change ordered after
-  /// the deletion brought it back (a meeting, which carries the standup as its recorder had it)
-  /// takes this machine's values, which saw every change of the order. The question stays,
-  /// answered (`keptAs`), until the keep comes back in a pull: a change the server orders
-  /// before it may still bring the standup back, and does so here as everywhere
-  /// (``bringBackAsCarried(_:_:)``). Guarded by
-  /// `TeamLedgerTests.aStandupKeptForTheTeamComesBackAsAChangeOrderedBeforeTheKeepCarriesIt`.
-  ///
-  /// Letting it go deletes it here, and, when the team's order holds it again after the
-  /// deletion (a change ordered after it brought it back), for the team too: a machine's shared
-  /// standups are the order applied, whatever its user answered.
-  static func answerDeletion(of id: Standup.ID, keep: Bool, _ db: Database) throws {
-    let key = id.rawValue.uuidString
-    let broughtBack =
-      try Bool.fetchOne(
-        db, sql: "SELECT broughtBack FROM teamDeletionQuestion WHERE standupId = ?",
-        arguments: [key]) ?? false
-    guard let standup = try StandupRows.fetchOne(db, id: id) else {
-      try db.execute(
-        sql: "DELETE FROM teamDeletionQuestion WHERE standupId = ?", arguments: [key])
-      return
-    }
-    let basedOn = try TeamMembership.fetch(db)?.lastSequence ?? 0
-    if keep {
-      try addToOutbox(.added([standup]), basedOn: basedOn, db)
-      try db.execute(
-        sql: "UPDATE teamDeletionQuestion SET keptAs = ? WHERE standupId = ?",
-        arguments: [db.lastInsertedRowID, key])
-      try addToOutbox(.edited(id, .init(restating: standup)), basedOn: basedOn, db)
-    } else {
-      try db.execute(
-        sql: "DELETE FROM teamDeletionQuestion WHERE standupId = ?", arguments: [key])
-      try StandupRecord.deleteOne(db, key: key)
-      // NB: Otherwise nothing for the team: the server has the deletion already.
-      if broughtBack {
-        try addToOutbox(.deleted(id), basedOn: basedOn, db)
-      }
-    }
-  }
-
   /// The fields an edit sets, as `teamFieldOwner` names them.
   static func ownedFields(of change: StandupsChange) -> [(String, String)] {
     guard case .edited(let id, let edit) = change else { return [] }
