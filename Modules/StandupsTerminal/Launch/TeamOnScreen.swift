@@ -35,12 +35,20 @@ struct TeamOnScreen: Sendable {
       await team.showSharedStandups(on: app)
     }
     app.answerTeamDeletion = { [weak app] answer in
+      let wasAsked: Bool?
       switch answer {
-      case .keep(let id): try? await database.answerTeamDeletion(of: id, keep: true)
-      case .letGo(let id): try? await database.answerTeamDeletion(of: id, keep: false)
+      case .keep(let id): wasAsked = try? await database.answerTeamDeletion(of: id, keep: true)
+      case .letGo(let id): wasAsked = try? await database.answerTeamDeletion(of: id, keep: false)
       }
       guard let app else { return }
-      await MainActor.run { app.lookForChangesElsewhere() }
+      await MainActor.run {
+        if wasAsked == false {
+          app.tell(
+            "Another instance of Standups answered first about that deleted standup; "
+              + "your answer changed nothing.")
+        }
+        app.lookForChangesElsewhere()
+      }
       await team.askAboutDeletions(on: app)
     }
     await team.lookAgain(on: app)

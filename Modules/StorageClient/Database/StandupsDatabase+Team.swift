@@ -90,10 +90,13 @@ extension StandupsDatabase {
     try readingTeam(or: []) { db in try TeamLedger.deletionQuestions(db) }
   }
 
-  /// Keeps a standup another member deleted, for the whole team as it is here, or lets it go.
-  public func answerTeamDeletion(of id: Standup.ID, keep: Bool) throws(StorageError) {
+  /// Keeps a standup another member deleted, for the whole team as it is here, or lets it go;
+  /// returns whether it was still asked about. A question another instance of the app answered
+  /// first takes no second answer: this one changes nothing, and returns `false`.
+  @discardableResult
+  public func answerTeamDeletion(of id: Standup.ID, keep: Bool) throws(StorageError) -> Bool {
     let queue = try writableQueue()
-    try commit(queue) { db in try TeamLedger.answerDeletion(of: id, keep: keep, db) }
+    return try commit(queue) { db in try TeamLedger.answerDeletion(of: id, keep: keep, db) }
   }
 
   /// Applies changes in the server's order, up to and including `sequence`, then this machine's

@@ -89,16 +89,23 @@ extension TeamLedger {
   /// Letting it go deletes it here, and, when the team's order holds it again after the
   /// deletion (a change ordered after it brought it back), for the team too: a machine's shared
   /// standups are the order applied, whatever its user answered.
-  static func answerDeletion(of id: Standup.ID, keep: Bool, _ db: Database) throws {
+  ///
+  /// Returns whether the standup was still asked about: an answer to a question another
+  /// instance of the app has answered (or about a standup deleted here since) changes nothing.
+  /// Guarded by `TeamLedgerDeletionTests.aQuestionAnsweredInAnotherInstanceTakesNoSecondAnswer`.
+  static func answerDeletion(of id: Standup.ID, keep: Bool, _ db: Database) throws -> Bool {
     let key = id.rawValue.uuidString
-    let broughtBack =
-      try Bool.fetchOne(
-        db, sql: "SELECT broughtBack FROM teamDeletionQuestion WHERE standupId = ?",
-        arguments: [key]) ?? false
+    guard
+      let question = try Row.fetchOne(
+        db, sql: "SELECT broughtBack, keptAs FROM teamDeletionQuestion WHERE standupId = ?",
+        arguments: [key]),
+      question["keptAs"] as Int64? == nil
+    else { return false }
+    let broughtBack: Bool = question["broughtBack"]
     guard let standup = try StandupRows.fetchOne(db, id: id) else {
       try db.execute(
         sql: "DELETE FROM teamDeletionQuestion WHERE standupId = ?", arguments: [key])
-      return
+      return false
     }
     let basedOn = try TeamMembership.fetch(db)?.lastSequence ?? 0
     if keep {
@@ -116,6 +123,7 @@ extension TeamLedger {
         try addToOutbox(.deleted(id), basedOn: basedOn, db)
       }
     }
+    return true
   }
 
   /// Writes `change`, which carries standups whole (`StandupsChange.bringsBack`), made

@@ -79,17 +79,7 @@ struct TeamLedgerDeletionTests: LedgerTesting {
   @Test func aStandupKeptForTheTeamComesBackAsAChangeOrderedBeforeTheKeepCarriesIt()
     async throws
   {
-    let (database, machine) = try await joined(holding: [.mock])
-    try await database.share([Standup.mock.id])
-    let shared = try #require(try await database.waitingTeamChanges(limit: 1).first)
-    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Waiting here")))
-    _ = try await database.applyPulledTeamChanges(
-      [
-        shareBack(shared, from: machine),
-        PulledTeamChange(
-          sequence: 2, machine: other, machineSequence: 1, madeBy: "bob", basedOn: 1,
-          change: try encode(.deleted(Standup.mock.id))),
-      ], through: 2, as: "alice")
+    let (database, _, shared) = try await askingAboutBobsDeletion()
     try await database.answerTeamDeletion(of: Standup.mock.id, keep: true)
     #expect(try await database.teamDeletionQuestions().isEmpty, "answered, so no longer asked")
 
@@ -118,18 +108,23 @@ struct TeamLedgerDeletionTests: LedgerTesting {
       "the server's order applied, this machine's keep last")
   }
 
+  /// Two instances of the app show the same question; the second answer, whichever it is,
+  /// changes nothing and says so.
+  @Test(arguments: [true, false])
+  func aQuestionAnsweredInAnotherInstanceTakesNoSecondAnswer(firstKeeps: Bool) async throws {
+    let (database, _, _) = try await askingAboutBobsDeletion()
+    #expect(try await database.answerTeamDeletion(of: Standup.mock.id, keep: firstKeeps))
+    let standups = try await database.readStandups()
+    let waiting = try await database.waitingTeamChanges(limit: 10)
+
+    #expect(!(try await database.answerTeamDeletion(of: Standup.mock.id, keep: !firstKeeps)))
+    #expect(try await database.readStandups() == standups)
+    #expect(try await database.waitingTeamChanges(limit: 10) == waiting)
+    #expect(try await database.teamDeletionQuestions().isEmpty)
+  }
+
   @Test func aStandupKeptForTheTeamIsTheTeamsAgainOnceTheKeepIsInTheOrder() async throws {
-    let (database, machine) = try await joined(holding: [.mock])
-    try await database.share([Standup.mock.id])
-    let shared = try #require(try await database.waitingTeamChanges(limit: 1).first)
-    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Waiting here")))
-    _ = try await database.applyPulledTeamChanges(
-      [
-        shareBack(shared, from: machine),
-        PulledTeamChange(
-          sequence: 2, machine: other, machineSequence: 1, madeBy: "bob", basedOn: 1,
-          change: try encode(.deleted(Standup.mock.id))),
-      ], through: 2, as: "alice")
+    let (database, machine, _) = try await askingAboutBobsDeletion()
     try await database.answerTeamDeletion(of: Standup.mock.id, keep: true)
     let keep = try await database.waitingTeamChanges(limit: 10)
     try await database.teamChangesPushed(through: .max)
@@ -245,5 +240,25 @@ struct TeamLedgerDeletionTests: LedgerTesting {
     #expect(report.deletedWhileChangedHere.isEmpty)
     #expect(try await database.readStandups().isEmpty)
     #expect(try await database.teamDeletionQuestions().isEmpty)
+  }
+
+  /// A database in a team whose shared mock, edited here ("Waiting here"), bob deleted without
+  /// having seen the edit: the user is asked.
+  private func askingAboutBobsDeletion() async throws
+    -> (StandupsDatabase, machine: UUID, share: WaitingTeamChange)
+  {
+    let (database, machine) = try await joined(holding: [.mock])
+    try await database.share([Standup.mock.id])
+    let shared = try #require(try await database.waitingTeamChanges(limit: 1).first)
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Waiting here")))
+    _ = try await database.applyPulledTeamChanges(
+      [
+        shareBack(shared, from: machine),
+        PulledTeamChange(
+          sequence: 2, machine: other, machineSequence: 1, madeBy: "bob", basedOn: 1,
+          change: try encode(.deleted(Standup.mock.id))),
+      ], through: 2, as: "alice")
+    try #require(try await database.teamDeletionQuestions().count == 1)
+    return (database, machine, shared)
   }
 }
