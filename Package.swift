@@ -281,8 +281,9 @@ let package = Package(
       path: "Benchmarks/StandupsBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
-    // NB: What the storage's, persistence's and executable's tests share: another program on
-    // the database. Linked by tests only.
+    // NB: What the storage's, persistence's, executable's and team tests share: another program
+    // on the database, and waits for other programs that hold none of the tests' threads.
+    // Linked by tests only.
     .target(
       name: "StorageTestSupport",
       dependencies: [.grdb],
@@ -541,7 +542,7 @@ let package = Package(
     // NB: A throwaway PostgreSQL cluster, for the team sync tests and benchmarks.
     .target(
       name: "PostgresTestServer",
-      dependencies: ["TeamSync", .postgresNIO],
+      dependencies: ["StorageTestSupport", "TeamSync", .postgresNIO],
       path: "Tests/PostgresTestServer"
     ),
     // NB: A member's edit on a machine of its own, for the team tests that run each machine as

@@ -90,7 +90,19 @@ private func measurePropagation(
   // NB: The receiver's first round, on connecting, applies what was there before.
   _ = try await team.sender.engine.syncOnce()
   try await attack?.start(on: team.server)
-  defer { attack?.stop(on: team.server) }
+  do {
+    try await measureEdits(team, benchmark, waiting: &waiting)
+  } catch {
+    await attack?.stop(on: team.server)
+    throw error
+  }
+  await attack?.stop(on: team.server)
+}
+
+/// Each iteration: an edit on the sender, measured from its round to the receiver's pull.
+private func measureEdits(
+  _ team: Team, _ benchmark: Benchmark, waiting: inout AsyncStream<Void>.Iterator
+) async throws {
   let session = try await team.sender.engine.session()
   for iteration in benchmark.scaledIterations {
     // NB: An edit that finds the receiver idle: its looks are at least `lookFloor` apart, so an
@@ -141,7 +153,7 @@ private let teams = Mutex<[String: Team]>([:])
 
 private func startTeam(_ name: String, standups count: Int) async throws {
   // NB: The server lives as long as the case: its setup starts it, its teardown stops it.
-  let server = try TestServer.start()
+  let server = try await TestServer.start()
   try await server.makeTeam(
     "bench",
     members: ["alice": "alice-secret", "bob": "bob-secret", "mallory": "mallory-secret"])
@@ -160,7 +172,7 @@ private func startTeam(_ name: String, standups count: Int) async throws {
 
 private func stopTeam(_ name: String) async {
   guard let team = teams.withLock({ $0.removeValue(forKey: name) }) else { return }
-  team.server.stop()
+  await team.server.stop()
   for folder in [team.sender.folder, team.receiver.folder] {
     try? FileManager.default.removeItem(at: folder)
   }
@@ -233,8 +245,8 @@ private enum Attack: String, CaseIterable {
   /// its client gone only when it next talks to it, which a loop of `pg_notify` never does), and
   /// then the psql processes, with `SIGKILL`: they inherit this process's blocked signals, so
   /// `SIGTERM` would wait for ever.
-  func stop(on server: TestServer) {
-    _ = try? server.administer(
+  func stop(on server: TestServer) async {
+    _ = try? await server.administer(
       """
       SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
       WHERE usename = '\(server.role("mallory"))'

@@ -37,7 +37,7 @@ func teamBenchmarks() {
     let crowd = try await Crowd.start()
     crowds.withLock { $0 = [crowd] }
   } teardown: {
-    for crowd in crowds.withLock({ $0 }) { crowd.stop() }
+    for crowd in crowds.withLock({ $0 }) { await crowd.stop() }
     crowds.withLock { $0 = [] }
   }
 }
@@ -64,7 +64,7 @@ private struct Crowd: Sendable {
   var own: [Standup.ID]
 
   static func start() async throws -> Crowd {
-    let server = try TestServer.start()
+    let server = try await TestServer.start()
     let passwords = (1...members).reduce(into: [String: String]()) { passwords, index in
       passwords["member\(index)"] = "member\(index)-secret"
     }
@@ -174,8 +174,8 @@ private struct Crowd: Sendable {
     }
   }
 
-  func stop() {
-    server.stop()
+  func stop() async {
+    await server.stop()
     for folder in folders { try? FileManager.default.removeItem(at: folder) }
   }
 }

@@ -5,9 +5,9 @@ import Foundation
 /// a real server, and an authority that signed nothing can be the wrong one.
 ///
 /// ```swift
-/// let authority = try CertificateAuthority(named: "team", in: server.folder)
-/// let issued = try authority.issue(for: ["localhost"])
-/// try server.serveTLS(issued)
+/// let authority = try await CertificateAuthority(named: "team", in: server.folder)
+/// let issued = try await authority.issue(for: ["localhost"])
+/// try await server.serveTLS(issued)
 /// ```
 public struct CertificateAuthority: Sendable {
   /// The authority's certificate, a PEM file: what `sslrootcert` names.
@@ -16,12 +16,12 @@ public struct CertificateAuthority: Sendable {
   let folder: String
 
   /// A new authority, its files in `parent`.
-  public init(named name: String, in parent: String) throws {
+  public init(named name: String, in parent: String) async throws {
     folder = "\(parent)/authority-\(name)"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     certificate = "\(folder)/root.crt"
     key = "\(folder)/root.key"
-    try Self.openssl([
+    try await Self.openssl([
       "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=\(name)",
       "-keyout", key, "-out", certificate,
     ])
@@ -29,7 +29,7 @@ public struct CertificateAuthority: Sendable {
 
   /// A server certificate and its key, signed by this authority, for `hostNames` (DNS names
   /// or IP addresses) and nothing else.
-  public func issue(for hostNames: [String]) throws -> (certificate: String, key: String) {
+  public func issue(for hostNames: [String]) async throws -> (certificate: String, key: String) {
     let name = "server-\(UUID().uuidString.prefix(8))"
     let request = "\(folder)/\(name).csr"
     let issued = (certificate: "\(folder)/\(name).crt", key: "\(folder)/\(name).key")
@@ -39,19 +39,19 @@ public struct CertificateAuthority: Sendable {
     }
     try "subjectAltName=\(names.joined(separator: ","))\n"
       .write(toFile: extensions, atomically: false, encoding: .utf8)
-    try Self.openssl([
+    try await Self.openssl([
       "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=\(hostNames[0])",
       "-keyout", issued.key, "-out", request,
     ])
-    try Self.openssl([
+    try await Self.openssl([
       "x509", "-req", "-in", request, "-CA", certificate, "-CAkey", key, "-CAcreateserial",
       "-days", "2", "-extfile", extensions, "-out", issued.certificate,
     ])
     return issued
   }
 
-  private static func openssl(_ arguments: [String]) throws {
-    let output = try runProgram("/usr/bin/env", ["openssl"] + arguments)
+  private static func openssl(_ arguments: [String]) async throws {
+    let output = try await runProgram("/usr/bin/env", ["openssl"] + arguments)
     guard output.status == 0 else {
       throw TestServerError(
         "openssl \(arguments.joined(separator: " ")) exited \(output.status): \(output.error)")
@@ -62,7 +62,7 @@ public struct CertificateAuthority: Sendable {
 extension TestServer {
   /// Turns TLS on in the test's own cluster, with a certificate and key `issue` made: the key
   /// is handed to the server's account and closed to others, as PostgreSQL requires.
-  public func serveTLS(_ issued: (certificate: String, key: String)) throws {
+  public func serveTLS(_ issued: (certificate: String, key: String)) async throws {
     guard ownCluster != nil else {
       throw TestServerError("Only a cluster of the test's own (withOwnServer) may serve TLS.")
     }
@@ -70,9 +70,9 @@ extension TestServer {
       throw TestServerError("chmod \(issued.key) failed: errno \(errno)")
     }
     try ServerAccount.current().hand(issued.certificate, issued.key)
-    try administer("ALTER SYSTEM SET ssl_cert_file = '\(issued.certificate)'")
-    try administer("ALTER SYSTEM SET ssl_key_file = '\(issued.key)'")
-    try administer("ALTER SYSTEM SET ssl = on")
-    try administer("SELECT pg_reload_conf()")
+    try await administer("ALTER SYSTEM SET ssl_cert_file = '\(issued.certificate)'")
+    try await administer("ALTER SYSTEM SET ssl_key_file = '\(issued.key)'")
+    try await administer("ALTER SYSTEM SET ssl = on")
+    try await administer("SELECT pg_reload_conf()")
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StorageTestSupport
 
 /// Who runs the server's commands: the tests' own user, or `postgres` when the tests run as root.
 struct ServerAccount {
@@ -39,13 +40,13 @@ struct ServerAccount {
     }
   }
 
-  func run(_ program: String, _ arguments: [String]) throws -> CommandOutput {
-    if prefix.isEmpty { return try runProgram(program, arguments) }
-    return try runProgram(prefix[0], Array(prefix.dropFirst()) + [program] + arguments)
+  func run(_ program: String, _ arguments: [String]) async throws -> CommandOutput {
+    if prefix.isEmpty { return try await runProgram(program, arguments) }
+    return try await runProgram(prefix[0], Array(prefix.dropFirst()) + [program] + arguments)
   }
 
-  func mustRun(_ program: String, _ arguments: [String]) throws {
-    let output = try run(program, arguments)
+  func mustRun(_ program: String, _ arguments: [String]) async throws {
+    let output = try await run(program, arguments)
     guard output.status == 0 else {
       throw TestServerError(
         "\(program) \(arguments.joined(separator: " ")) exited \(output.status): "
@@ -72,11 +73,26 @@ public struct TestServerError: Error, CustomStringConvertible {
   public init(_ description: String) { self.description = description }
 }
 
-/// Runs a program to its end. Its output goes to files, not pipes: `pg_ctl start` leaves a
-/// server running that inherits them, and a pipe a server holds would never reach its end. It
-/// is spawned and waited for with `posix_spawn` and `waitpid`, in the calling thread, so that
-/// nothing depends on another thread noticing the child's exit.
+/// Runs a program to its end, on a thread of its own (`onAThreadOfItsOwn`), so that the wait
+/// holds none of the threads the tests' tasks run on.
+///
+/// ```swift
+/// let output = try await runProgram("/usr/bin/env", ["openssl", "version"])
+/// ```
 public func runProgram(
+  _ program: String, _ arguments: [String], environment: [String: String] = [:]
+) async throws -> CommandOutput {
+  try await onAThreadOfItsOwn {
+    try runProgramOnThisThread(program, arguments, environment: environment)
+  }
+}
+
+/// Runs a program to its end, blocking the calling thread. Its output goes to files, not pipes:
+/// `pg_ctl start` leaves a server running that inherits them, and a pipe a server holds would
+/// never reach its end. It is spawned and waited for with `posix_spawn` and `waitpid`, so that
+/// nothing depends on another thread noticing the child's exit. Only where nothing can wait
+/// (a test's `.enabled(if:)` condition); elsewhere, ``runProgram(_:_:environment:)``.
+func runProgramOnThisThread(
   _ program: String, _ arguments: [String], environment: [String: String] = [:]
 ) throws -> CommandOutput {
   let folder = FileManager.default.temporaryDirectory
@@ -140,4 +156,30 @@ func freeLoopbackPort() throws -> Int {
   }
   guard bound else { throw TestServerError("binding a loopback port failed: errno \(errno)") }
   return Int(UInt16(bigEndian: address.sin_port))
+}
+
+extension TestServer {
+  /// A PostgreSQL program: version 15's (the release the team schema is written for) where
+  /// Debian installs it, else the newest version there, else Homebrew's postgresql@15, else
+  /// /usr/local/bin, else the PATH.
+  public static func binary(_ name: String) throws -> String {
+    let versions =
+      ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
+      .sorted { (Int($0) ?? 0, $0) > (Int($1) ?? 0, $1) }
+    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+    let candidates =
+      ["/usr/lib/postgresql/15/bin/\(name)"]
+      + versions.map { "/usr/lib/postgresql/\($0)/bin/\(name)" }
+      + [
+        "/opt/homebrew/opt/postgresql@15/bin/\(name)", "/usr/local/opt/postgresql@15/bin/\(name)",
+        "/usr/local/bin/\(name)",
+      ] + path.map { "\($0)/\(name)" }
+    guard let found = candidates.first(where: FileManager.default.isExecutableFile(atPath:))
+    else {
+      throw TestServerError(
+        "No \(name) in /usr/lib/postgresql/*/bin, /usr/local/bin or the PATH: the tests of the "
+          + "team's server need PostgreSQL's programs (Debian: apt-get install postgresql).")
+    }
+    return found
+  }
 }

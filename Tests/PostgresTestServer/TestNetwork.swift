@@ -34,10 +34,11 @@ public struct TestNetwork: Sendable {
       return "\(program) is missing: install iproute2 and nftables"
     }
     let probe = "standups-probe-\(UUID().uuidString.prefix(8))"
-    guard let made = try? runProgram(ip, ["netns", "add", probe]), made.status == 0 else {
+    guard let made = try? runProgramOnThisThread(ip, ["netns", "add", probe]), made.status == 0
+    else {
       return "ip netns add failed: network namespaces are not allowed here"
     }
-    _ = try? runProgram(ip, ["netns", "del", probe])
+    _ = try? runProgramOnThisThread(ip, ["netns", "del", probe])
     return nil
   }()
 
@@ -45,21 +46,27 @@ public struct TestNetwork: Sendable {
   public static func withNetwork<Result>(
     links count: Int, _ body: (TestNetwork) async throws -> Result
   ) async throws -> Result {
-    let network = try make(links: count)
-    defer { network.remove() }
-    return try await body(network)
+    let network = try await make(links: count)
+    do {
+      let result = try await body(network)
+      await network.remove()
+      return result
+    } catch {
+      await network.remove()
+      throw error
+    }
   }
 
-  private static func make(links count: Int) throws -> TestNetwork {
+  private static func make(links count: Int) async throws -> TestNetwork {
     let suffix = UUID().uuidString.prefix(6).lowercased()
     // NB: One /24 of 10.231/16 for the test, a /30 in it for each link.
     let subnet = "10.231.\(Int.random(in: 1...254))"
     var network = TestNetwork(
       namespace: "standups-\(suffix)", links: [], clients: "\(subnet).0/24")
-    try run(ip, ["netns", "add", network.namespace])
+    try await run(ip, ["netns", "add", network.namespace])
     do {
-      try network.inside(ip, ["link", "set", "lo", "up"])
-      try network.inside(
+      try await network.inside(ip, ["link", "set", "lo", "up"])
+      try await network.inside(
         nft,
         [
           "add table inet standups; "
@@ -71,13 +78,14 @@ public struct TestNetwork: Sendable {
         let link = Link(
           serverSide: "sts\(suffix)\(index)", serverAddress: "\(subnet).\(4 * index + 2)",
           index: index)
-        try run(ip, ["link", "add", host, "type", "veth", "peer", "name", link.serverSide])
-        try run(ip, ["link", "set", link.serverSide, "netns", network.namespace])
-        try run(ip, ["addr", "add", "\(subnet).\(4 * index + 1)/30", "dev", host])
-        try run(ip, ["link", "set", host, "up"])
-        try network.inside(ip, ["addr", "add", "\(link.serverAddress)/30", "dev", link.serverSide])
-        try network.inside(ip, ["link", "set", link.serverSide, "up"])
-        try network.inside(
+        try await run(ip, ["link", "add", host, "type", "veth", "peer", "name", link.serverSide])
+        try await run(ip, ["link", "set", link.serverSide, "netns", network.namespace])
+        try await run(ip, ["addr", "add", "\(subnet).\(4 * index + 1)/30", "dev", host])
+        try await run(ip, ["link", "set", host, "up"])
+        try await network.inside(
+          ip, ["addr", "add", "\(link.serverAddress)/30", "dev", link.serverSide])
+        try await network.inside(ip, ["link", "set", link.serverSide, "up"])
+        try await network.inside(
           nft,
           [
             "add chain inet standups in\(index); add chain inet standups out\(index); "
@@ -88,51 +96,51 @@ public struct TestNetwork: Sendable {
           namespace: network.namespace, links: network.links + [link], clients: network.clients)
       }
     } catch {
-      network.remove()
+      await network.remove()
       throw error
     }
     return network
   }
 
   /// Drops every packet across `link`, both ways, without a word to either end.
-  public func cut(_ link: Link) throws {
-    try rules(link, "drop")
+  public func cut(_ link: Link) async throws {
+    try await rules(link, "drop")
   }
 
   /// Drops `percent` of the packets the server sends across `link`, at random, as
   /// `tc qdisc … netem loss` on the server's end of it would.
-  public func lose(_ percent: Int, on link: Link) throws {
-    try rules(link, nil)
-    try inside(
+  public func lose(_ percent: Int, on link: Link) async throws {
+    try await rules(link, nil)
+    try await inside(
       Self.nft,
       ["add rule inet standups out\(link.index) numgen random mod 100 < \(percent) drop"])
   }
 
   /// Lets everything across `link` again.
-  public func heal(_ link: Link) throws {
-    try rules(link, nil)
+  public func heal(_ link: Link) async throws {
+    try await rules(link, nil)
   }
 
-  private func rules(_ link: Link, _ rule: String?) throws {
+  private func rules(_ link: Link, _ rule: String?) async throws {
     var commands: [String] = []
     for chain in ["in\(link.index)", "out\(link.index)"] {
       commands.append("flush chain inet standups \(chain)")
       if let rule { commands.append("add rule inet standups \(chain) \(rule)") }
     }
-    try inside(Self.nft, [commands.joined(separator: "; ")])
+    try await inside(Self.nft, [commands.joined(separator: "; ")])
   }
 
   /// Removes the namespace, and with it its ends of the links, which takes the host's ends.
-  private func remove() {
-    _ = try? runProgram(Self.ip, ["netns", "del", namespace])
+  private func remove() async {
+    _ = try? await runProgram(Self.ip, ["netns", "del", namespace])
   }
 
-  private func inside(_ program: String, _ arguments: [String]) throws {
-    try Self.run(Self.ip, ["netns", "exec", namespace, program] + arguments)
+  private func inside(_ program: String, _ arguments: [String]) async throws {
+    try await Self.run(Self.ip, ["netns", "exec", namespace, program] + arguments)
   }
 
-  private static func run(_ program: String, _ arguments: [String]) throws {
-    let output = try runProgram(program, arguments)
+  private static func run(_ program: String, _ arguments: [String]) async throws {
+    let output = try await runProgram(program, arguments)
     guard output.status == 0 else {
       throw TestServerError(
         "\(program) \(arguments.joined(separator: " ")) exited \(output.status): \(output.error)")

@@ -58,15 +58,15 @@ public struct TestServer: Sendable {
   }
 
   /// Creates the login role of member `name`, with a password.
-  public func createRole(_ name: String, password: String) throws {
-    try administer("CREATE ROLE \"\(role(name))\" LOGIN PASSWORD '\(password)'")
+  public func createRole(_ name: String, password: String) async throws {
+    try await administer("CREATE ROLE \"\(role(name))\" LOGIN PASSWORD '\(password)'")
   }
 
   /// Creates login roles with passwords, sets the schema up, and makes the roles members of
   /// `team`.
   public func makeTeam(_ team: String, members: [String: String]) async throws {
     for (name, password) in members.sorted(by: { $0.key < $1.key }) {
-      try createRole(name, password: password)
+      try await createRole(name, password: password)
     }
     try await withAdministrator { connection in
       try await TeamSchema.setUp(on: connection, logger: Self.logger)
@@ -87,9 +87,8 @@ public struct TestServer: Sendable {
   public static func withTestServer<Result: Sendable>(
     _ body: (TestServer) async throws -> Result
   ) async throws -> Result {
-    let server = try start()
-    defer { server.stop() }
-    return try await body(server)
+    let server = try await start()
+    return try await server.stoppingAfter(body)
   }
 
   /// Runs `body` with a new cluster of its own, which it may stop and start
@@ -97,9 +96,8 @@ public struct TestServer: Sendable {
   public static func withOwnServer<Result: Sendable>(
     _ body: (TestServer) async throws -> Result
   ) async throws -> Result {
-    let server = try startOwnCluster()
-    defer { server.stop() }
-    return try await body(server)
+    let server = try await startOwnCluster()
+    return try await server.stoppingAfter(body)
   }
 
   /// Runs `body` with a cluster of its own that runs in `network`'s namespace, reached over
@@ -107,9 +105,22 @@ public struct TestServer: Sendable {
   public static func withOwnServer<Result: Sendable>(
     in network: TestNetwork, _ body: (TestServer) async throws -> Result
   ) async throws -> Result {
-    let server = try startOwnCluster(in: network)
-    defer { server.stop() }
-    return try await body(server)
+    let server = try await startOwnCluster(in: network)
+    return try await server.stoppingAfter(body)
+  }
+
+  /// Runs `body`, then ``stop()``, whether `body` throws or not: a `defer` cannot wait.
+  private func stoppingAfter<Result: Sendable>(
+    _ body: (TestServer) async throws -> Result
+  ) async throws -> Result {
+    do {
+      let result = try await body(self)
+      await stop()
+      return result
+    } catch {
+      await stop()
+      throw error
+    }
   }
 
   /// Connects to the test's database as the administrator, through the app's own connection
@@ -145,8 +156,10 @@ public struct TestServer: Sendable {
   /// Runs hand-written SQL through `psql` in the test's database as the role of member `name`,
   /// the way a member could without the app: in serializable transactions, which the server
   /// requires of a change, as its refusal tells a member who tries otherwise.
-  public func psql(_ sql: String, as name: String, password: String) throws -> CommandOutput {
-    try psql(
+  public func psql(_ sql: String, as name: String, password: String) async throws
+    -> CommandOutput
+  {
+    try await psql(
       sql, role: role(name), password: password, database: database,
       options: "-c default_transaction_isolation=serializable")
   }
@@ -154,29 +167,29 @@ public struct TestServer: Sendable {
   /// Runs SQL through `psql` as the administrator in the test's database, and fails unless it
   /// succeeds.
   @discardableResult
-  public func administer(_ sql: String) throws -> String {
-    try administer(sql, in: database)
+  public func administer(_ sql: String) async throws -> String {
+    try await administer(sql, in: database)
   }
 
   /// Backs the test's database up with `pg_dump`, as the server's owner would, into a file in
   /// the test's folder; returns its path.
-  public func backUp() throws -> String {
+  public func backUp() async throws -> String {
     let file = "\(folder)/backup-\(UUID().uuidString.prefix(8)).dump"
-    try runAsAdministrator(
+    try await runAsAdministrator(
       "pg_dump", ["--format=custom", "--file=\(file)", "--dbname=\(database)"])
     return file
   }
 
   /// Puts the team schema back as `backUp()` saved it, with `pg_restore`: everything written
   /// to the schema since is gone, as after a restore from an older backup.
-  public func restore(from file: String) throws {
-    try administer("DROP SCHEMA standups_team CASCADE")
-    try runAsAdministrator("pg_restore", ["--exit-on-error", "--dbname=\(database)", file])
+  public func restore(from file: String) async throws {
+    try await administer("DROP SCHEMA standups_team CASCADE")
+    try await runAsAdministrator("pg_restore", ["--exit-on-error", "--dbname=\(database)", file])
   }
 
   /// Runs one of PostgreSQL's client programs as the administrator.
-  private func runAsAdministrator(_ program: String, _ arguments: [String]) throws {
-    let output = try runProgram(
+  private func runAsAdministrator(_ program: String, _ arguments: [String]) async throws {
+    let output = try await runProgram(
       Self.binary(program),
       ["-h", host, "-p", String(port), "-U", Self.administrator] + arguments,
       environment: ["PGPASSWORD": administratorPassword, "PGCONNECT_TIMEOUT": "10"])
@@ -187,10 +200,10 @@ public struct TestServer: Sendable {
 
   /// Starts a server for one test: a database and roles on the run's server, or a new cluster;
   /// ``stop()`` removes them. Tests use ``withTestServer(_:)``, which does both.
-  public static func start() throws -> TestServer {
+  public static func start() async throws -> TestServer {
     let environment = ProcessInfo.processInfo.environment
     guard let named = environment["STANDUPS_TEST_POSTGRES_PORT"] else {
-      return try startOwnCluster()
+      return try await startOwnCluster()
     }
     guard let port = Int(named), let password = environment["STANDUPS_TEST_POSTGRES_PASSWORD"]
     else {
@@ -203,7 +216,7 @@ public struct TestServer: Sendable {
       administratorPassword: password, folder: folder.path, port: port,
       database: "standups_\(folder.suffix)", suffix: folder.suffix, ownCluster: nil)
     do {
-      try server.administer("CREATE DATABASE \"\(server.database)\"", in: "postgres")
+      try await server.administer("CREATE DATABASE \"\(server.database)\"", in: "postgres")
     } catch {
       try? FileManager.default.removeItem(atPath: folder.path)
       throw error
@@ -212,7 +225,7 @@ public struct TestServer: Sendable {
   }
 
   /// Starts a new cluster of its own for one test.
-  private static func startOwnCluster(in network: TestNetwork? = nil) throws -> TestServer {
+  private static func startOwnCluster(in network: TestNetwork? = nil) async throws -> TestServer {
     let account = try ServerAccount.current()
     let folder = try makeFolder()
     let password = "admin-secret"
@@ -221,7 +234,7 @@ public struct TestServer: Sendable {
     try account.hand(folder.path, passwordFile)
 
     let data = "\(folder.path)/data"
-    try account.mustRun(
+    try await account.mustRun(
       binary("initdb"),
       [
         "-D", data, "-U", administrator, "--auth=scram-sha-256", "--pwfile=\(passwordFile)",
@@ -245,16 +258,16 @@ public struct TestServer: Sendable {
         server.network = network
       }
       do {
-        try server.startAgain()
+        try await server.startAgain()
       } catch {
         let log = (try? String(contentsOfFile: "\(folder.path)/server.log", encoding: .utf8)) ?? ""
         failures.append("\(error)\nserver log:\n\(log)")
         continue
       }
       do {
-        try server.administer("CREATE DATABASE \"\(server.database)\"", in: "postgres")
+        try await server.administer("CREATE DATABASE \"\(server.database)\"", in: "postgres")
       } catch {
-        server.stop()
+        await server.stop()
         throw error
       }
       return server
@@ -265,8 +278,8 @@ public struct TestServer: Sendable {
 
   /// Stops the server at once, as a crash or a pulled plug would (`-m immediate`). Only a
   /// cluster of the test's own (``withOwnServer(_:)``) may be stopped.
-  public func stopImmediately() throws {
-    try ServerAccount.current().mustRun(
+  public func stopImmediately() async throws {
+    try await ServerAccount.current().mustRun(
       Self.binary("pg_ctl"), ["-D", try ownData(), "-m", "immediate", "-w", "stop"])
   }
 
@@ -294,9 +307,9 @@ public struct TestServer: Sendable {
   }
 
   /// Starts the test's own cluster again, on the same port.
-  public func startAgain() throws {
+  public func startAgain() async throws {
     let addresses = ["127.0.0.1"] + (network?.links.map(\.serverAddress) ?? [])
-    try ServerAccount.current(in: network?.namespace).mustRun(
+    try await ServerAccount.current(in: network?.namespace).mustRun(
       Self.binary("pg_ctl"),
       [
         "-D", try ownData(), "-l", "\(folder)/server.log", "-w", "-t", "60", "-o",
@@ -317,12 +330,14 @@ public struct TestServer: Sendable {
 
   /// Removes what the test made: its cluster, or its database and roles on the run's server;
   /// and its folder.
-  public func stop() {
+  public func stop() async {
     if let ownCluster, let account = try? ServerAccount.current() {
-      _ = try? account.run(Self.binary("pg_ctl"), ["-D", ownCluster, "-m", "fast", "-w", "stop"])
+      _ = try? await account.run(
+        Self.binary("pg_ctl"), ["-D", ownCluster, "-m", "fast", "-w", "stop"])
     } else {
-      _ = try? administer("DROP DATABASE IF EXISTS \"\(database)\" WITH (FORCE)", in: "postgres")
-      _ = try? administer(
+      _ = try? await administer(
+        "DROP DATABASE IF EXISTS \"\(database)\" WITH (FORCE)", in: "postgres")
+      _ = try? await administer(
         """
         DO $$ DECLARE name text; BEGIN
           FOR name IN SELECT rolname FROM pg_roles WHERE rolname LIKE '%\\_\(suffix)' LOOP
@@ -336,8 +351,8 @@ public struct TestServer: Sendable {
 
   private func psql(
     _ sql: String, role: String, password: String, database: String, options: String = ""
-  ) throws -> CommandOutput {
-    try runProgram(
+  ) async throws -> CommandOutput {
+    try await runProgram(
       Self.binary("psql"),
       [
         "-h", host, "-p", String(port), "-U", role, "-d", database, "-X", "-A", "-t",
@@ -348,8 +363,8 @@ public struct TestServer: Sendable {
   }
 
   @discardableResult
-  private func administer(_ sql: String, in database: String) throws -> String {
-    let output = try psql(
+  private func administer(_ sql: String, in database: String) async throws -> String {
+    let output = try await psql(
       sql, role: Self.administrator, password: administratorPassword, database: database)
     guard output.status == 0 else {
       throw TestServerError("psql as the administrator failed on \(sql): \(output.error)")
@@ -366,29 +381,5 @@ public struct TestServer: Sendable {
       atPath: path, withIntermediateDirectories: false,
       attributes: [.posixPermissions: 0o700])
     return (path, suffix)
-  }
-
-  /// A PostgreSQL program: version 15's (the release the team schema is written for) where
-  /// Debian installs it, else the newest version there, else Homebrew's postgresql@15, else
-  /// /usr/local/bin, else the PATH.
-  public static func binary(_ name: String) throws -> String {
-    let versions =
-      ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? [])
-      .sorted { (Int($0) ?? 0, $0) > (Int($1) ?? 0, $1) }
-    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-    let candidates =
-      ["/usr/lib/postgresql/15/bin/\(name)"]
-      + versions.map { "/usr/lib/postgresql/\($0)/bin/\(name)" }
-      + [
-        "/opt/homebrew/opt/postgresql@15/bin/\(name)", "/usr/local/opt/postgresql@15/bin/\(name)",
-        "/usr/local/bin/\(name)",
-      ] + path.map { "\($0)/\(name)" }
-    guard let found = candidates.first(where: FileManager.default.isExecutableFile(atPath:))
-    else {
-      throw TestServerError(
-        "No \(name) in /usr/lib/postgresql/*/bin, /usr/local/bin or the PATH: the tests of the "
-          + "team's server need PostgreSQL's programs (Debian: apt-get install postgresql).")
-    }
-    return found
   }
 }

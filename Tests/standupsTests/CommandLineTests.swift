@@ -1,4 +1,5 @@
 import Foundation
+import StorageTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -59,9 +60,7 @@ struct CommandLineTests {
     process.standardError = errors
     try process.run()
     try input.close()
-    let printed = output.fileHandleForReading.readDataToEndOfFile()
-    let complaint = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let (printed, complaint) = try await untilItExits(process, output: output, errors: errors)
 
     #expect(process.terminationStatus == 0, "\(String(decoding: complaint, as: UTF8.self))")
     #expect(String(decoding: printed, as: UTF8.self).contains("No standups yet."))
@@ -94,9 +93,7 @@ struct CommandLineTests {
     try process.run()
     input.fileHandleForWriting.write(Data("screen\n".utf8))
     try input.fileHandleForWriting.close()
-    let printed = output.fileHandleForReading.readDataToEndOfFile()
-    let complaint = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let (printed, complaint) = try await untilItExits(process, output: output, errors: errors)
 
     #expect(process.terminationStatus == 0, "\(String(decoding: complaint, as: UTF8.self))")
     #expect(String(decoding: printed, as: UTF8.self).contains("No standups yet."))
@@ -116,6 +113,7 @@ struct CommandLineTests {
 
     #expect(run.status == 0, "\(run.errors)")
     #expect(try Data(contentsOf: data).starts(with: Data("SQLite format 3\u{0}".utf8)))
-    #expect(try storedStandups(at: data, environment: folder.environment).map(\.title) == ["Retro"])
+    #expect(
+      try await storedStandups(at: data, environment: folder.environment).map(\.title) == ["Retro"])
   }
 }

@@ -46,8 +46,9 @@ struct DatabaseTests {
     #expect(await next.read(untilItShows: "stopped before it ended"))
     next.type("q")
     #expect(await next.waitForExit() == 0)
-    let engineering = try storedStandups(at: folder.dataFile, environment: folder.environment)[
-      id: Standup.engineeringMock.id]
+    let engineering = try await storedStandups(
+      at: folder.dataFile, environment: folder.environment)[
+        id: Standup.engineeringMock.id]
     #expect(
       engineering?.meetings.map(\.transcript)
         == ["Blob: the build is green\nBlob Jr: the parser is done"])
@@ -73,7 +74,7 @@ struct DatabaseTests {
     }
     #expect(
       await terminal.read { _ in
-        (try? storedStandups(at: folder.dataFile, environment: folder.environment))?
+        (try? await storedStandups(at: folder.dataFile, environment: folder.environment))?
           .map(\.title) == ["First", "Second"]
       })
 
@@ -81,7 +82,7 @@ struct DatabaseTests {
     _ = await terminal.waitForExit()
 
     #expect(
-      try storedStandups(at: folder.dataFile, environment: folder.environment).map(\.title)
+      try await storedStandups(at: folder.dataFile, environment: folder.environment).map(\.title)
         == ["First", "Second"])
   }
 
@@ -95,7 +96,7 @@ struct DatabaseTests {
           attendees: Standup.mock.attendees, meetings: Standup.mock.meetings,
           title: "Standup \(index)")
       })
-    try makeDatabase(at: folder.dataFile, holding: many, environment: folder.environment)
+    try await makeDatabase(at: folder.dataFile, holding: many, environment: folder.environment)
     for delay in [0, 1, 3, 10, 30] {
       let terminal = try PseudoTerminal(["--fresh"], environment: folder.environment)
       #expect(await terminal.read(untilItShows: "Standup 0"))
@@ -109,7 +110,7 @@ struct DatabaseTests {
       atPath: folder.dataFile.deletingLastPathComponent().path)
     #expect(names.allSatisfy { $0.hasPrefix("standups.sqlite") }, "\(names)")
     #expect(!names.contains { $0.hasSuffix(".tmp") || $0.contains(".creating-") })
-    let stored = try storedStandups(at: folder.dataFile, environment: folder.environment)
+    let stored = try await storedStandups(at: folder.dataFile, environment: folder.environment)
     #expect(stored.count == 2000 || stored.count == 2003, "all of a change, or none of it")
   }
 
@@ -117,7 +118,7 @@ struct DatabaseTests {
   /// first then changes only the title. Carol stays.
   @Test func aFormChangesOnlyWhatItsUserChangedWhateverAnotherInstanceDidMeanwhile() async throws {
     let folder = try TemporaryFolder()
-    try makeDatabase(at: folder.dataFile, holding: [.mock], environment: folder.environment)
+    try await makeDatabase(at: folder.dataFile, holding: [.mock], environment: folder.environment)
     let editing = try PseudoTerminal(["--fresh"], environment: folder.environment)
     #expect(await editing.read(untilItShows: "Design"))
     editing.type("\r")
@@ -129,7 +130,7 @@ struct DatabaseTests {
     withCarol.attendees.append(Attendee(id: Attendee.ID(UUID()), name: "Carol"))
     let carol = folder.path("carol.json")
     try StandupsFile(standups: [withCarol]).encoded().write(to: carol)
-    let added = try runStandupsAndWait(
+    let added = try await runStandupsAndWait(
       ["import", carol.path, "--data-file", folder.dataFile.path], environment: folder.environment)
     #expect(added.status == 0, "\(added.errors)")
     await editing.pause(for: .seconds(3))
@@ -140,7 +141,7 @@ struct DatabaseTests {
     editing.type("q")
     #expect(await editing.waitForExit() == 0)
 
-    let design = try storedStandups(at: folder.dataFile, environment: folder.environment)[
+    let design = try await storedStandups(at: folder.dataFile, environment: folder.environment)[
       id: Standup.mock.id]
     #expect(design?.title == "Design review")
     #expect(design?.attendees.map(\.name) == withCarol.attendees.map(\.name))
@@ -149,7 +150,8 @@ struct DatabaseTests {
   @Test func aReadOnlyDatabaseIsNeitherWrittenNorChangedAndTheUserIsTold() async throws {
     let folder = try TemporaryFolder()
     let database = folder.path("standups.sqlite")
-    try makeDatabase(at: database, holding: [.engineeringMock], environment: folder.environment)
+    try await makeDatabase(
+      at: database, holding: [.engineeringMock], environment: folder.environment)
     #expect(chmod(database.path, 0o444) == 0)
     let before = try Data(contentsOf: database)
     let namesBefore = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
@@ -179,36 +181,36 @@ struct DatabaseTests {
 
   @Test func exportWritesTheFileFormatAndImportBringsItBackLosingNothing() async throws {
     let folder = try TemporaryFolder()
-    try makeDatabase(
+    try await makeDatabase(
       at: folder.dataFile, holding: [.mock, .engineeringMock], environment: folder.environment)
     let file = folder.path("export.json")
 
-    let exported = try runStandupsAndWait(
+    let exported = try await runStandupsAndWait(
       ["export", "--output", file.path], environment: folder.environment)
     #expect(exported.status == 0, "\(exported.errors)")
     #expect(
       try StandupsFile.decode(Data(contentsOf: file)).standups == [.mock, .engineeringMock])
 
-    let again = try runStandupsAndWait(
+    let again = try await runStandupsAndWait(
       ["import", file.path, "--data-file", folder.path("other.sqlite").path],
       environment: folder.environment)
     #expect(again.status == 0)
     #expect(again.output.contains(#"Added 2 standups: "Design", "Engineering"."#))
-    let twice = try runStandupsAndWait(
+    let twice = try await runStandupsAndWait(
       ["import", file.path, "--data-file", folder.path("other.sqlite").path],
       environment: folder.environment)
     #expect(twice.output.contains("2 standups already there, unchanged."))
 
     try Data("{ nope".utf8).write(to: folder.path("bad.json"))
-    let malformed = try runStandupsAndWait(
+    let malformed = try await runStandupsAndWait(
       ["import", folder.path("bad.json").path], environment: folder.environment)
     #expect(malformed.status == 65)
     #expect(malformed.errors.contains("Nothing was imported"))
-    let missing = try runStandupsAndWait(
+    let missing = try await runStandupsAndWait(
       ["import", folder.path("missing.json").path], environment: folder.environment)
     #expect(missing.status == 66)
     #expect(
-      try storedStandups(at: folder.dataFile, environment: folder.environment)
+      try await storedStandups(at: folder.dataFile, environment: folder.environment)
         == [.mock, .engineeringMock])
   }
 
@@ -228,7 +230,8 @@ struct DatabaseTests {
     #expect(first.status == 0)
     #expect(first.output.contains("Brought in the standups of"))
     #expect(!second.output.contains("Brought in"), "told once")
-    #expect(try storedStandups(at: folder.dataFile, environment: folder.environment) == [.mock])
+    #expect(
+      try await storedStandups(at: folder.dataFile, environment: folder.environment) == [.mock])
     #expect(try Data(contentsOf: folder.earlierReleaseDataFile) == bytes)
   }
 
@@ -245,7 +248,7 @@ struct DatabaseTests {
     let file = folder.path("many.json")
     try StandupsFile(standups: standups).encoded().write(to: file)
 
-    let run = try runStandupsAndWait(
+    let run = try await runStandupsAndWait(
       ["import", file.path, "--data-file", folder.path("standups.sqlite").path],
       environment: folder.environment)
 

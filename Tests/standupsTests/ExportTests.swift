@@ -18,7 +18,7 @@ struct ExportTests {
   func anExportOntoTheDatabaseOrOneOfItsFilesIsRefusedAndTouchesNothing(suffix: String) async throws
   {
     let folder = try TemporaryFolder()
-    try makeDatabase(at: folder.dataFile, holding: [.mock], environment: folder.environment)
+    try await makeDatabase(at: folder.dataFile, holding: [.mock], environment: folder.environment)
     let target: URL
     if suffix == "link" {
       target = folder.path("link.sqlite")
@@ -28,7 +28,7 @@ struct ExportTests {
     }
     let before = try? Data(contentsOf: target)
 
-    let run = try runStandupsAndWait(
+    let run = try await runStandupsAndWait(
       ["export", "--output", target.path], environment: folder.environment)
 
     #expect(run.status == 73)
@@ -39,15 +39,16 @@ struct ExportTests {
       // NB: Reading the database for the export may itself make or change its -wal and -shm.
       #expect((try? Data(contentsOf: target))?.first != UInt8(ascii: "{"), "no JSON in it")
     }
-    #expect(try storedStandups(at: folder.dataFile, environment: folder.environment) == [.mock])
+    #expect(
+      try await storedStandups(at: folder.dataFile, environment: folder.environment) == [.mock])
   }
 
   @Test func anExportIsReadableOnlyByItsOwner() async throws {
     let folder = try TemporaryFolder()
-    try makeDatabase(at: folder.dataFile, holding: [.mock], environment: folder.environment)
+    try await makeDatabase(at: folder.dataFile, holding: [.mock], environment: folder.environment)
     let file = folder.path("export.json")
 
-    let run = try runStandupsAndWait(
+    let run = try await runStandupsAndWait(
       ["export", "--output", file.path], environment: folder.environment)
 
     #expect(run.status == 0, "\(run.errors)")
@@ -57,9 +58,9 @@ struct ExportTests {
 
   @Test func anExportThatCannotBeWrittenSaysWhy() async throws {
     let folder = try TemporaryFolder()
-    try makeDatabase(at: folder.dataFile, holding: [.mock], environment: folder.environment)
+    try await makeDatabase(at: folder.dataFile, holding: [.mock], environment: folder.environment)
 
-    let run = try runStandupsAndWait(
+    let run = try await runStandupsAndWait(
       ["export", "--output", folder.path("no/such/folder/export.json").path],
       environment: folder.environment)
 
@@ -73,17 +74,17 @@ struct ExportTests {
     let folder = try TemporaryFolder()
     var long = Standup.mock
     long.duration = StandupRules.longestDuration
-    try makeDatabase(at: folder.dataFile, holding: [long], environment: folder.environment)
+    try await makeDatabase(at: folder.dataFile, holding: [long], environment: folder.environment)
     let file = folder.path("export.json")
-    let exported = try runStandupsAndWait(
+    let exported = try await runStandupsAndWait(
       ["export", "--output", file.path], environment: folder.environment)
     #expect(exported.status == 0, "\(exported.errors)")
 
     let other = folder.path("other.sqlite")
-    let imported = try runStandupsAndWait(
+    let imported = try await runStandupsAndWait(
       ["import", file.path, "--data-file", other.path], environment: folder.environment)
 
     #expect(imported.status == 0, "\(imported.errors)")
-    #expect(try storedStandups(at: other, environment: folder.environment) == [long])
+    #expect(try await storedStandups(at: other, environment: folder.environment) == [long])
   }
 }

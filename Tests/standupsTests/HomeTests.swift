@@ -54,7 +54,7 @@ struct HomeTests {
 
     #expect(run.status == 0, "\(run.errors)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: current.path).isEmpty)
-    let stored = try storedStandups(
+    let stored = try await storedStandups(
       at: folder.path("data/standups/standups.sqlite"), environment: environment)
     #expect(stored.map(\.title) == ["Retro"])
   }

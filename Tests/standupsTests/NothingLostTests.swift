@@ -37,7 +37,7 @@ struct NothingLostTests {
       """, in: folder)
     #expect(run.status == 0, "\(run.errors)")
     #expect(run.output.contains("Ignored 8 keys typed as the screen changed"))
-    let design = try #require(try stored(in: folder)[id: Standup.mock.id])
+    let design = try #require(try await stored(in: folder)[id: Standup.mock.id])
     #expect(
       design.meetings.map(\.transcript) == ["first line", Standup.mock.meetings[0].transcript])
   }
@@ -54,16 +54,16 @@ struct NothingLostTests {
 
   @Test func deletingAPastMeetingFromItsStandupAsksAndEnterKeepsIt() async throws {
     let folder = try TemporaryFolder()
-    try makeDatabase(
+    try await makeDatabase(
       at: folder.path("standups.sqlite"), holding: [.mock], environment: folder.environment)
     let asked = try await runScript("enter\nd\nscreen\nenter\nq\n", in: folder)
     #expect(asked.output.contains("Delete this meeting?"))
     #expect(asked.output.contains("[ Cancel ]"), "the harmless button is the default")
-    #expect(try stored(in: folder)[id: Standup.mock.id]?.meetings.count == 1)
+    #expect(try await stored(in: folder)[id: Standup.mock.id]?.meetings.count == 1)
 
     let deleted = try await runScript("enter\nd\nd\nq\n", in: folder)
     #expect(deleted.status == 0)
-    #expect(try stored(in: folder)[id: Standup.mock.id]?.meetings.isEmpty == true)
+    #expect(try await stored(in: folder)[id: Standup.mock.id]?.meetings.isEmpty == true)
   }
 
   @Test(arguments: ["wait 60s", "ctrl-e\ns"])
@@ -82,7 +82,7 @@ struct NothingLostTests {
       q
       """, in: folder)
     #expect(run.status == 0, "\(run.errors)")
-    let design = try #require(try stored(in: folder)[id: Standup.mock.id])
+    let design = try #require(try await stored(in: folder)[id: Standup.mock.id])
     #expect(design.meetings.first?.transcript == "Blob: shipped\nBlob Jr: almost")
   }
 
@@ -111,12 +111,12 @@ struct NothingLostTests {
     let next = try await runScript("screen\n", in: folder)
     #expect(next.output.contains("Not saved last time:"))
 
-    let imported = try runStandupsAndWait(
+    let imported = try await runStandupsAndWait(
       ["import", recovered.path, "--data-file", folder.path("elsewhere.sqlite").path],
       environment: folder.environment)
     #expect(imported.status == 0, "the recovery file is what `standups import` takes")
     #expect(
-      try storedStandups(at: folder.path("elsewhere.sqlite"), environment: folder.environment)
+      try await storedStandups(at: folder.path("elsewhere.sqlite"), environment: folder.environment)
         .map(\.title) == ["Retro"])
   }
 
@@ -187,8 +187,10 @@ struct NothingLostTests {
       input: script, environment: folder.environment)
   }
 
-  private func stored(in folder: borrowing TemporaryFolder) throws -> IdentifiedArrayOf<Standup> {
-    try storedStandups(at: folder.path("standups.sqlite"), environment: folder.environment)
+  private func stored(in folder: borrowing TemporaryFolder) async throws -> IdentifiedArrayOf<
+    Standup
+  > {
+    try await storedStandups(at: folder.path("standups.sqlite"), environment: folder.environment)
   }
 
   private func backups(in folder: borrowing TemporaryFolder) throws -> [String] {

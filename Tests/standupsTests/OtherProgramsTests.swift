@@ -19,7 +19,7 @@ import Testing
 struct OtherProgramsTests {
   @Test func launchedWhileTheDatabaseIsHeldItShowsTheStandupsAndSavesOnceItIsLetGo() async throws {
     let folder = try TemporaryFolder()
-    try makeDatabase(
+    try await makeDatabase(
       at: folder.dataFile, holding: [.engineeringMock], environment: folder.environment)
     let lock = try #require(await WriteLock(onDatabaseAt: folder.dataFile.path))
 
@@ -30,13 +30,14 @@ struct OtherProgramsTests {
     terminal.type("Retro\r")
     #expect(
       await terminal.read(untilItShows: "Waiting for another program that holds the database"))
-    #expect(try storedStandups(at: folder.dataFile, environment: folder.environment).count == 1)
+    #expect(
+      try await storedStandups(at: folder.dataFile, environment: folder.environment).count == 1)
 
     await lock.release()
     // NB: No key is typed from here: the write is tried again on its own.
     #expect(
       await terminal.read { _ in
-        (try? storedStandups(at: folder.dataFile, environment: folder.environment))?
+        (try? await storedStandups(at: folder.dataFile, environment: folder.environment))?
           .map(\.title) == ["Engineering", "Retro"]
       })
     terminal.type("q")
@@ -45,7 +46,7 @@ struct OtherProgramsTests {
 
   @Test func everyKeyTypedOnTheRecorderWhileTheDatabaseIsHeldReachesTheTranscript() async throws {
     let folder = try TemporaryFolder()
-    try makeDatabase(
+    try await makeDatabase(
       at: folder.dataFile, holding: [.engineeringMock], environment: folder.environment)
     let terminal = try PseudoTerminal(
       ["--open", "engineering", "--fresh"], environment: folder.environment)
@@ -71,8 +72,9 @@ struct OtherProgramsTests {
     #expect(await terminal.read(untilItShows: "Past meetings"))
     terminal.type("q")
     #expect(await terminal.waitForExit() == 0)
-    let engineering = try storedStandups(at: folder.dataFile, environment: folder.environment)[
-      id: Standup.engineeringMock.id]
+    let engineering = try await storedStandups(
+      at: folder.dataFile, environment: folder.environment)[
+        id: Standup.engineeringMock.id]
     #expect(engineering?.meetings.map(\.transcript) == [lines.joined(separator: "\n")])
   }
 
@@ -80,7 +82,7 @@ struct OtherProgramsTests {
     async throws
   {
     let folder = try TemporaryFolder()
-    try makeDatabase(
+    try await makeDatabase(
       at: folder.dataFile, holding: [.engineeringMock], environment: folder.environment)
     let lock = try #require(await WriteLock(onDatabaseAt: folder.dataFile.path))
     defer { Task { await lock.release() } }
@@ -107,7 +109,7 @@ struct OtherProgramsTests {
 
   @Test func aDatabaseMovedAwayWhileTheAppRunsStopsSavingAndKeepsWhatFollows() async throws {
     let folder = try TemporaryFolder()
-    try makeDatabase(
+    try await makeDatabase(
       at: folder.dataFile, holding: [.engineeringMock], environment: folder.environment)
     let terminal = try PseudoTerminal(["--fresh"], environment: folder.environment)
     #expect(await terminal.read(untilItShows: "Engineering"))
@@ -131,7 +133,9 @@ struct OtherProgramsTests {
       try StandupsFile.decode(Data(contentsOf: recovered)).standups.map(\.title)
         == ["Engineering", "Retro"])
     #expect(
-      try storedStandups(at: moved, environment: folder.environment).map(\.title) == ["Engineering"]
+      try await storedStandups(at: moved, environment: folder.environment).map(\.title) == [
+        "Engineering"
+      ]
     )
     #expect(
       !FileManager.default.fileExists(atPath: folder.dataFile.path), "nothing made in its place")
@@ -150,7 +154,7 @@ struct OtherProgramsTests {
     let copy = folder.path("copy.sqlite")
     try FileManager.default.copyItem(at: folder.dataFile, to: copy)
     #expect(
-      try storedStandups(at: copy, environment: folder.environment).map(\.title)
+      try await storedStandups(at: copy, environment: folder.environment).map(\.title)
         == ["Design", "Engineering", "Product"])
   }
 }

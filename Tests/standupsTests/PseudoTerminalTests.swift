@@ -30,7 +30,7 @@ struct PseudoTerminalTests {
       "the app stops marking pastes, shows the cursor and leaves the alternate screen last")
 
     #expect(
-      try storedStandups(at: folder.dataFile, environment: folder.environment).map(\.title)
+      try await storedStandups(at: folder.dataFile, environment: folder.environment).map(\.title)
         == ["Retro"])
   }
 
@@ -95,7 +95,7 @@ struct PseudoTerminalTests {
     terminal.type("q")
     #expect(await terminal.waitForExit() == 0)
 
-    let titles = try storedStandups(at: folder.dataFile, environment: folder.environment)
+    let titles = try await storedStandups(at: folder.dataFile, environment: folder.environment)
       .map(\.title)
     let samples = [Standup.mock, .engineeringMock, .productMock].map(\.title)
     #expect(titles.sorted() == (samples + ["Weekly sync"]).sorted())
@@ -196,8 +196,9 @@ struct PseudoTerminalTests {
     // NB: That stopping waits on no clock is `StoppingTests`' to show, on a test clock.
     #expect(await terminal.waitForExit() == 0, "exits once it has saved")
     #expect(terminal.output.hasSuffix("\u{1B}[?2004l\u{1B}[?25h\u{1B}[?1049l"))
-    let engineering = try storedStandups(at: folder.dataFile, environment: folder.environment)[
-      id: Standup.engineeringMock.id]
+    let engineering = try await storedStandups(
+      at: folder.dataFile, environment: folder.environment)[
+        id: Standup.engineeringMock.id]
     #expect(
       engineering?.meetings.map(\.transcript) == ["Blob: the build is green\nBlob Jr: almost"],
       "the line being typed is the transcript's last")
@@ -248,13 +249,13 @@ struct PseudoTerminalTests {
     terminal.type("d")
     #expect(await terminal.waitForExit() == 0)
     #expect(
-      try storedStandups(at: folder.dataFile, environment: folder.environment)[
+      try await storedStandups(at: folder.dataFile, environment: folder.environment)[
         id: Standup.mock.id]?.meetings.count == 1)
   }
 
   @Test func quittingWithChangesThatCannotBeSavedAsksThenKeepsThemInARecoveryFile() async throws {
     let folder = try TemporaryFolder()
-    let (data, original) = try folder.readOnlyDataFile(holding: [.engineeringMock])
+    let (data, original) = try await folder.readOnlyDataFile(holding: [.engineeringMock])
 
     let terminal = try PseudoTerminal(["--data-file", data.path], environment: folder.environment)
     #expect(await terminal.read(untilItShows: "Changes will not be saved"))

@@ -56,7 +56,7 @@ struct ScriptModeTests {
     #expect(run.errors.isEmpty)
     assertSnapshot(of: run.output, as: .lines)
 
-    let stored = try storedStandups(
+    let stored = try await storedStandups(
       at: folder.path("standups.sqlite"), environment: folder.environment)
     let standup = try #require(stored.first)
     #expect(standup.title == "Retro")
@@ -72,7 +72,8 @@ struct ScriptModeTests {
   @Test func openingAStandupByTitle() async throws {
     let folder = try TemporaryFolder()
     let data = folder.path("standups.sqlite")
-    try makeDatabase(at: data, holding: [.mock, .engineeringMock], environment: folder.environment)
+    try await makeDatabase(
+      at: data, holding: [.mock, .engineeringMock], environment: folder.environment)
     let run = try await runStandups(
       ["--script", "-", "--data-file", data.path, "--open", "ENGINEERING"],
       input: "screen 40x12\n", environment: folder.environment)
@@ -83,7 +84,8 @@ struct ScriptModeTests {
   @Test func openingAStandupThatIsNotThereNamesTheOnesThatAre() async throws {
     let folder = try TemporaryFolder()
     let data = folder.path("standups.sqlite")
-    try makeDatabase(at: data, holding: [.mock, .engineeringMock], environment: folder.environment)
+    try await makeDatabase(
+      at: data, holding: [.mock, .engineeringMock], environment: folder.environment)
     let run = try await runStandups(
       ["--script", "-", "--data-file", data.path, "--open", "Marketing"],
       input: "screen\n", environment: folder.environment)
@@ -109,7 +111,7 @@ struct ScriptModeTests {
         id: Standup.ID(UUID(uuidString: "00000000-0000-0000-0000-\(100_000_000_000 + index)")!),
         title: title)
     }
-    try makeDatabase(
+    try await makeDatabase(
       at: data, holding: IdentifiedArray(uniqueElements: standups), environment: folder.environment)
     let run = try await runStandups(
       ["--script", "-", "--data-file", data.path, "--open", "Mark\u{1B}]0;x\u{7}eting"],
@@ -135,7 +137,7 @@ struct ScriptModeTests {
     let shouting = Standup(
       id: Standup.ID(UUID(uuidString: "00000000-0000-0000-0000-00000000000D")!),
       attendees: Standup.mock.attendees, title: "DESIGN")
-    try makeDatabase(
+    try await makeDatabase(
       at: data, holding: [.mock, shouting, .engineeringMock], environment: folder.environment)
 
     let ambiguous = try await runStandups(
@@ -200,7 +202,7 @@ struct ScriptModeTests {
       ["--script", "-", "--data-file", data.path], input: script, environment: folder.environment)
     #expect(run.status == 0, "\(run.errors)")
     #expect(
-      try storedStandups(at: data, environment: folder.environment).map(\.title)
+      try await storedStandups(at: data, environment: folder.environment).map(\.title)
         == ["Retro #1 # of 2"])
   }
 
@@ -243,13 +245,13 @@ struct ScriptModeTests {
     #expect(backups.count == 1)
     #expect(try Data(contentsOf: folder.path(backups[0])) == corrupt)
     #expect(
-      try storedStandups(at: data, environment: folder.environment).map(\.title)
+      try await storedStandups(at: data, environment: folder.environment).map(\.title)
         == ["Design", "Engineering", "Product"])
   }
 
   @Test func aFolderThatCannotBeWrittenLeavesTheDatabaseAndSaysSo() async throws {
     let folder = try TemporaryFolder()
-    let (data, original) = try folder.readOnlyDataFile(holding: [.engineeringMock])
+    let (data, original) = try await folder.readOnlyDataFile(holding: [.engineeringMock])
 
     let run = try await runStandups(
       ["--script", "-", "--data-file", data.path],

@@ -33,21 +33,22 @@ struct SharedDataFileTests {
     first.type("d")
     #expect(await first.read(from: beforeDeleting, untilItShows: "Delete \"FromA\"?"))
     first.type("d")
-    #expect(await first.read(until: { _ in (try? titles(in: dataFile, environment)) == ["FromB"] }))
+    #expect(
+      await first.read(until: { _ in (try? await titles(in: dataFile, environment)) == ["FromB"] }))
 
     second.type("a")
     #expect(await second.read(untilItShows: "New standup"))
     second.type("FromB2\r")
     #expect(
       await second.read(until: { _ in
-        (try? titles(in: dataFile, environment)) == ["FromB", "FromB2"]
+        (try? await titles(in: dataFile, environment)) == ["FromB", "FromB2"]
       }))
 
     first.type("q")
     second.type("q")
     #expect(await first.waitForExit() == 0)
     #expect(await second.waitForExit() == 0)
-    #expect(try titles(in: dataFile, environment) == ["FromB", "FromB2"])
+    #expect(try await titles(in: dataFile, environment) == ["FromB", "FromB2"])
   }
 
   /// The repro of issue 39: an instance edits a standup's title; another deletes the standup.
@@ -63,7 +64,8 @@ struct SharedDataFileTests {
     #expect(await first.read(untilItShows: "New standup"))
     first.type("Shared\r")
     #expect(
-      await first.read(until: { _ in (try? titles(in: dataFile, environment)) == ["Shared"] }))
+      await first.read(until: { _ in (try? await titles(in: dataFile, environment)) == ["Shared"] })
+    )
 
     let second = try PseudoTerminal(["--fresh"], environment: folder.environment)
     #expect(await second.read(untilItShows: "Shared"))
@@ -77,7 +79,7 @@ struct SharedDataFileTests {
     first.type("d")
     #expect(await first.read(from: beforeDeleting, untilItShows: "Delete \"Shared\"?"))
     first.type("d")
-    #expect(await first.read(until: { _ in (try? titles(in: dataFile, environment)) == [] }))
+    #expect(await first.read(until: { _ in (try? await titles(in: dataFile, environment)) == [] }))
 
     #expect(await second.read(untilItShows: "was deleted elsewhere"), "told over the form")
     await second.pauseToReadTheScreen()
@@ -85,7 +87,7 @@ struct SharedDataFileTests {
     await second.pauseToReadTheScreen()
     second.type("\r")
     let kept = await second.read { _ in
-      (try? titles(in: dataFile, environment)) == ["Shared review"]
+      (try? await titles(in: dataFile, environment)) == ["Shared review"]
     }
     #expect(kept, "kept, with the edit")
     #expect(!second.output.contains("neither the list nor any screen has it"))
@@ -96,7 +98,7 @@ struct SharedDataFileTests {
     #expect(await second.waitForExit() == 0)
   }
 
-  private func titles(in dataFile: URL, _ environment: [String: String]) throws -> [String] {
-    try storedStandups(at: dataFile, environment: environment).map(\.title)
+  private func titles(in dataFile: URL, _ environment: [String: String]) async throws -> [String] {
+    try await storedStandups(at: dataFile, environment: environment).map(\.title)
   }
 }

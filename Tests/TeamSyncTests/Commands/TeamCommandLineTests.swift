@@ -14,15 +14,15 @@ struct TeamCommandLineTests {
     try await TestServer.withTestServer { server in
       let owner = server.administratorURL
       let adminPassword = ["PGPASSWORD": server.administratorPassword]
-      #expect(try standups(["team", "setup", owner], adminPassword).status == 0)
-      let again = try standups(["team", "setup", owner], adminPassword)
+      #expect(try await standups(["team", "setup", owner], adminPassword).status == 0)
+      let again = try await standups(["team", "setup", owner], adminPassword)
       #expect(again.status == 0, "\(again.error)")
-      try server.createRole("alice", password: "alice-secret")
-      try server.createRole("bob", password: "bob-secret")
+      try await server.createRole("alice", password: "alice-secret")
+      try await server.createRole("bob", password: "bob-secret")
       let members = [server.role("alice"), server.role("bob")]
       #expect(
-        try standups(["team", "add", owner, "platform"] + members, adminPassword).status == 0)
-      let nobody = try standups(
+        try await standups(["team", "add", owner, "platform"] + members, adminPassword).status == 0)
+      let nobody = try await standups(
         ["team", "add", owner, "platform", server.role("nobody")], adminPassword)
       #expect(nobody.status == 67)
       #expect(nobody.error.contains("createuser"), "\(nobody.error)")
@@ -30,33 +30,34 @@ struct TeamCommandLineTests {
       let alice = try Home(password: "alice-secret", in: server.folder)
       let bob = try Home(password: "bob-secret", in: server.folder)
       let file = try alice.write(standups: [.mock])
-      #expect(try standups(["import", file], alice.environment).status == 0)
-      #expect(try standups(["share", "--all"], alice.environment).status == 64)
-      let join = try standups(
+      #expect(try await standups(["import", file], alice.environment).status == 0)
+      #expect(try await standups(["share", "--all"], alice.environment).status == 64)
+      let join = try await standups(
         ["team", "join", server.url(for: "alice"), "platform"], alice.environment)
       #expect(join.status == 0, "\(join.error)")
-      #expect(try standups(["share", Standup.mock.title], alice.environment).status == 0)
-      #expect(try standups(["sync"], alice.environment).status == 0)
+      #expect(try await standups(["share", Standup.mock.title], alice.environment).status == 0)
+      #expect(try await standups(["sync"], alice.environment).status == 0)
       #expect(
-        try standups(["team", "join", server.url(for: "bob"), "platform"], bob.environment)
+        try await standups(["team", "join", server.url(for: "bob"), "platform"], bob.environment)
           .status == 0)
-      let export = try standups(["export"], bob.environment)
+      let export = try await standups(["export"], bob.environment)
       #expect(export.standardOutput.contains(Standup.mock.title))
 
-      let status = try standups(["team", "status"], bob.environment)
+      let status = try await standups(["team", "status"], bob.environment)
       #expect(status.status == 0, "\(status.error)")
       #expect(status.standardOutput.contains("Changes waiting: 0"))
       var wrong = bob.environment
       wrong["PGPASSWORD"] = "not-it"
-      let refused = try standups(["team", "status"], wrong)
+      let refused = try await standups(["team", "status"], wrong)
       #expect(refused.status == 77)
       #expect(refused.error.contains("password authentication failed"), "\(refused.error)")
       #expect(!refused.error.contains("PSQLError"))
 
-      let leave = try standups(["team", "leave"], bob.environment)
+      let leave = try await standups(["team", "leave"], bob.environment)
       #expect(leave.status == 0)
-      #expect(try standups(["export"], bob.environment).standardOutput.contains(Standup.mock.title))
-      #expect(try standups(["sync"], bob.environment).status == 64)
+      #expect(
+        try await standups(["export"], bob.environment).standardOutput.contains(Standup.mock.title))
+      #expect(try await standups(["sync"], bob.environment).status == 64)
     }
   }
 
@@ -68,24 +69,27 @@ struct TeamCommandLineTests {
       try await server.makeTeam("platform", members: Machine.platformMembers)
       let alice = try Home(password: "alice-secret", in: server.folder)
       let many = (1...1500).map { Standup(id: Standup.ID(UUID()), title: "Standup \($0)") }
-      let imported = try standups(["import", try alice.write(standups: many)], alice.environment)
+      let imported = try await standups(
+        ["import", try alice.write(standups: many)], alice.environment)
       #expect(imported.status == 0)
       #expect(
-        try standups(["team", "join", server.url(for: "alice"), "platform"], alice.environment)
-          .status == 0)
-      let share = try standups(["share", "--all"], alice.environment)
+        try await standups(
+          ["team", "join", server.url(for: "alice"), "platform"], alice.environment
+        )
+        .status == 0)
+      let share = try await standups(["share", "--all"], alice.environment)
       #expect(share.status == 0, "\(share.error)")
       #expect(share.standardOutput.hasSuffix(", and 1497 more.\n"), "\(share.standardOutput)")
       #expect(share.standardOutput.count < 200)
 
-      let written = try server.psql(
+      let written = try await server.psql(
         """
         INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
         SELECT 'platform', '00000000-0000-0000-0000-0000000000ee', n, 0, '{"unknown": true}'
         FROM generate_series(1, 500) AS n
         """, as: "mallory", password: "mallory-secret")
       #expect(written.status == 0, "\(written.error)")
-      let sync = try standups(["sync"], alice.environment)
+      let sync = try await standups(["sync"], alice.environment)
       #expect(sync.status == 0, "\(sync.error)")
       let lines = sync.standardOutput.split(separator: "\n")
       #expect(lines.count < 8, "\(sync.standardOutput)")
@@ -103,16 +107,16 @@ struct TeamCommandLineTests {
           team: "design", roles: [server.role("alice")], on: connection,
           logger: TestServer.logger)
       }
-      let (alice, platform) = try aliceSharingTheMock(server)
+      let (alice, platform) = try await aliceSharingTheMock(server)
 
-      let second = try standups(["team", "join", platform, "design"], alice.environment)
+      let second = try await standups(["team", "join", platform, "design"], alice.environment)
       #expect(second.status == 64)
       #expect(second.error.contains("leave “platform” first"), "\(second.error)")
-      let status = try standups(["team", "status"], alice.environment)
+      let status = try await standups(["team", "status"], alice.environment)
       #expect(status.standardOutput.contains("Team: platform"), "\(status.standardOutput)")
 
       // NB: The share waits; leaving sends it, and bob gets it.
-      let leave = try standups(["team", "leave"], alice.environment)
+      let leave = try await standups(["team", "leave"], alice.environment)
       #expect(leave.status == 0, "\(leave.error)")
       #expect(!leave.standardOutput.contains("did not reach"), "\(leave.standardOutput)")
       let bob = try await Machine.platform(server, as: "bob")
@@ -120,15 +124,17 @@ struct TeamCommandLineTests {
       #expect(try await bob.standups().map(\.id) == [Standup.mock.id])
 
       // NB: Unreachable, a change waiting is told as staying here.
-      #expect(try standups(["team", "join", platform, "platform"], alice.environment).status == 0)
+      #expect(
+        try await standups(["team", "join", platform, "platform"], alice.environment).status == 0)
       var edited = Standup.mock
       edited.title = "Design, edited"
       #expect(
-        try standups(["import", try alice.write(standups: [edited])], alice.environment).status
+        try await standups(["import", try alice.write(standups: [edited])], alice.environment)
+          .status
           == 0)
       var offline = alice.environment
       offline["PGPASSWORD"] = "not-it"
-      let cut = try standups(["team", "leave"], offline)
+      let cut = try await standups(["team", "leave"], offline)
       #expect(cut.status == 0)
       #expect(
         cut.standardOutput.contains("1 change made here did not reach the team"),
@@ -141,15 +147,16 @@ struct TeamCommandLineTests {
   @Test func joiningAgainSaysWhatItKeptApart() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Machine.platformMembers)
-      let (alice, platform) = try aliceSharingTheMock(server)
-      #expect(try standups(["team", "leave"], alice.environment).status == 0)
+      let (alice, platform) = try await aliceSharingTheMock(server)
+      #expect(try await standups(["team", "leave"], alice.environment).status == 0)
       var edited = Standup.mock
       edited.title = "Edited while away"
       #expect(
-        try standups(["import", try alice.write(standups: [edited])], alice.environment).status
+        try await standups(["import", try alice.write(standups: [edited])], alice.environment)
+          .status
           == 0)
 
-      let join = try standups(["team", "join", platform, "platform"], alice.environment)
+      let join = try await standups(["team", "join", platform, "platform"], alice.environment)
       #expect(join.status == 0, "\(join.error)")
       #expect(
         join.standardOutput.contains("“Edited while away (kept here)”"), "\(join.standardOutput)")
@@ -163,15 +170,16 @@ struct TeamCommandLineTests {
       var bobsCopy = Standup.mock
       bobsCopy.title = "Bob's own copy"
       let file = try bob.write(standups: [bobsCopy, .engineeringMock])
-      #expect(try standups(["import", file], bob.environment).status == 0)
+      #expect(try await standups(["import", file], bob.environment).status == 0)
       let platform = server.url(for: "bob")
-      #expect(try standups(["team", "join", platform, "platform"], bob.environment).status == 0)
       #expect(
-        try standups(["share", Standup.engineeringMock.title], bob.environment).status == 0)
-      let (alice, _) = try aliceSharingTheMock(server)
-      #expect(try standups(["sync"], alice.environment).status == 0)
+        try await standups(["team", "join", platform, "platform"], bob.environment).status == 0)
+      #expect(
+        try await standups(["share", Standup.engineeringMock.title], bob.environment).status == 0)
+      let (alice, _) = try await aliceSharingTheMock(server)
+      #expect(try await standups(["sync"], alice.environment).status == 0)
 
-      let leave = try standups(["team", "leave"], bob.environment)
+      let leave = try await standups(["team", "leave"], bob.environment)
       #expect(leave.status == 0, "\(leave.error)")
       #expect(
         leave.standardOutput.contains("“Bob's own copy (kept here)”"), "\(leave.standardOutput)")
@@ -192,7 +200,7 @@ struct TeamCommandLineTests {
       // assertion depends on them: any moment must end with each change once.
       for delay in [5, 40, 80, 120, 200] {
         let process = try start(["sync"], alice.home.environment)
-        usleep(useconds_t(delay * 1000))
+        try await Task.sleep(for: .milliseconds(delay))
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
       }
@@ -205,15 +213,16 @@ struct TeamCommandLineTests {
       let alice = try await PushingMachine.withAThousandChanges(server)
 
       try await alice.whileItsPushWaits(atChange: 500, server) { process in
-        try server.stopImmediately()
-        try #require(endsWithin(seconds: 60, process), "standups sync hung when the server stopped")
+        try await server.stopImmediately()
+        try #require(
+          await endsWithin(seconds: 60, process), "standups sync hung when the server stopped")
         #expect(process.terminationStatus == 69)
       }
       let told = try String(contentsOfFile: alice.home.errorFile, encoding: .utf8)
       #expect(told.hasPrefix("standups: The team's server at 127.0.0.1:"), "\(told)")
       #expect(try await alice.database.waitingTeamChangeCount() == 1001)
 
-      try server.startAgain()
+      try await server.startAgain()
       try await alice.finishesWithEveryChangeOnTheServerOnce(server)
     }
   }
@@ -234,12 +243,13 @@ struct TeamCommandLineTests {
           """
         var isWaiting = false
         for _ in 0..<3000 where process.isRunning && !isWaiting {
-          isWaiting = try server.administer(waiting) == "1\n"
-          if !isWaiting { usleep(20_000) }
+          isWaiting = try await server.administer(waiting) == "1\n"
+          if !isWaiting { try await Task.sleep(for: .milliseconds(20)) }
         }
         try #require(isWaiting, "team setup never waited on the lock")
-        try server.stopImmediately()
-        try #require(endsWithin(seconds: 60, process), "team setup hung when the server stopped")
+        try await server.stopImmediately()
+        try #require(
+          await endsWithin(seconds: 60, process), "team setup hung when the server stopped")
         #expect(process.terminationStatus == 69)
       }
       let told = try String(contentsOfFile: home.errorFile, encoding: .utf8)
@@ -255,8 +265,8 @@ struct TeamCommandLineTests {
     defer { try? FileManager.default.removeItem(atPath: parent) }
     let home = try Home(password: "whatever", in: parent)
     let file = try home.write(standups: [.mock])
-    #expect(try standups(["import", file], home.environment).status == 0)
-    let join = try standups(
+    #expect(try await standups(["import", file], home.environment).status == 0)
+    let join = try await standups(
       ["team", "join", "postgresql://alice@127.0.0.1:\(listener.port)/db?sslmode=disable", "t"],
       home.environment)
     #expect(join.status == 69, "\(join.error)")
@@ -269,20 +279,23 @@ struct TeamCommandLineTests {
     for jargon in ["Error(", "PSQL", "errno", "descriptor", "Connection("] {
       #expect(!join.error.contains(jargon), "\(join.error)")
     }
-    let status = try standups(["team", "status"], home.environment)
+    let status = try await standups(["team", "status"], home.environment)
     #expect(status.status == 64, "\(status.error)")
-    #expect(try standups(["export"], home.environment).standardOutput.contains(Standup.mock.title))
+    #expect(
+      try await standups(["export"], home.environment).standardOutput.contains(Standup.mock.title))
   }
 
   /// Alice's HOME, joined to "platform" with the mock imported and shared (not pushed yet), and
   /// the URL she joined with.
-  private func aliceSharingTheMock(_ server: TestServer) throws -> (Home, String) {
+  private func aliceSharingTheMock(_ server: TestServer) async throws -> (Home, String) {
     let alice = try Home(password: "alice-secret", in: server.folder)
     #expect(
-      try standups(["import", try alice.write(standups: [.mock])], alice.environment).status == 0)
+      try await standups(["import", try alice.write(standups: [.mock])], alice.environment).status
+        == 0)
     let platform = server.url(for: "alice")
-    #expect(try standups(["team", "join", platform, "platform"], alice.environment).status == 0)
-    #expect(try standups(["share", "--all"], alice.environment).status == 0)
+    #expect(
+      try await standups(["team", "join", platform, "platform"], alice.environment).status == 0)
+    #expect(try await standups(["share", "--all"], alice.environment).status == 0)
     return (alice, platform)
   }
 }
@@ -316,23 +329,23 @@ private struct PushingMachine {
   /// before change `number` inserted, not committed, and the insert of `number` waiting.
   func whileItsPushWaits(
     atChange number: Int64, _ server: TestServer,
-    _ body: (Process) throws -> Void
+    _ body: (Process) async throws -> Void
   ) async throws {
     try await server.holdingPushes(of: machine, as: "alice", in: "platform", atChange: number) {
       hold in
       let process = try start(["sync"], home.environment, errorFile: home.errorFile)
       try await hold.waitUntilAPushWaits(as: "alice", gaveUp: { !process.isRunning })
-      try body(process)
+      try await body(process)
     }
   }
 
   /// One more `standups sync`, which must end with every change on the server exactly once and
   /// none waiting.
   func finishesWithEveryChangeOnTheServerOnce(_ server: TestServer) async throws {
-    let finish = try standups(["sync"], home.environment)
+    let finish = try await standups(["sync"], home.environment)
     #expect(finish.status == 0, "\(finish.error)")
     #expect(
-      try server.administer(
+      try await server.administer(
         "SELECT count(*), count(DISTINCT machine_sequence) FROM standups_team.changes")
         == "1001|1001\n")
     #expect(try await database.waitingTeamChangeCount() == 0)

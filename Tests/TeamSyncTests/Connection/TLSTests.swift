@@ -12,9 +12,9 @@ struct TLSTests {
   @Test func verifyFullSyncsOnlyWithTheRightAuthorityAndHostName() async throws {
     try await TestServer.withOwnServer { server in
       try await server.makeTeam("platform", members: ["alice": "alice-secret"])
-      let authority = try CertificateAuthority(named: "team", in: server.folder)
-      let stranger = try CertificateAuthority(named: "stranger", in: server.folder)
-      try server.serveTLS(try authority.issue(for: ["localhost"]))
+      let authority = try await CertificateAuthority(named: "team", in: server.folder)
+      let stranger = try await CertificateAuthority(named: "stranger", in: server.folder)
+      try await server.serveTLS(try await authority.issue(for: ["localhost"]))
 
       func url(host: String, mode: String, trusting root: String) -> String {
         server.url(for: "alice")
@@ -52,11 +52,11 @@ struct TLSTests {
       ]
       for refusal in refusals {
         let home = try Home(password: "alice-secret", in: server.folder)
-        let join = try standups(["team", "join", refusal.url, "platform"], home.environment)
+        let join = try await standups(["team", "join", refusal.url, "platform"], home.environment)
         #expect(join.status == 77, "\(refusal.url): \(join.error)")
         #expect(join.error.contains("Nothing was sent"), "\(join.error)")
         #expect(join.error.contains(refusal.reason), "\(join.error)")
-        #expect(try standups(["team", "status"], home.environment).status == 64)
+        #expect(try await standups(["team", "status"], home.environment).status == 64)
       }
 
       // NB: verify-ca checks the authority and not the host name, as libpq's does.
@@ -64,9 +64,9 @@ struct TLSTests {
         trusted, url(host: "127.0.0.1", mode: "verify-ca", trusting: authority.certificate),
       ] {
         let home = try Home(password: "alice-secret", in: server.folder)
-        let join = try standups(["team", "join", url, "platform"], home.environment)
+        let join = try await standups(["team", "join", url, "platform"], home.environment)
         #expect(join.status == 0, "\(url): \(join.error)")
-        #expect(try standups(["sync"], home.environment).status == 0)
+        #expect(try await standups(["sync"], home.environment).status == 0)
       }
     }
   }

@@ -45,7 +45,7 @@ struct PartitionTests {
               .edited(Standup.mock.id, StandupEdit(duration: .seconds(60 * minutes))))
           }
           try await hold.waitUntilAPushWaits(as: "bob")
-          try network.cut(network.links[2])
+          try await network.cut(network.links[2])
           let cut = ContinuousClock.now
           while let next = await told.next() {
             if case .offline = next { break }
@@ -58,13 +58,13 @@ struct PartitionTests {
           .edited(Standup.mock.id, StandupEdit(title: "While bob was away")))
         try await alice.sync()
 
-        try network.heal(network.links[2])
+        try await network.heal(network.links[2])
         while let next = await told.next(), next != .online(waiting: 0) {}
         try await alice.sync()
         #expect(try await bob.standups()[id: Standup.mock.id]?.title == "While bob was away")
         #expect(try await alice.standups() == bob.standups())
         #expect(
-          try server.administer(
+          try await server.administer(
             """
             SELECT count(*), count(DISTINCT machine_sequence) FROM standups_team.changes
             WHERE made_by = '\(server.role("bob"))'
@@ -95,19 +95,19 @@ struct PartitionTests {
           hold in
           let process = try start(["sync"], home.environment, errorFile: home.errorFile)
           try await hold.waitUntilAPushWaits(as: "alice", gaveUp: { !process.isRunning })
-          try network.cut(network.links[1])
-          #expect(endsWithin(seconds: 20, process), "a sync on a dead link must end")
+          try await network.cut(network.links[1])
+          #expect(await endsWithin(seconds: 20, process), "a sync on a dead link must end")
           #expect(process.terminationStatus == 69)
           let said = try String(contentsOfFile: home.errorFile, encoding: .utf8)
           #expect(said.contains("cannot be reached"), "\(said)")
         }
         #expect(try await database.waitingTeamChangeCount() == 301)
 
-        try network.heal(network.links[1])
-        let finish = try standups(["sync"], home.environment)
+        try await network.heal(network.links[1])
+        let finish = try await standups(["sync"], home.environment)
         #expect(finish.status == 0, "\(finish.error)")
         #expect(
-          try server.administer(
+          try await server.administer(
             "SELECT count(*), count(DISTINCT machine_sequence) FROM standups_team.changes")
             == "301|301\n")
       }
@@ -120,8 +120,8 @@ struct PartitionTests {
         try await server.makeTeam("platform", members: Self.members)
         let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(
           server, over: Array(network.links[1...]))
-        try network.lose(30, on: network.links[1])
-        try network.lose(30, on: network.links[2])
+        try await network.lose(30, on: network.links[1])
+        try await network.lose(30, on: network.links[2])
 
         let engines = [try await alice.engine(), try await bob.engine()]
         let running = engines.map { engine in
@@ -141,7 +141,7 @@ struct PartitionTests {
         // NB: Alone, on these lossy links, this takes seconds; the guard allows for a loaded CI.
         _ = try await convergence(of: [alice, bob], on: server, guardTime: .seconds(240))
         #expect(try await alice.standups() == bob.standups())
-        #expect(try server.administer("SELECT count(*) FROM standups_team.changes") == "41\n")
+        #expect(try await server.administer("SELECT count(*) FROM standups_team.changes") == "41\n")
       }
     }
   }

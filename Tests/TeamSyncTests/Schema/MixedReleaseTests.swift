@@ -21,14 +21,14 @@ struct MixedReleaseTests {
       try await server.makeTeam("platform", members: Self.members)
       let alice = try await Machine.platform(server, as: "alice")
       try await alice.shareTheMock()
-      try upgradeAsANewerRelease(server, compatibleFrom: TeamSchema.currentVersion)
+      try await upgradeAsANewerRelease(server, compatibleFrom: TeamSchema.currentVersion)
 
       // NB: Bob's newer release edits the title with a field this release does not know, says
       // how it felt in the new column, reacts in the new table, and writes a kind of change
       // this release cannot read.
       let edit = try withNewerField(.edited(Standup.mock.id, StandupEdit(title: "Newer")))
       let reaction = #"{"reacted": {"standup": "\#(Standup.mock.id.rawValue)", "emoji": "tada"}}"#
-      try psqlAsBob(
+      try await psqlAsBob(
         server,
         """
         INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change, mood)
@@ -49,13 +49,13 @@ struct MixedReleaseTests {
       // NB: The newer release's column, field and table are as it wrote them; this release's
       // rows leave its column empty.
       #expect(
-        try server.administer(
+        try await server.administer(
           """
           SELECT made_by = '\(server.role("bob"))', mood, change -> 'edited' -> 'edit' ->> 'color'
           FROM standups_team.changes ORDER BY sequence
           """)
           == "f||\nt|happy|teal\nt||\nf||\n")
-      #expect(try server.administer("SELECT emoji FROM standups_team.reactions") == "tada\n")
+      #expect(try await server.administer("SELECT emoji FROM standups_team.reactions") == "tada\n")
     }
   }
 
@@ -65,10 +65,11 @@ struct MixedReleaseTests {
       let alice = try await Machine.platform(server, as: "alice")
       try await alice.shareTheMock()
       let newer = TeamSchema.currentVersion + 1
-      try upgradeAsANewerRelease(server, compatibleFrom: newer)
+      try await upgradeAsANewerRelease(server, compatibleFrom: newer)
       try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Waiting")))
       let before = try await alice.standups()
-      let changesOnTheServer = try server.administer("SELECT count(*) FROM standups_team.changes")
+      let changesOnTheServer = try await server.administer(
+        "SELECT count(*) FROM standups_team.changes")
 
       let problem = SyncProblem.schema(
         .newerSchema(found: newer, supported: TeamSchema.currentVersion))
@@ -86,7 +87,8 @@ struct MixedReleaseTests {
       #expect(try await alice.database.waitingTeamChangeCount() == 1)
       #expect(try await alice.database.teamMembership() != nil)
       #expect(
-        try server.administer("SELECT count(*) FROM standups_team.changes") == changesOnTheServer)
+        try await server.administer("SELECT count(*) FROM standups_team.changes")
+          == changesOnTheServer)
       _ = try await server.withAdministrator { connection in
         await #expect(throws: TeamSchemaError.newerSchema(found: newer, supported: newer - 1)) {
           try await TeamSchema.addMembers(
@@ -101,7 +103,7 @@ struct MixedReleaseTests {
     try await TestServer.withTestServer { server in
       // NB: The first release's schema and members, as its `team setup` and `team add` made
       // them: the upgrade must grant them what later schemas added.
-      for (name, password) in Self.members { try server.createRole(name, password: password) }
+      for (name, password) in Self.members { try await server.createRole(name, password: password) }
       try await server.withAdministrator { connection in
         try await connection.query("BEGIN", logger: TestServer.logger)
         for statement in TeamSchema.migrations[0] {
@@ -132,16 +134,17 @@ struct MixedReleaseTests {
       try await bob.sync()
       #expect(try await bob.standups() == alice.standups())
       #expect(
-        try server.administer("SELECT version, compatible_from FROM standups_team.schema_version")
+        try await server.administer(
+          "SELECT version, compatible_from FROM standups_team.schema_version")
           == "\(TeamSchema.currentVersion)|\(TeamSchema.compatibleFrom)\n")
     }
   }
 
   /// What a newer release's `team setup` might do: add a column to the changes and a table of
   /// its own, granted to the members, and record its version and the oldest it serves.
-  private func upgradeAsANewerRelease(_ server: TestServer, compatibleFrom: Int) throws {
+  private func upgradeAsANewerRelease(_ server: TestServer, compatibleFrom: Int) async throws {
     let members = Self.members.keys.sorted().map(server.role).joined(separator: ", ")
-    try server.administer(
+    try await server.administer(
       """
       ALTER TABLE standups_team.changes ADD COLUMN mood text;
       CREATE TABLE standups_team.reactions (
@@ -166,8 +169,8 @@ struct MixedReleaseTests {
     return String(decoding: try JSONSerialization.data(withJSONObject: json), as: UTF8.self)
   }
 
-  private func psqlAsBob(_ server: TestServer, _ sql: String) throws {
-    let output = try server.psql(sql, as: "bob", password: "bob-secret")
+  private func psqlAsBob(_ server: TestServer, _ sql: String) async throws {
+    let output = try await server.psql(sql, as: "bob", password: "bob-secret")
     #expect(output.status == 0, "\(output.error)")
   }
 }

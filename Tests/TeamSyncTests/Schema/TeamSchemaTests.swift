@@ -22,15 +22,15 @@ struct TeamSchemaTests {
         #expect(
           try await TeamSchema.version(on: connection, logger: logger) == TeamSchema.currentVersion)
       }
-      let shape = try server.administer(Self.shapeQuery)
+      let shape = try await server.administer(Self.shapeQuery)
       try await server.withAdministrator { connection in
         try await TeamSchema.setUp(on: connection, logger: logger)
         #expect(
           try await TeamSchema.version(on: connection, logger: logger) == TeamSchema.currentVersion)
       }
-      #expect(try server.administer(Self.shapeQuery) == shape)
+      #expect(try await server.administer(Self.shapeQuery) == shape)
       #expect(
-        try server.administer(
+        try await server.administer(
           """
           SELECT string_agg(relname || '=' || relrowsecurity || '/' || relforcerowsecurity, ','
                             ORDER BY relname)
@@ -51,7 +51,7 @@ struct TeamSchemaTests {
       try await server.withAdministrator { connection in
         try await TeamSchema.setUp(on: connection, logger: logger)
       }
-      try server.administer("UPDATE standups_team.schema_version SET version = 99")
+      try await server.administer("UPDATE standups_team.schema_version SET version = 99")
       try await server.withAdministrator { connection in
         let error = await #expect(throws: TeamSchemaError.self) {
           try await TeamSchema.setUp(on: connection, logger: logger)
@@ -68,7 +68,7 @@ struct TeamSchemaTests {
     try await TestServer.withTestServer { server in
       let readers = server.role("readers")
       let nobody = server.role("nobody")
-      try server.administer("CREATE ROLE \(readers) NOLOGIN")
+      try await server.administer("CREATE ROLE \(readers) NOLOGIN")
       try await server.withAdministrator { connection in
         await #expect(throws: TeamSchemaError.missingSchema) {
           try await TeamSchema.addMembers(
@@ -85,7 +85,7 @@ struct TeamSchemaTests {
         }
       }
       // NB: All or none: the failed calls made no team.
-      #expect(try server.administer("SELECT count(*) FROM standups_team.teams") == "0\n")
+      #expect(try await server.administer("SELECT count(*) FROM standups_team.teams") == "0\n")
     }
   }
 
@@ -94,7 +94,7 @@ struct TeamSchemaTests {
     try await TestServer.withTestServer { server in
       // NB: A role name that needs quoting proves the grants quote it.
       for name in ["alice", "bob", "Carol Q"] {
-        try server.createRole(name, password: Self.password(of: name))
+        try await server.createRole(name, password: Self.password(of: name))
       }
       try await server.withAdministrator { connection in
         try await TeamSchema.setUp(on: connection, logger: logger)
@@ -112,26 +112,26 @@ struct TeamSchemaTests {
         VALUES ('A', '00000000-0000-0000-0000-00000000000a', 1, 0,
                 '{"deleted": "00000000-0000-0000-0000-00000000000a"}')
         """
-      let alice = try psql(
+      let alice = try await psql(
         server, insertA + "; " + insertA.replacingOccurrences(of: ", 1, 0", with: ", 2, 0"),
         as: "alice")
       #expect(alice.status == 0, "\(alice.error)")
       #expect(
-        try psql(
+        try await psql(
           server, "SELECT sequence, made_by FROM standups_team.changes ORDER BY 1", as: "alice"
         )
         .standardOutput == "1|\(server.role("alice"))\n2|\(server.role("alice"))\n")
 
       for outsider in ["bob", "Carol Q"] {
         for table in ["changes", "teams", "team_members"] {
-          let rows = try psql(
+          let rows = try await psql(
             server,
             "SELECT count(*) FROM standups_team.\(table) WHERE \(table == "teams" ? "name" : "team") = 'A'",
             as: outsider)
           #expect(rows.status == 0, "\(rows.error)")
           #expect(rows.standardOutput == "0\n", "\(outsider) sees team A's \(table)")
         }
-        let insert = try psql(
+        let insert = try await psql(
           server, insertA.replacingOccurrences(of: ", 1, 0", with: ", 3, 0"), as: outsider)
         #expect(insert.status != 0)
         #expect(insert.error.contains("row-level security"), "\(insert.error)")
@@ -144,22 +144,22 @@ struct TeamSchemaTests {
         "UPDATE standups_team.teams SET channel = DEFAULT",
         "INSERT INTO standups_team.horizons (team, through) VALUES ('A', 100)",
       ] {
-        let refused = try psql(server, statement, as: "alice")
+        let refused = try await psql(server, statement, as: "alice")
         #expect(refused.error.contains("permission denied"), "\(statement): \(refused.error)")
       }
 
       // NB: bob keeps his grants but leaves every team: RLS alone now shuts him out.
-      try server.administer(
+      try await server.administer(
         "DELETE FROM standups_team.team_members WHERE role = '\(server.role("bob"))'")
       for table in ["changes", "teams", "team_members"] {
         #expect(
-          try psql(server, "SELECT count(*) FROM standups_team.\(table)", as: "bob")
+          try await psql(server, "SELECT count(*) FROM standups_team.\(table)", as: "bob")
             .standardOutput == "0\n")
       }
       // NB: A team that does not exist reads as one the role is not in: names cannot be probed.
       var refusals: Set<String> = []
       for team in ["A", "B", "no such team"] {
-        let insert = try psql(
+        let insert = try await psql(
           server,
           insertA.replacingOccurrences(of: "'A'", with: "'\(team)'")
             .replacingOccurrences(of: ", 1, 0", with: ", 4, 0"), as: "bob")
@@ -170,7 +170,7 @@ struct TeamSchemaTests {
 
       // NB: A change cannot claim another author, nor choose its place in the order (the
       // refused one used a number up: the server numbers a member's row before it checks it).
-      let forged = try psql(
+      let forged = try await psql(
         server,
         """
         INSERT INTO standups_team.changes
@@ -179,7 +179,7 @@ struct TeamSchemaTests {
         """,
         as: "alice")
       #expect(forged.error.contains("row-level security"), "\(forged.error)")
-      let placed = try psql(
+      let placed = try await psql(
         server,
         """
         INSERT INTO standups_team.changes
@@ -194,8 +194,10 @@ struct TeamSchemaTests {
     }
   }
 
-  private func psql(_ server: TestServer, _ sql: String, as role: String) throws -> CommandOutput {
-    try server.psql(sql, as: role, password: Self.password(of: role))
+  private func psql(_ server: TestServer, _ sql: String, as role: String) async throws
+    -> CommandOutput
+  {
+    try await server.psql(sql, as: role, password: Self.password(of: role))
   }
 
   private static func password(of role: String) -> String {

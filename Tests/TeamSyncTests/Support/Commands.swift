@@ -47,10 +47,10 @@ func executable(_ name: String) -> String {
 }
 
 /// Runs the `standups` executable to its end, as a user would.
-func standups(_ arguments: [String], _ environment: [String: String]) throws
+func standups(_ arguments: [String], _ environment: [String: String]) async throws
   -> CommandOutput
 {
-  try runProgram(executable("standups"), arguments, environment: environment)
+  try await runProgram(executable("standups"), arguments, environment: environment)
 }
 
 /// Starts the `standups` executable, its standard error in `errorFile` when one is given.
@@ -75,11 +75,14 @@ func start(
 }
 
 /// Whether `process` ends within `seconds`; one that does not is killed. A guard against a
-/// hang, not a measure of time: a process that works ends long before.
-func endsWithin(seconds: Int, _ process: Process) -> Bool {
-  for _ in 0..<(seconds * 50) where process.isRunning { usleep(20_000) }
+/// hang, not a measure of time: a process that works ends long before. It looks every 20
+/// milliseconds, suspended in between, so that no other test's task waits on its thread.
+func endsWithin(seconds: Int, _ process: Process) async -> Bool {
+  for _ in 0..<(seconds * 50) where process.isRunning {
+    try? await Task.sleep(for: .milliseconds(20))
+  }
   guard process.isRunning else { return true }
   kill(process.processIdentifier, SIGKILL)
-  process.waitUntilExit()
+  for _ in 0..<250 where process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
   return false
 }

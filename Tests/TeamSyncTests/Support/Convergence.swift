@@ -10,7 +10,7 @@ func convergence(
 ) async throws -> Int64 {
   let deadline = ContinuousClock.now + guardTime
   while ContinuousClock.now < deadline {
-    let team = try server.administer(
+    let team = try await server.administer(
       "SELECT COALESCE(max(sequence), 0) || ' ' || count(*) FROM standups_team.changes"
     ).split(separator: " ").compactMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     let (last, count) = (team.first ?? 0, team.last ?? 0)

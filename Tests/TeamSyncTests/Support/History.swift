@@ -19,8 +19,8 @@ struct History {
   private(set) var changes: [Entry] = []
 
   /// Adds the changes of `team`'s that the server holds now and this history has not seen.
-  mutating func read(_ server: TestServer, of team: String) throws {
-    let rows = try server.administer(
+  mutating func read(_ server: TestServer, of team: String) async throws {
+    let rows = try await server.administer(
       """
       SELECT sequence || E'\\t' || made_by || E'\\t' || change::text
       FROM standups_team.changes WHERE team = '\(team)' ORDER BY sequence

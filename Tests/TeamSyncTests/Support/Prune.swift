@@ -9,7 +9,7 @@ func prune(
   _ server: TestServer, idleDays: Int = TeamHistory.defaultIdleDays, recentChanges: Bool = false
 ) async throws -> [TeamHistory.Pruned] {
   if !recentChanges {
-    try server.administer(
+    try await server.administer(
       """
       UPDATE standups_team.changes
       SET made_at = made_at - interval '1 year', numbered_at = numbered_at - interval '1 year'

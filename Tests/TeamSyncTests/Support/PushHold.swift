@@ -50,7 +50,7 @@ struct PushHold {
         AND query LIKE 'INSERT%'
       """
     for _ in 0..<3000 where !gaveUp() {
-      if try server.administer(waiting) == "1\n" { return }
+      if try await server.administer(waiting) == "1\n" { return }
       try await Task.sleep(for: .milliseconds(20))
     }
     throw TestServerError("no push of \(name)'s reached change \(number)")

@@ -7,7 +7,7 @@ extension TestServer {
   /// Makes `name`, a role on the server in another team, "elsewhere", only: what it reads of
   /// "platform" through psql is what anyone outside that team with an account reads.
   func makeOutsider(_ name: String, password: String) async throws {
-    try createRole(name, password: password)
+    try await createRole(name, password: password)
     _ = try await withAdministrator { connection in
       try await TeamSchema.addMembers(
         team: "elsewhere", roles: [role(name)], on: connection, logger: TestServer.logger)
@@ -19,9 +19,9 @@ extension TestServer {
   func expectRefused(
     _ statements: [String], as member: String, password: String,
     sourceLocation: SourceLocation = #_sourceLocation
-  ) throws {
+  ) async throws {
     for statement in statements {
-      let refused = try psql(statement, as: member, password: password)
+      let refused = try await psql(statement, as: member, password: password)
       #expect(refused.status != 0, "\(statement) was let through", sourceLocation: sourceLocation)
       #expect(
         refused.error.contains("permission denied") || refused.error.contains("row-level"),

@@ -73,7 +73,7 @@ struct CompactedStateTests {
       // NB: A thousand changes a transaction, as pushes come: each change takes its number
       // by updating the team's row, and a hundred thousand updates of one row in one
       // transaction cost the square of their count.
-      let written = try server.psql(
+      let written = try await server.psql(
         """
         DO $$
         BEGIN
@@ -98,14 +98,15 @@ struct CompactedStateTests {
       let waiting = try await prune(server)
       #expect(waiting.first?.kept == 100_000)
       #expect(waiting.first?.waitedFor?.madeBy == server.role("alice"))
-      try server.administer(
+      try await server.administer(
         "UPDATE standups_team.machines SET seen_at = now() - interval '31 days'")
       let pruned = try #require(try await prune(server).first)
       #expect(pruned.kept == 0)
       #expect(pruned.passedOver.map(\.madeBy) == [server.role("alice")])
       #expect(pruned.prunedThrough == pruned.compactedThrough)
       #expect(
-        try server.administer("SELECT count(*) FROM standups_team.changes WHERE team = 'platform'")
+        try await server.administer(
+          "SELECT count(*) FROM standups_team.changes WHERE team = 'platform'")
           == "0\n")
 
       let carol = try await Machine.platform(server, as: "carol")
@@ -151,7 +152,7 @@ struct CompactedStateTests {
         .edited(Standup.mock.id, StandupEdit(duration: .seconds(1200))))
       try await bob.database.apply(
         .edited(Standup.productMock.id, StandupEdit(title: "Bob's product")))
-      try server.administer(
+      try await server.administer(
         """
         UPDATE standups_team.machines SET seen_at = now() - interval '40 days'
         WHERE made_by = '\(server.role("bob"))'
@@ -173,7 +174,7 @@ struct CompactedStateTests {
           == [Standup.productMock.id, Standup.engineeringMock.id])
       #expect(round.pushed == 2)
       #expect(
-        try server.administer(
+        try await server.administer(
           "SELECT count(*) FROM standups_team.changes WHERE made_by = '\(server.role("bob"))'")
           == "2\n")
       try await alice.sync()
@@ -207,13 +208,13 @@ struct CompactedStateTests {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Self.members)
       let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
-      let backup = try server.backUp()
+      let backup = try await server.backUp()
       try await alice.database.apply(
         .edited(Standup.mock.id, StandupEdit(title: "After the backup")))
       try await alice.sync()
       try await bob.sync()
 
-      try server.restore(from: backup)
+      try await server.restore(from: backup)
       let carol = try await Machine.platform(server, as: "carol")
       try await carol.sync()
       try await carol.database.apply(

@@ -70,14 +70,15 @@ struct ConvergenceTests {
     var machines: [Home] = []
     for name in Self.members.keys.sorted() {
       let home = try Home(password: Self.members[name]!, in: server.folder)
-      try expectSuccess(standups(["team", "join", server.url(for: name), team], home.environment))
+      try expectSuccess(
+        await standups(["team", "join", server.url(for: name), team], home.environment))
       machines.append(home)
     }
     let standupIDs = [Standup.mock.id, Standup.engineeringMock.id]
     let seed = try machines[0].write(standups: [.mock, .engineeringMock])
-    try expectSuccess(standups(["import", seed], machines[0].environment))
-    try expectSuccess(standups(["share", "--all"], machines[0].environment))
-    for machine in machines { try expectSuccess(standups(["sync"], machine.environment)) }
+    try expectSuccess(await standups(["import", seed], machines[0].environment))
+    try expectSuccess(await standups(["share", "--all"], machines[0].environment))
+    for machine in machines { try expectSuccess(await standups(["sync"], machine.environment)) }
 
     var offline = Set<Int>()
     var isServerUp = true
@@ -88,7 +89,7 @@ struct ConvergenceTests {
         let kind = TeamMachineKind.allCases[kind]
         if kind == .meeting { transcripts.append("Meeting \(number)") }
         try expectSuccess(
-          runProgram(
+          await runProgram(
             executable("TeamMachine"),
             [
               machines[machine].database, standupIDs[standup].uuidString, kind.rawValue,
@@ -96,26 +97,27 @@ struct ConvergenceTests {
             ]))
       case .sync(let machine):
         guard !offline.contains(machine) else { continue }
-        let sync = try standups(["sync"], machines[machine].environment)
+        let sync = try await standups(["sync"], machines[machine].environment)
         // NB: With the server stopped, a sentence and 69, and the changes still waiting.
         #expect(sync.status == (isServerUp ? 0 : 69), "\(sync.error)")
       case .goOffline(let machine): offline.insert(machine)
       case .comeBack(let machine): offline.remove(machine)
       case .serverStops where isServerUp:
-        try server.stopImmediately()
+        try await server.stopImmediately()
         isServerUp = false
       case .serverStarts where !isServerUp:
-        try server.startAgain()
+        try await server.startAgain()
         isServerUp = true
       case .serverStops, .serverStarts: continue
       }
     }
 
-    if !isServerUp { try server.startAgain() }
+    if !isServerUp { try await server.startAgain() }
     for _ in 1...2 {
-      for machine in machines { try expectSuccess(standups(["sync"], machine.environment)) }
+      for machine in machines { try expectSuccess(await standups(["sync"], machine.environment)) }
     }
-    let exports = try machines.map { try standups(["export"], $0.environment) }
+    var exports: [CommandOutput] = []
+    for machine in machines { exports.append(try await standups(["export"], machine.environment)) }
     for export in exports { try expectSuccess(export) }
     for export in exports.dropFirst() {
       #expect(export.standardOutput == exports[0].standardOutput)

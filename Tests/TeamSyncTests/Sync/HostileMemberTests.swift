@@ -17,7 +17,7 @@ struct HostileMemberTests {
       try await server.makeTeam("platform", members: Self.members)
       try await server.makeOutsider("eve", password: "eve-secret")
       let mallory = server.role("mallory")
-      try server.expectRefused(
+      try await server.expectRefused(
         [
           "INSERT INTO standups_team.team_members (team, role) VALUES ('elsewhere', '\(mallory)')",
           "INSERT INTO standups_team.team_members (team, role) VALUES ('platform', '\(server.role("eve"))')",
@@ -25,7 +25,7 @@ struct HostileMemberTests {
           "SELECT standups_team.add_member('elsewhere', '\(mallory)')",
         ], as: "mallory", password: "mallory-secret")
       #expect(
-        try server.administer(
+        try await server.administer(
           "SELECT team, role FROM standups_team.team_members WHERE role = '\(mallory)'")
           == "platform|\(mallory)\n")
     }
@@ -46,7 +46,7 @@ struct HostileMemberTests {
         "[]",
       ]
       for (index, row) in rows.enumerated() {
-        let written = try server.psql(
+        let written = try await server.psql(
           """
           INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
           VALUES ('platform', '00000000-0000-0000-0000-0000000000ee', \(index + 1), 0,
@@ -87,7 +87,7 @@ struct HostileMemberTests {
       try await alice.shareTheMock()
 
       let huge = try encoded(.edited(Standup.mock.id, StandupEdit(title: "HUGE")))
-      let written = try server.psql(
+      let written = try await server.psql(
         """
         INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
         VALUES ('platform', '00000000-0000-0000-0000-0000000000ee', 1, 0,

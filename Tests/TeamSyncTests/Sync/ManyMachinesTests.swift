@@ -69,7 +69,7 @@ struct ManyMachinesTests {
       let changes = try await convergence(of: machines, on: server)
       // NB: Sharing makes one change a standup: three, then each machine's own and its four edits.
       #expect(changes == 3 + 50 * 5)
-      let connections = try server.administer(
+      let connections = try await server.administer(
         """
         SELECT count(*) FROM pg_stat_activity
         WHERE datname = current_database() AND usename LIKE 'member%'

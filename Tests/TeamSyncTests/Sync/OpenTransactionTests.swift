@@ -38,7 +38,7 @@ struct OpenTransactionTests {
         }
       }
       #expect(
-        try server.administer(
+        try await server.administer(
           "SELECT count(*) FROM standups_team.changes WHERE made_by = '\(server.role("mallory"))'"
         ) == "0\n")
       #expect(try await bob.sync().pulled == 0)
@@ -101,9 +101,21 @@ extension TestServer {
       WHERE usename = '\(role(name))' AND state = 'active' AND query LIKE 'INSERT%'
       """
     for _ in 0..<3000 {
-      if try administer(running) == "1\n" { return }
+      if try await administer(running) == "1\n" { return }
       try await Task.sleep(for: .milliseconds(20))
     }
     throw TestServerError("no statement of \(name)'s started")
+  }
+
+  /// Returns once member `name` has no session left; throws after a minute. A client that
+  /// closes its connection leaves its session until the server's process for it exits, a moment
+  /// later, and until then the session counts against the role's connection limit.
+  func waitUntilNoSessionIsLeft(of name: String) async throws {
+    let sessions = "SELECT count(*) FROM pg_stat_activity WHERE usename = '\(role(name))'"
+    for _ in 0..<3000 {
+      if try await administer(sessions) == "0\n" { return }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    throw TestServerError("a session of \(name)'s stayed")
   }
 }

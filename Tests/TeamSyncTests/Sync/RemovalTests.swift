@@ -59,7 +59,7 @@ struct RemovalTests {
       #expect(try await bobsOtherMachine.database.teamMembership() == nil)
 
       #expect(
-        try server.administer(
+        try await server.administer(
           "SELECT count(*) FROM standups_team.changes WHERE made_by = '\(server.role("bob"))'")
           == "0\n")
     }

@@ -23,7 +23,7 @@ struct RestoredServerTests {
       try await alice.database.share([Standup.productMock.id])
       try await alice.sync()
       try await bob.sync()
-      let backup = try server.backUp()
+      let backup = try await server.backUp()
 
       // NB: What the backup lacks: a new title, a second standup, and a theme the server
       // committed but alice's machine was cut off before pulling back. The third standup's last
@@ -38,7 +38,7 @@ struct RestoredServerTests {
       try await alice.pushWithoutPulling()
       let alicesBefore = try await alice.standups()
 
-      try server.restore(from: backup)
+      try await server.restore(from: backup)
       try await bob.database.apply(
         .edited(Standup.mock.id, StandupEdit(duration: .seconds(1200))))
       #expect(try await bob.sync().report.sentAgain == 2)
@@ -69,12 +69,12 @@ struct RestoredServerTests {
       try await server.makeTeam("platform", members: Self.members)
       let alice = try await Machine.platform(server, as: "alice")
       try await alice.shareTheMock()
-      let backup = try server.backUp()
+      let backup = try await server.backUp()
       // NB: Alice's machine has pulled nothing the backup lacks: only its push is lost.
       try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(theme: .lavender)))
       try await alice.pushWithoutPulling()
 
-      try server.restore(from: backup)
+      try await server.restore(from: backup)
       #expect(try await alice.sync().pushed == 1)
       let newcomer = try await Machine.platform(server, as: "bob")
       try await newcomer.sync()
@@ -87,7 +87,7 @@ struct RestoredServerTests {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Self.members)
       let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
-      let backup = try server.backUp()
+      let backup = try await server.backUp()
       for title in ["One", "Two"] {
         try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: title)))
         try await alice.sync()
@@ -96,7 +96,7 @@ struct RestoredServerTests {
 
       // NB: Restored, and then alice's machine (which shares nothing now) joins again, and its
       // three changes take the numbers bob's machine had seen as other changes.
-      try server.restore(from: backup)
+      try await server.restore(from: backup)
       try await alice.database.leaveTeam()
       try await alice.database.joinTeam(
         server: server.url(for: "alice"), team: "platform", machine: UUID())

@@ -117,7 +117,8 @@ struct StatusTests {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Machine.platformMembers)
       let (alice, _) = try await Machine.aliceAndBobSharingTheMock(server)
-      try server.administer("ALTER ROLE \(server.role("alice")) CONNECTION LIMIT 1")
+      try await server.administer("ALTER ROLE \(server.role("alice")) CONNECTION LIMIT 1")
+      try await server.waitUntilNoSessionIsLeft(of: "alice")
 
       try await server.asMember("alice") { _ in
         let problem = await #expect(throws: SyncProblem.self) { try await alice.sync() }
@@ -131,6 +132,7 @@ struct StatusTests {
           TeamSyncStatus.offline(waiting: 0, problem: problem!).line
             == "offline, the server has no free connection — 0 changes waiting")
       }
+      try await server.waitUntilNoSessionIsLeft(of: "alice")
       try await alice.sync()
     }
   }

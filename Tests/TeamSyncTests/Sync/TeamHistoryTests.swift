@@ -78,7 +78,7 @@ struct TeamHistoryTests {
       let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
       let alicesMachine = try #require(try await alice.database.teamMembership()).machine
       for number in [2, 3, 1_000_000] {
-        let squatted = try server.psql(
+        let squatted = try await server.psql(
           """
           INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
           VALUES ('platform', '\(alicesMachine)', \(number), 0, '[]')
@@ -96,7 +96,7 @@ struct TeamHistoryTests {
       // her that her title was replaced, as it would of any other member's change.
       let forged = try encoded(
         .edited(Standup.mock.id, StandupEdit(title: "Mallory's", seen: .init(title: "Two"))))
-      let written = try server.psql(
+      let written = try await server.psql(
         """
         INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
         VALUES ('platform', '\(alicesMachine)', 2000000, 0, $j$\(forged)$j$)
@@ -107,7 +107,7 @@ struct TeamHistoryTests {
       _ = try await prune(server)
 
       let bobs = server.role("bob")
-      try server.expectRefused(
+      try await server.expectRefused(
         [
           "DELETE FROM standups_team.changes WHERE team = 'platform'",
           "UPDATE standups_team.compacted_states SET standups = '[]'",
@@ -123,24 +123,24 @@ struct TeamHistoryTests {
           """,
           "UPDATE standups_team.machines SET seen_at = 'infinity'",
         ], as: "mallory", password: "mallory-secret")
-      let moved = try server.psql(
+      let moved = try await server.psql(
         """
         WITH moved AS (UPDATE standups_team.machines SET pulled_through = 0 RETURNING 1)
         SELECT count(*) FROM moved
         """, as: "mallory", password: "mallory-secret")
       #expect(moved.standardOutput == "0\n", "mallory moved \(moved.standardOutput)")
       for table in ["compacted_states", "compacted_machines", "machines", "changes"] {
-        let seen = try server.psql(
+        let seen = try await server.psql(
           "SELECT count(*) FROM standups_team.\(table) WHERE team = 'platform'", as: "eve",
           password: "eve-secret")
         #expect(seen.standardOutput == "0\n", "eve sees \(table): \(seen.standardOutput)")
       }
 
-      let member = try standups(
+      let member = try await standups(
         ["team", "prune", server.url(for: "alice")], ["PGPASSWORD": "alice-secret"])
       #expect(member.status == 77)
       #expect(member.error.contains("only its owner prunes"), "\(member.error)")
-      let owner = try standups(
+      let owner = try await standups(
         ["team", "prune", server.administratorURL], ["PGPASSWORD": server.administratorPassword])
       #expect(owner.status == 0, "\(owner.error)")
       #expect(owner.standardOutput.contains("“platform”: compacted through change"))

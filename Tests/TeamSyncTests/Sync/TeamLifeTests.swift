@@ -71,7 +71,7 @@ struct TeamLifeTests {
     let runs = Int(ProcessInfo.processInfo.environment["STANDUPS_TEAM_LIFE_RUNS"] ?? "") ?? 6
     try await TestServer.withTestServer { server in
       for name in Self.names + [Self.outsider] {
-        try server.createRole(name, password: "\(name)-secret")
+        try await server.createRole(name, password: "\(name)-secret")
       }
       try await server.withAdministrator { connection in
         try await TeamSchema.setUp(on: connection, logger: TestServer.logger)
@@ -235,7 +235,7 @@ private struct Life {
       guard removed[machine] != nil else { return }
       try await readmit(machine)
     case .prune:
-      try history.read(server, of: team)
+      try await history.read(server, of: team)
       _ = try await prune(server)
     }
   }
@@ -254,7 +254,7 @@ private struct Life {
 
   private mutating func rejoin(_ machine: Int) async throws {
     guard removed[machine] == nil, try await !isInTheTeam(machine) else { return }
-    try history.read(server, of: team)
+    try await history.read(server, of: team)
     try await machines[machine].database.joinTeam(
       server: server.url(for: TeamLifeTests.names[machine]), team: team, machine: UUID())
     joinedAfter[machine] = history.last
@@ -281,7 +281,7 @@ private struct Life {
       [TeamLifeTests.outsider] + removed.keys.sorted().map { TeamLifeTests.names[$0] }
     for name in outsiders {
       for table in ["changes", "compacted_states", "compacted_machines"] {
-        let read = try server.psql(
+        let read = try await server.psql(
           "SELECT count(*) FROM standups_team.\(table) WHERE team = '\(team)'", as: name,
           password: "\(name)-secret")
         #expect(
@@ -325,7 +325,7 @@ private struct Life {
   }
 
   private mutating func checkTheRules() async throws {
-    try history.read(server, of: team)
+    try await history.read(server, of: team)
     // NB: By ID: where a standup sits in a machine's list is that machine's (one shared there
     // goes to the end of the others' lists). Only the team's: a machine keeps apart, as its own,
     // what it changed while out of the team.

@@ -48,7 +48,7 @@ struct TeamSyncEngineTests {
       try await alice.database.apply(.edited(personal.id, StandupEdit(title: "Mine alone")))
       #expect(try await alice.sync().pushed == 0)
       #expect(
-        try server.administer("SELECT count(*) FROM standups_team.changes") == "1\n")
+        try await server.administer("SELECT count(*) FROM standups_team.changes") == "1\n")
     }
   }
 
@@ -56,7 +56,7 @@ struct TeamSyncEngineTests {
     try await TestServer.withOwnServer { server in
       let (alice, bob) = try await aliceAndBobSharingTheMock(server)
 
-      try server.stopImmediately()
+      try await server.stopImmediately()
       let id = Standup.mock.id
       try await alice.database.apply(.edited(id, StandupEdit(title: "Design review")))
       let carol = Attendee(id: Attendee.ID(UUID()), name: "Carol")
@@ -73,7 +73,7 @@ struct TeamSyncEngineTests {
       #expect(offline?.exitCode == 69)
       #expect(try await alice.database.waitingTeamChangeCount() == 1)
 
-      try server.startAgain()
+      try await server.startAgain()
       try await alice.sync()
       try await bob.sync()
       try await alice.sync()
@@ -108,7 +108,7 @@ struct TeamSyncEngineTests {
           $0 = Task { await engine.run(onStatus: { status.yield($0) }, onPulled: { _ in }) }
         }
         try await hold.waitUntilAPushWaits(as: "alice")
-        try server.stopImmediately()
+        try await server.stopImmediately()
       }
       // NB: A hang here is what the suite's time limit catches.
       while let next = await told.next() {
@@ -117,10 +117,10 @@ struct TeamSyncEngineTests {
           break
         }
       }
-      try server.startAgain()
+      try await server.startAgain()
       while let next = await told.next(), next != .online(waiting: 0) {}
       #expect(
-        try server.administer(
+        try await server.administer(
           "SELECT count(*), count(DISTINCT machine_sequence) FROM standups_team.changes")
           == "2|2\n")
     }
@@ -275,7 +275,8 @@ struct TeamSyncEngineTests {
       try await alice.database.apply(.added(standups))
       try await alice.database.share(standups.map(\.id))
       #expect(try await alice.sync().pushed == 1_005)
-      _ = try server.administer("DELETE FROM standups_team.changes WHERE sequence IN (3, 1001)")
+      _ = try await server.administer(
+        "DELETE FROM standups_team.changes WHERE sequence IN (3, 1001)")
 
       let round = try await bob.sync()
       #expect(round.pulled == 1_003)
@@ -311,7 +312,7 @@ struct TeamSyncEngineTests {
       }
       #expect(try await alice.sync().pushed == 21)
       #expect(
-        try server.administer(
+        try await server.administer(
           "SELECT count(*), count(DISTINCT machine_sequence) FROM standups_team.changes")
           == "21|21\n")
       #expect(try await alice.database.waitingTeamChangeCount() == 0)
@@ -321,7 +322,7 @@ struct TeamSyncEngineTests {
   @Test func aRoleOutsideTheTeamAWrongPasswordAndNoServerEachGetASentenceAndACode() async throws {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Self.members)
-      try server.createRole("mallory", password: "mallory-secret")
+      try await server.createRole("mallory", password: "mallory-secret")
       let mallory = try await Machine.joined(
         server, as: "mallory", password: "mallory-secret", team: "platform")
       try await mallory.database.apply(.added([.mock]))

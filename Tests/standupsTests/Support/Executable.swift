@@ -1,6 +1,7 @@
 import Foundation
 import IdentifiedCollections
 import Models
+import StorageTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -46,13 +47,13 @@ struct TemporaryFolder: ~Copyable {
   /// every write; the folder is made writable again when this folder is removed.
   ///
   /// - Returns: The database and the bytes it holds.
-  func readOnlyDataFile(holding standups: IdentifiedArrayOf<Standup>) throws -> (
+  func readOnlyDataFile(holding standups: IdentifiedArrayOf<Standup>) async throws -> (
     url: URL, contents: Data
   ) {
     let directory = path("readonly")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let file = directory.appendingPathComponent("standups.sqlite")
-    try makeDatabase(at: file, holding: standups, environment: environment)
+    try await makeDatabase(at: file, holding: standups, environment: environment)
     try makeUnwritable(directory)
     return (file, try Data(contentsOf: file))
   }
@@ -119,16 +120,12 @@ func runStandups(
   try process.run()
   standardInput.fileHandleForWriting.write(Data(input.utf8))
   try standardInput.fileHandleForWriting.close()
-  // NB: Both pipes are drained while the process runs, so a chatty one never blocks on a full
-  // pipe.
-  let errors = Task.detached { standardError.fileHandleForReading.readDataToEndOfFile() }
-  let output = Task.detached { standardOutput.fileHandleForReading.readDataToEndOfFile() }
-  let (outputData, errorData) = (await output.value, await errors.value)
-  process.waitUntilExit()
+  let (output, errors) = try await untilItExits(
+    process, output: standardOutput, errors: standardError)
   return Run(
     status: process.terminationStatus,
-    output: String(decoding: outputData, as: UTF8.self),
-    errors: String(decoding: errorData, as: UTF8.self)
+    output: String(decoding: output, as: UTF8.self),
+    errors: String(decoding: errors, as: UTF8.self)
   )
 }
 
@@ -159,7 +156,9 @@ func makeWritable(_ directory: URL) {
 }
 
 /// Runs `standups` with `arguments` to the end, without input, as a shell script would.
-func runStandupsAndWait(_ arguments: [String], environment: [String: String]) throws -> Run {
+func runStandupsAndWait(_ arguments: [String], environment: [String: String]) async throws
+  -> Run
+{
   let process = Process()
   process.executableURL = standupsExecutable
   process.arguments = arguments
@@ -170,9 +169,8 @@ func runStandupsAndWait(_ arguments: [String], environment: [String: String]) th
   process.standardOutput = standardOutput
   process.standardError = standardError
   try process.run()
-  let output = standardOutput.fileHandleForReading.readDataToEndOfFile()
-  let errors = standardError.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
+  let (output, errors) = try await untilItExits(
+    process, output: standardOutput, errors: standardError)
   return Run(
     status: process.terminationStatus,
     output: String(decoding: output, as: UTF8.self),
@@ -185,22 +183,24 @@ func makeDatabase(
   at url: URL,
   holding standups: IdentifiedArrayOf<Standup>,
   environment: [String: String]
-) throws {
+) async throws {
   let json = url.deletingLastPathComponent()
     .appendingPathComponent("seed-\(UUID().uuidString).json")
   try FileManager.default.createDirectory(
     at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
   try StandupsFile(standups: standups).encoded().write(to: json)
   defer { try? FileManager.default.removeItem(at: json) }
-  let run = try runStandupsAndWait(
+  let run = try await runStandupsAndWait(
     ["import", json.path, "--data-file", url.path], environment: environment)
   #expect(run.status == 0, "standups import: \(run.errors)")
 }
 
 /// The standups the database at `url` holds, as `standups export` writes them.
-func storedStandups(at url: URL, environment: [String: String]) throws -> IdentifiedArrayOf<Standup>
+func storedStandups(at url: URL, environment: [String: String]) async throws
+  -> IdentifiedArrayOf<Standup>
 {
-  let run = try runStandupsAndWait(["export", "--data-file", url.path], environment: environment)
+  let run = try await runStandupsAndWait(
+    ["export", "--data-file", url.path], environment: environment)
   guard run.status == 0 else {
     throw ExportFailed(errors: run.errors)
   }

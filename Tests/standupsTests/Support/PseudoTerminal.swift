@@ -73,14 +73,14 @@ final class PseudoTerminal {
   @discardableResult
   func read(
     from offset: Int = 0,
-    until condition: (String) -> Bool,
+    until condition: (String) async -> Bool,
     within deadline: Duration = .seconds(60)
   ) async -> Bool {
     var looked = Duration.zero
     while true {
-      if condition(String(decoding: bytes.dropFirst(offset), as: UTF8.self)) { return true }
+      if await condition(String(decoding: bytes.dropFirst(offset), as: UTF8.self)) { return true }
       guard looked < deadline, await readAvailable(looked: &looked) else {
-        return condition(String(decoding: bytes.dropFirst(offset), as: UTF8.self))
+        return await condition(String(decoding: bytes.dropFirst(offset), as: UTF8.self))
       }
     }
   }
