@@ -8,6 +8,13 @@ public enum TeamDeletionAnswer: Equatable, Sendable {
   case keep(Standup.ID)
   /// Let it go, as the other member chose.
   case letGo(Standup.ID)
+
+  /// The standup the answer is about.
+  public var standupID: Standup.ID {
+    switch self {
+    case .keep(let id), .letGo(let id): id
+    }
+  }
 }
 
 extension AlertState where Action == TeamDeletionAnswer {

@@ -276,8 +276,17 @@ public final class TerminalApp {
   }
 
   /// Asks about the first standup another member deleted while this machine changed it, unless
-  /// a question about one is up or the user put it away in this session.
+  /// a question about one is up or the user put it away in this session. A question up that
+  /// `questions` no longer holds was answered in another instance of the app: it closes, saying
+  /// so, and the next is asked.
   public func askAboutTeamDeletions(_ questions: [TeamDeletionQuestion]) {
+    if let shown = view.teamDeletionQuestion,
+      let id = shown.buttons.first?.action?.standupID,
+      !questions.contains(where: { $0.standup.id == id })
+    {
+      view.teamDeletionQuestion = nil
+      tell("\(shown.title.string): another instance of Standups answered.")
+    }
     guard view.teamDeletionQuestion == nil,
       let question = questions.first(where: {
         !view.teamDeletionsPutAway.contains($0.standup.id)

@@ -15,23 +15,38 @@ enum TeamSyncing {
     guard let team = await TeamOnScreen.show(dataFile: dataFile, on: app) else { return nil }
     let engine = TeamSyncEngine(database: team.database, membership: team.membership)
     return Task.detached {
-      await engine.run(
-        onStatus: { status in
-          Task { await show(status, team, app) }
-        },
-        onPulled: { report in
-          Task { @MainActor in
-            app.lookForChangesElsewhere()
-            if let sentences = notApplied(report.skipped) { app.tell(sentences) }
-            if let sentAgain = report.sentAgainSentence { app.tell(sentAgain) }
-            if let keptApart = report.keptApartSentence { app.tell(keptApart) }
+      await withDiscardingTaskGroup { group in
+        group.addTask {
+          await engine.run(
+            onStatus: { status in
+              Task { await show(status, team, app) }
+            },
+            onPulled: { report in
+              Task { @MainActor in
+                app.lookForChangesElsewhere()
+                if let sentences = notApplied(report.skipped) { app.tell(sentences) }
+                if let sentAgain = report.sentAgainSentence { app.tell(sentAgain) }
+                if let keptApart = report.keptApartSentence { app.tell(keptApart) }
+              }
+              if !report.deletedWhileChangedHere.isEmpty {
+                Task { await team.askAboutDeletions(on: app) }
+              }
+            })
+        }
+        group.addTask {
+          // NB: As often as the app looks for other instances' commits: a standup another
+          // instance shared, or a question it answered, shows here too.
+          while !Task.isCancelled {
+            try? await Task.sleep(for: Self.lookInterval)
+            await team.lookAgain(on: app)
           }
-          if !report.deletedWhileChangedHere.isEmpty {
-            Task { await team.askAboutDeletions(on: app) }
-          }
-        })
+        }
+      }
     }
   }
+
+  /// How often the team's side is read again for what other instances of the app wrote.
+  static let lookInterval = Duration.seconds(2)
 
   /// What the status line says of changes a round could not apply: ``notAppliedLines(_:)`` in
   /// one line.

@@ -115,6 +115,27 @@ struct ScriptTeamTests {
     #expect(again.first?.contains("“Waiting here” was deleted by bob") == true)
   }
 
+  /// Two instances show the same question, and the other one's answer reaches the database:
+  /// at its next look (a script's `wait`, the live app's every two seconds) the question here
+  /// closes, saying so, rather than take a second answer.
+  @Test func aQuestionAnsweredInAnotherInstanceClosesHereSayingSo() async throws {
+    let file = try dataFile()
+    defer { removeFolder(of: file) }
+    let database = try await databaseAskingAboutBobsDeletion(at: file)
+    let live = await Driver(standups: try await database.readStandups())
+    live.app.askAboutTeamDeletions(try await database.teamDeletionQuestions())
+    await live.start()
+    #expect(live.screen.contains("“Waiting here” was deleted by bob"))
+
+    try await database.answerTeamDeletion(of: Standup.mock.id, keep: false)
+    live.app.askAboutTeamDeletions(try await database.teamDeletionQuestions())
+
+    #expect(!live.screen.contains("Keep it"), "the question closed")
+    #expect(
+      live.app.notice
+        == "“Waiting here” was deleted by bob: another instance of Standups answered.")
+  }
+
   /// Runs `script` as `standups --script - --data-file FILE` does, and returns the frames its
   /// `screen` lines printed.
   private func runScript(_ script: String, on file: URL) async throws -> [String] {
