@@ -84,7 +84,7 @@ public struct ReplacedValue: Equatable, Identifiable, Sendable {
     if case .attendeeRemoved = value, case .attendeeName(let attendee) = replacement {
       let by = member.map { "\($0)'s change, which the team's server ordered after yours," }
       return "An attendee you removed from “\(standupTitle)” is back: "
-        + (by ?? "a save elsewhere") + " named them “\(attendee.name)”."
+        + (by ?? "a save elsewhere") + " brought them back as “\(attendee.name)”."
     }
     guard let member else {
       return "\(what) was replaced by \(replacement.description), saved elsewhere from a form "

@@ -5,8 +5,9 @@ import TeamSync
 /// The team's server beside the live app: when this machine has joined a team, a
 /// ``TeamSync/TeamSyncEngine`` runs for as long as the app does, on the database connection the
 /// team is shown through (``TeamOnScreen``). What it pulls reaches the screen as another
-/// instance's commits do (the app looks at once), with the questions it raises; how it stands
-/// shows on the status line when that needs saying.
+/// instance's commits do (the app looks at once), with the questions it raises, which are read
+/// again every two seconds for the answers another instance gave; how it stands shows on the
+/// status line when that needs saying.
 enum TeamSyncing {
   /// Shows the team and starts syncing, or returns `nil` when this machine has joined no team
   /// (or its database cannot be opened a second time, which the app itself reports).
@@ -34,18 +35,19 @@ enum TeamSyncing {
             })
         }
         group.addTask {
-          // NB: As often as the app looks for other instances' commits: a standup another
-          // instance shared, or a question it answered, shows here too.
+          // NB: As often as the app looks for other instances' commits, a question another
+          // instance answered closes here. Only the questions are read, a small table: an
+          // app holding thousands of standups stays idle.
           while !Task.isCancelled {
             try? await Task.sleep(for: Self.lookInterval)
-            await team.lookAgain(on: app)
+            await team.askAboutDeletions(on: app)
           }
         }
       }
     }
   }
 
-  /// How often the team's side is read again for what other instances of the app wrote.
+  /// How often the team's questions are read again for answers other instances of the app gave.
   static let lookInterval = Duration.seconds(2)
 
   /// What the status line says of changes a round could not apply: ``notAppliedLines(_:)`` in

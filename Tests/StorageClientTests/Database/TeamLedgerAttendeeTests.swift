@@ -57,7 +57,7 @@ struct TeamLedgerAttendeeTests {
     #expect(
       told.first?.sentence
         == "An attendee you removed from “Design” is back: bob's change, which the team's server "
-        + "ordered after yours, named them “Renamed by bob”.")
+        + "ordered after yours, brought them back as “Renamed by bob”.")
   }
 
   @Test func aRemovalThatSawTheNameIsNoLostValue() async throws {
