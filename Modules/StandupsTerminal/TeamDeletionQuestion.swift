@@ -18,6 +18,11 @@ public enum TeamDeletionAnswer: Equatable, Sendable {
 }
 
 extension AlertState where Action == TeamDeletionAnswer {
+  /// The standup the question is about.
+  public var standupID: Standup.ID? {
+    buttons.first?.action?.standupID
+  }
+
   /// Asks what to do with a standup another member deleted while this machine changed it: the
   /// same choice the app gives when a second instance deletes a standup being edited. Keeping
   /// it, which loses nothing, is the default; Esc puts the question away until the next launch,

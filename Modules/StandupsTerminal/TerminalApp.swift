@@ -192,7 +192,7 @@ public final class TerminalApp {
           writeTeamAnswer { await answerTeamDeletion(answer) }
         }
       case .putTeamDeletionAway:
-        if case .keep(let id)? = view.teamDeletionQuestion?.buttons.first?.action {
+        if let id = view.teamDeletionQuestion?.standupID {
           view.teamDeletionsPutAway.insert(id)
         }
         view.teamDeletionQuestion = nil
@@ -280,8 +280,7 @@ public final class TerminalApp {
   /// `questions` no longer holds was answered in another instance of the app: it closes, saying
   /// so, and the next is asked.
   public func askAboutTeamDeletions(_ questions: [TeamDeletionQuestion]) {
-    if let shown = view.teamDeletionQuestion,
-      let id = shown.buttons.first?.action?.standupID,
+    if let shown = view.teamDeletionQuestion, let id = shown.standupID,
       !questions.contains(where: { $0.standup.id == id })
     {
       view.teamDeletionQuestion = nil

@@ -35,11 +35,8 @@ struct TeamOnScreen: Sendable {
       await team.showSharedStandups(on: app)
     }
     app.answerTeamDeletion = { [weak app] answer in
-      let wasAsked: Bool?
-      switch answer {
-      case .keep(let id): wasAsked = try? await database.answerTeamDeletion(of: id, keep: true)
-      case .letGo(let id): wasAsked = try? await database.answerTeamDeletion(of: id, keep: false)
-      }
+      let keep = if case .keep = answer { true } else { false }
+      let wasAsked = try? await database.answerTeamDeletion(of: answer.standupID, keep: keep)
       guard let app else { return }
       await MainActor.run {
         if wasAsked == false {

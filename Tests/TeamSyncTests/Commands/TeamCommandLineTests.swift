@@ -237,16 +237,12 @@ struct TeamCommandLineTests {
           "SELECT pg_advisory_lock(\(TeamSchema.setUpLock))", logger: TestServer.logger)
         let process = try start(
           ["team", "setup", server.administratorURL], home.environment, errorFile: home.errorFile)
-        let waiting = """
+        try await server.waitUntil(
+          """
           SELECT count(*) FROM pg_stat_activity
           WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'
-          """
-        var isWaiting = false
-        for _ in 0..<3000 where process.isRunning && !isWaiting {
-          isWaiting = try await server.administer(waiting) == "1\n"
-          if !isWaiting { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        try #require(isWaiting, "team setup never waited on the lock")
+          """, answers: "1\n", gaveUp: { !process.isRunning },
+          else: "team setup never waited on the lock")
         try await server.stopImmediately()
         try #require(
           await endsWithin(seconds: 60, process), "team setup hung when the server stopped")

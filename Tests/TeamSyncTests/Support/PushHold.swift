@@ -40,19 +40,12 @@ struct PushHold {
 
   /// Returns once a push of member `name`'s waits at the held change; throws after a minute
   /// without one, or as soon as `gaveUp` says the push will not come.
-  ///
-  /// It sleeps between looks rather than blocking its thread: the push may be an engine in this
-  /// process, which needs one of the few threads the tests share.
   func waitUntilAPushWaits(as name: String, gaveUp: () -> Bool = { false }) async throws {
-    let waiting = """
+    try await server.waitUntil(
+      """
       SELECT count(*) FROM pg_stat_activity
       WHERE usename = '\(server.role(name))' AND wait_event_type = 'Lock'
         AND query LIKE 'INSERT%'
-      """
-    for _ in 0..<3000 where !gaveUp() {
-      if try await server.administer(waiting) == "1\n" { return }
-      try await Task.sleep(for: .milliseconds(20))
-    }
-    throw TestServerError("no push of \(name)'s reached change \(number)")
+      """, answers: "1\n", gaveUp: gaveUp, else: "no push of \(name)'s reached change \(number)")
   }
 }

@@ -96,26 +96,19 @@ extension TestServer {
 
   /// Returns once an insert of member `name`'s is running; throws after a minute without one.
   func waitUntilAStatementRuns(as name: String) async throws {
-    let running = """
+    try await waitUntil(
+      """
       SELECT count(*) FROM pg_stat_activity
       WHERE usename = '\(role(name))' AND state = 'active' AND query LIKE 'INSERT%'
-      """
-    for _ in 0..<3000 {
-      if try await administer(running) == "1\n" { return }
-      try await Task.sleep(for: .milliseconds(20))
-    }
-    throw TestServerError("no statement of \(name)'s started")
+      """, answers: "1\n", else: "no statement of \(name)'s started")
   }
 
   /// Returns once member `name` has no session left; throws after a minute. A client that
   /// closes its connection leaves its session until the server's process for it exits, a moment
   /// later, and until then the session counts against the role's connection limit.
   func waitUntilNoSessionIsLeft(of name: String) async throws {
-    let sessions = "SELECT count(*) FROM pg_stat_activity WHERE usename = '\(role(name))'"
-    for _ in 0..<3000 {
-      if try await administer(sessions) == "0\n" { return }
-      try await Task.sleep(for: .milliseconds(20))
-    }
-    throw TestServerError("a session of \(name)'s stayed")
+    try await waitUntil(
+      "SELECT count(*) FROM pg_stat_activity WHERE usename = '\(role(name))'", answers: "0\n",
+      else: "a session of \(name)'s stayed")
   }
 }
