@@ -92,17 +92,6 @@ extension TeamSyncEngine {
     }
   }
 
-  /// Stops listening for a while after a flood of announcements: 10 seconds, twice as long
-  /// after each flood, up to five minutes. A member can announce as often as they like, and each
-  /// announcement costs this machine its decoding: ignoring a flood is what keeps an idle app
-  /// idle, and looking twice a second keeps another member's change on screen within a second.
-  func flooded() {
-    isEndingForAFlood = true
-    floods += 1
-    quietUntil = .now + min(.seconds(10) * (1 << min(floods - 1, 5)), .seconds(300))
-    logger.warning("The team's channel is flooded with announcements: looking twice a second")
-  }
-
   func connected() {
     failures = 0
   }
@@ -177,9 +166,6 @@ extension TeamSyncEngine {
   /// How often an idle engine asks the server whether anything is new.
   static let heartbeat = Duration.seconds(2)
 
-  /// How often it asks while it does not listen, after a flood of announcements.
-  static let floodedHeartbeat = Duration.milliseconds(500)
-
   /// The least time between two looks at the server.
   package static let lookFloor = Duration.milliseconds(250)
 
@@ -219,25 +205,5 @@ extension TeamSyncEngine {
 
   func waitingCount() async throws -> Int {
     try await database.waitingTeamChangeCount()
-  }
-}
-
-/// How often the team's channel announces: more than ``limit`` announcements within a second is
-/// a flood, which no team's commits make (a round takes every commit announced meanwhile at
-/// once, so a machine needs an announcement only now and then).
-struct AnnouncementRate {
-  static let limit = 50
-  private var second: ContinuousClock.Instant?
-  private var count = 0
-
-  /// Counts an announcement heard at `now`; returns whether the rate is still below a flood's.
-  mutating func takes(_ now: ContinuousClock.Instant) -> Bool {
-    if let second, now - second < .seconds(1) {
-      count += 1
-    } else {
-      second = now
-      count = 1
-    }
-    return count <= Self.limit
   }
 }

@@ -125,15 +125,16 @@ public actor TeamSyncEngine {
   /// One round on an open connection: push this machine's waiting changes, read the team's
   /// order, pull and apply what is new, and tell the server how far this machine has pulled.
   ///
-  /// Two calls add the recoveries (TeamSyncEngine+Recovery.swift): before the push, changes the
-  /// server committed and lost are marked to go again; before the pull, a machine whose server
-  /// was restored or whose place was pruned catches up with the order as it is now, and may have
-  /// standups to send again after the pull.
+  /// The recoveries are the calls between those steps (TeamSyncEngine+Recovery.swift), each of
+  /// which finds nothing to do on an ordinary round: before the push, changes the server
+  /// committed and lost are marked to go again; before the pull, a machine whose server was
+  /// restored or whose place was pruned catches up with the order as it is now; after it, the
+  /// standups a restore lost are sent again.
   func round(on connection: PostgresConnection, role: String) async throws -> Round {
-    try await TeamServer.checkAccess(
-      team: membership.team, role: role, on: connection, logger: logger)
     var round = Round()
     let machine = MemberMachine(madeBy: role, machine: membership.machine)
+    try await TeamServer.checkAccess(
+      team: membership.team, role: role, on: connection, logger: logger)
     try await pushAgainWhatTheServerLost(from: machine, on: connection)
     round.pushed += try await pushWaiting(from: machine, on: connection)
     let here = try await database.teamMembership()
@@ -143,17 +144,7 @@ public actor TeamSyncEngine {
     let sendAgain = try await catchUp(
       with: order, from: here, as: role, on: connection, into: &round)
     try await pull(upTo: order.newest, as: role, on: connection, into: &round)
-    if let gap = round.waitingAt, try await passGapSeenBefore(gap, on: connection) {
-      round.waitingAt = nil
-      try await pull(upTo: order.newest, as: role, on: connection, into: &round)
-    }
-    let pulled = try await database.teamMembership()?.lastSequence ?? 0
-    if pulled != reportedPlace {
-      try await TeamServer.reportPulled(
-        through: pulled, machine: membership.machine, team: membership.team, on: connection,
-        logger: logger)
-      reportedPlace = pulled
-    }
+    try await reportPlace(on: connection)
     if sendAgain {
       round.report.sentAgain = try await database.resendTeamStandups()
       round.pushed += try await pushWaiting(from: machine, on: connection)
@@ -177,8 +168,9 @@ public actor TeamSyncEngine {
   }
 
   /// Pulls and applies everything after the last change applied here up to `newest`, window by
-  /// window, until a missing number stops it (``Round/waitingAt``); when the owner prunes the
-  /// history under the pull, starts from the compacted state and goes on after it.
+  /// window, until a missing number stops it (``Round/waitingAt``); goes on past a number missing
+  /// since an earlier round (``passGapSeenBefore(_:on:)``). When the owner prunes the history
+  /// under the pull, starts from the compacted state and goes on after it.
   func pull(
     upTo newest: Int64, as role: String, on connection: PostgresConnection,
     into round: inout Round
@@ -206,8 +198,24 @@ public actor TeamSyncEngine {
           window.changes, through: window.through, as: role))
       round.pulled += window.changes.count
       round.waitingAt = window.stoppedAt
-      if window.stoppedAt != nil || window.through <= after { break }
+      if let gap = window.stoppedAt {
+        guard try await passGapSeenBefore(gap, on: connection) else { break }
+        round.waitingAt = nil
+        continue
+      }
+      if window.through <= after { break }
     }
+  }
+
+  /// Tells the server how far this machine has pulled, when that moved in this run of the
+  /// engine: a prune keeps every change a machine still needs.
+  private func reportPlace(on connection: PostgresConnection) async throws {
+    let pulled = try await database.teamMembership()?.lastSequence ?? 0
+    guard pulled != reportedPlace else { return }
+    try await TeamServer.reportPulled(
+      through: pulled, machine: membership.machine, team: membership.team, on: connection,
+      logger: logger)
+    reportedPlace = pulled
   }
 
   /// Has the team pass `gap` when this engine has waited for it since a round before, at least

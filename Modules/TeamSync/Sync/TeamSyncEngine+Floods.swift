@@ -1,0 +1,45 @@
+import Foundation
+
+// A flood of the team's channel: a member can announce as often as they like, and each
+// announcement costs a listening machine its decoding. The engine counts them
+// (`AnnouncementRate`), and after a flood looks at the server twice a second for a while instead
+// of listening (`run(onStatus:onPulled:)`, TeamSyncEngine+Listening.swift). Guarded by
+// `StatusTests.aFloodOfAnnouncementsIsLeftUnheardAndChangesStillArrive` and
+// `Sync.UnderAttack/announcementFlood`.
+
+extension TeamSyncEngine {
+  /// How often the engine asks the server whether anything is new while it does not listen,
+  /// after a flood of announcements.
+  static let floodedHeartbeat = Duration.milliseconds(500)
+
+  /// Stops listening for a while after a flood of announcements: 10 seconds, twice as long
+  /// after each flood, up to five minutes. A member can announce as often as they like, and each
+  /// announcement costs this machine its decoding: ignoring a flood is what keeps an idle app
+  /// idle, and looking twice a second keeps another member's change on screen within a second.
+  func flooded() {
+    isEndingForAFlood = true
+    floods += 1
+    quietUntil = .now + min(.seconds(10) * (1 << min(floods - 1, 5)), .seconds(300))
+    logger.warning("The team's channel is flooded with announcements: looking twice a second")
+  }
+}
+
+/// How often the team's channel announces: more than ``limit`` announcements within a second is
+/// a flood, which no team's commits make (a round takes every commit announced meanwhile at
+/// once, so a machine needs an announcement only now and then).
+struct AnnouncementRate {
+  static let limit = 50
+  private var second: ContinuousClock.Instant?
+  private var count = 0
+
+  /// Counts an announcement heard at `now`; returns whether the rate is still below a flood's.
+  mutating func takes(_ now: ContinuousClock.Instant) -> Bool {
+    if let second, now - second < .seconds(1) {
+      count += 1
+    } else {
+      second = now
+      count = 1
+    }
+    return count <= Self.limit
+  }
+}
