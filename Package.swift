@@ -286,7 +286,7 @@ let package = Package(
     // Linked by tests only.
     .target(
       name: "StorageTestSupport",
-      dependencies: [.grdb],
+      dependencies: ["Models", "StorageClient", .grdb, .tagged],
       path: "Tests/StorageTestSupport"
     ),
     .testTarget(
@@ -529,6 +529,7 @@ let package = Package(
         "StandupsList",
         "StandupsTerminal",
         "StorageClient",
+        "StorageTestSupport",
         "TerminalUI",
         .clocks,
         .concurrencyExtras,
@@ -555,8 +556,8 @@ let package = Package(
     .testTarget(
       name: "TeamSyncTests",
       dependencies: [
-        "Models", "PostgresTestServer", "StorageClient", "TeamSync", .identifiedCollections,
-        .postgresNIO, .propertyBased,
+        "Models", "PostgresTestServer", "StorageClient", "StorageTestSupport", "TeamSync",
+        .identifiedCollections, .postgresNIO, .propertyBased,
       ],
       path: "Tests/TeamSyncTests"
     ),

@@ -139,10 +139,8 @@ private struct Machine: Sendable {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let database = StandupsDatabase(path: folder.appendingPathComponent("s.sqlite").path)
     _ = try await database.load()
-    let membership = TeamMembership(
+    let membership = try await database.joinTeam(
       server: server.url(for: role), team: "bench", machine: UUID())
-    try await database.joinTeam(
-      server: membership.server, team: membership.team, machine: membership.machine)
     let engine = TeamSyncEngine(
       database: database, membership: membership, environment: ["PGPASSWORD": "\(role)-secret"])
     return Machine(folder: folder, database: database, engine: engine)
@@ -164,7 +162,8 @@ private func startTeam(_ name: String, standups count: Int) async throws {
   standups[id: standups[0].id] = nil
   standups.insert(.mock, at: 0)
   try await team.sender.database.apply(.added(standups.elements))
-  try await team.sender.database.share(Array(standups.ids))
+  try await team.sender.database.share(
+    Array(standups.ids), with: team.sender.engine.membership.id)
   _ = try await team.sender.engine.syncOnce()
   _ = try await team.receiver.engine.syncOnce()
   teams.withLock { $0[name] = team }

@@ -77,13 +77,11 @@ private struct Crowd: Sendable {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       let database = StandupsDatabase(path: folder.appendingPathComponent("s.sqlite").path)
       _ = try await database.load()
-      let membership = TeamMembership(
+      let membership = try await database.joinTeam(
         server: server.url(for: member), team: "crowd", machine: UUID())
-      try await database.joinTeam(
-        server: membership.server, team: membership.team, machine: membership.machine)
       let own = standup("Machine \(index)")
       try await database.apply(.added([own]))
-      try await database.share([own.id])
+      try await database.share([own.id], with: membership.id)
       crowd.folders.append(folder)
       crowd.databases.append(database)
       crowd.own.append(own.id)
@@ -94,7 +92,8 @@ private struct Crowd: Sendable {
     }
     let common = (0..<3).map { standup("Common \($0)") }
     try await crowd.databases[0].apply(.added(common))
-    try await crowd.databases[0].share(common.map(\.id))
+    try await crowd.databases[0].share(
+      common.map(\.id), with: crowd.engines[0].membership.id)
     crowd.common = common.map(\.id)
     return crowd
   }
@@ -137,7 +136,7 @@ private struct Crowd: Sendable {
   private func allApplied(through last: Int64) async throws -> Bool {
     for database in databases {
       guard try await database.waitingTeamChangeCount() == 0,
-        (try await database.teamMembership()?.lastSequence ?? 0) >= last
+        (try await database.teamMemberships().first?.lastSequence ?? 0) >= last
       else { return false }
     }
     return true

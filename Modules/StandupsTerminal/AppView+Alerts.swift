@@ -24,8 +24,8 @@ extension AppView {
       return PresentedAlert(
         question,
         command: { answer -> Command in
-          guard case .presented(.share(let id)) = answer else { return .keepPersonal }
-          return .share(id)
+          guard case .presented(.share(let id, let team)) = answer else { return .keepPersonal }
+          return .share(id, team: team)
         })
     }
     if let alert = state.alert {
@@ -75,7 +75,7 @@ extension PresentedAlert {
   /// The question, and, when it deletes a shared standup, that the deletion goes for everyone in
   /// the team: the screens' own questions know nothing of teams.
   fileprivate func sayingItGoesForTheTeam(deleting id: Standup.ID?, _ view: AppViewState) -> Self {
-    guard let id, view.sharedStandups.contains(id), let team = view.teamName else { return self }
+    guard let id, let team = view.sharedStandups[id] else { return self }
     var presented = self
     let forTheTeam = "It is shared with “\(team)”: it is deleted on every machine of the team."
     presented.message = [message, forTheTeam].compactMap { $0 }.joined(separator: "\n\n")

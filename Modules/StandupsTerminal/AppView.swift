@@ -39,7 +39,7 @@ public enum AppView {
     /// Ask whether to share this standup with the team.
     case askToShare(Standup.ID)
     /// Share this standup with the team.
-    case share(Standup.ID)
+    case share(Standup.ID, team: String)
     /// Close the question about sharing, sharing nothing.
     case keepPersonal
     /// Answer the question about a standup another member deleted.
@@ -73,11 +73,12 @@ public enum AppView {
     switch topScreen(state) {
     case .list:
       ListScreen.render(
-        state.app.list, view.list, shared: view.sharedStandups, in: layout.content,
+        state.app.list, view.list, shared: Set(view.sharedStandups.keys), in: layout.content,
         format: format, on: &canvas)
     case .element(let id, .detail(let detail)):
       DetailScreen.render(
-        detail, view[screen: id], in: layout.content, format: format, on: &canvas)
+        detail, view[screen: id], team: view.sharedStandups[detail.standup.id],
+        in: layout.content, format: format, on: &canvas)
     case .element(let id, .meeting(let meeting)):
       MeetingScreen.render(
         meeting, view[screen: id], in: layout.content, format: format, on: &canvas)
@@ -295,7 +296,7 @@ public enum AppView {
 
   /// Whether `t` offers to share `standup`: this machine is in a team, and it is personal.
   static func canShare(_ standup: Standup, _ view: AppViewState) -> Bool {
-    view.teamName != nil && !view.sharedStandups.contains(standup.id)
+    !view.teamNames.isEmpty && view.sharedStandups[standup.id] == nil
   }
 
   private static func sheetTitle(_ destination: AppFeature.Destination.State) -> String {

@@ -52,12 +52,13 @@ public struct AppViewState: Sendable {
   /// does not answer — 3 changes waiting"); `nil` in no team, or in sync.
   public var team: String?
 
-  /// The standups shared with the team, which the list marks.
-  public var sharedStandups: Set<Standup.ID> = []
+  /// The shared standups, each with the name of its team: the list marks them, and the detail
+  /// screen names the team.
+  public var sharedStandups: [Standup.ID: String] = [:]
 
-  /// The team this machine syncs with, when it has joined one: the detail screen's `t` then
-  /// offers to share a personal standup with it.
-  public var teamName: String?
+  /// The teams this machine syncs with, in the order it joined them: when there is one or more,
+  /// the detail screen's `t` offers to share a personal standup with one of them.
+  public var teamNames: [String] = []
 
   /// The question `t` asks before a standup becomes the team's.
   public var shareQuestion: AlertState<ShareAnswer>?

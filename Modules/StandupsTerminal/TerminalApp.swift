@@ -175,14 +175,14 @@ public final class TerminalApp {
         removePreparedRecoveryFile()
         resumeAfterStaying()
       case .askToShare(let id):
-        if let standup = store.state.app.list.standups[id: id], let team = view.teamName {
+        if let standup = store.state.app.list.standups[id: id], !view.teamNames.isEmpty {
           view.alertSelection = 0
-          view.shareQuestion = .shareWithTeam(standup, team: team)
+          view.shareQuestion = .shareWithTeam(standup, teams: view.teamNames)
         }
-      case .share(let id):
+      case .share(let id, let team):
         view.shareQuestion = nil
         if let shareWithTeam {
-          writeTeamAnswer { await shareWithTeam(id) }
+          writeTeamAnswer { await shareWithTeam(id, team) }
         }
       case .keepPersonal:
         view.shareQuestion = nil
@@ -244,8 +244,9 @@ public final class TerminalApp {
     return AppView.render(store.state, view, size: size, format: format)
   }
 
-  /// Shares a standup with the team: set by the front end when this machine has joined one.
-  public var shareWithTeam: (@Sendable (Standup.ID) async -> Void)?
+  /// Shares a standup with the team named: set by the front end when this machine has joined
+  /// one.
+  public var shareWithTeam: (@Sendable (Standup.ID, String) async -> Void)?
 
   /// Answers the question about a standup another member deleted: set by the front end.
   public var answerTeamDeletion: (@Sendable (TeamDeletionAnswer) async -> Void)?
@@ -296,13 +297,14 @@ public final class TerminalApp {
     onChange?()
   }
 
-  /// Shows how this machine stands with its team: `team`'s name (which lets `t` share a
-  /// standup), `line` on the status line when it needs saying, and `shared` marked on the list.
-  public func showTeam(_ team: String, status line: String?, shared: Set<Standup.ID>) {
-    guard view.teamName != team || view.team != line || view.sharedStandups != shared else {
+  /// Shows how this machine stands with its teams: their names (which let `t` share a standup),
+  /// `line` on the status line when it needs saying, and `shared` (each shared standup's team)
+  /// marked on the list and named on the standup's screen.
+  public func showTeam(_ teams: [String], status line: String?, shared: [Standup.ID: String]) {
+    guard view.teamNames != teams || view.team != line || view.sharedStandups != shared else {
       return
     }
-    view.teamName = team
+    view.teamNames = teams
     view.team = line
     view.sharedStandups = shared
     onChange?()

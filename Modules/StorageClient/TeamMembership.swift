@@ -1,12 +1,20 @@
 public import Foundation
 import GRDB
+public import Tagged
 
-/// The team this machine syncs its shared standups with: kept in its database from
-/// `standups team join` until `standups team leave`.
+/// A team this machine syncs shared standups with: kept in its database from `standups team
+/// join` until `standups team leave`. A machine may be in several teams, on one server or
+/// several; each of its shared standups is in one of them.
 ///
 /// It holds no password: the engine reads one from `PGPASSWORD` or `~/.pgpass` at each
 /// connection, as libpq does.
-public struct TeamMembership: Equatable, Sendable {
+public struct TeamMembership: Equatable, Identifiable, Sendable {
+  /// The membership's number in this machine's database: what its shared standups and waiting
+  /// changes are kept under.
+  public typealias ID = Tagged<TeamMembership, Int64>
+
+  /// The membership's number here.
+  public var id: ID
   /// The server's libpq URL, as given to `join`.
   public var server: String
   /// The team's name on the server.
@@ -25,9 +33,10 @@ public struct TeamMembership: Equatable, Sendable {
 
   /// A membership, as `join` starts it.
   public init(
-    server: String, team: String, machine: UUID, lastSequence: Int64 = 0,
+    id: ID, server: String, team: String, machine: UUID, lastSequence: Int64 = 0,
     lastSyncedAt: Date? = nil, resharePending: Bool = false
   ) {
+    self.id = id
     self.server = server
     self.team = team
     self.machine = machine
@@ -36,12 +45,22 @@ public struct TeamMembership: Equatable, Sendable {
     self.resharePending = resharePending
   }
 
-  static func fetch(_ db: Database) throws -> TeamMembership? {
-    guard let row = try Row.fetchOne(db, sql: "SELECT * FROM teamMembership") else { return nil }
+  /// Every team this machine has joined, in the order it joined them.
+  static func fetchAll(_ db: Database) throws -> [TeamMembership] {
+    try Row.fetchAll(db, sql: "SELECT * FROM teamMembership ORDER BY id").compactMap(Self.init)
+  }
+
+  /// The membership numbered `id`, or `nil` when this machine has left that team.
+  static func fetch(_ id: ID, _ db: Database) throws -> TeamMembership? {
+    try Row.fetchOne(db, sql: "SELECT * FROM teamMembership WHERE id = ?", arguments: [id.rawValue])
+      .flatMap(Self.init)
+  }
+
+  private init?(_ row: Row) {
     guard let machine = UUID(uuidString: row["machine"]) else { return nil }
     let syncedAt: Double? = row["lastSyncedAt"]
-    return TeamMembership(
-      server: row["server"], team: row["team"], machine: machine,
+    self.init(
+      id: ID(row["id"] as Int64), server: row["server"], team: row["team"], machine: machine,
       lastSequence: row["lastSequence"],
       lastSyncedAt: syncedAt.map(Date.init(timeIntervalSinceReferenceDate:)),
       resharePending: row["resharePending"])

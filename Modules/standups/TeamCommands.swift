@@ -10,7 +10,7 @@ struct Team: AsyncParsableCommand {
       URL is a libpq connection URL: postgresql://USER@HOST:PORT/DATABASE?sslmode=MODE (a HOST \
       that starts with / is a Unix-socket folder). The password comes from PGPASSWORD or \
       ~/.pgpass, as libpq reads them; it is never stored. Exit codes: 0 done, 64 a URL that \
-      cannot be used or no team joined, 67 no such role, 69 the server cannot be reached or \
+      cannot be used, no team joined, or a team to name (--team), 67 no such role, 69 the server cannot be reached or \
       used, 74 the database could not be written, 77 the server refused the role, its \
       certificate is not one sslmode trusts, the role is no longer in the team (this machine \
       then leaves it, keeping the standups), or prune was run by a role that does not own the \
@@ -90,7 +90,7 @@ struct TeamPrune: AsyncParsableCommand {
 struct TeamJoin: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "join",
-    abstract: "Sync this machine's shared standups with TEAM from now on.")
+    abstract: "Sync standups with TEAM from now on, beside any other team this machine is in.")
 
   @Argument(help: "The server's URL.") var url: String
   @Argument(help: "The team.") var team: String
@@ -119,13 +119,14 @@ struct TeamStatus: AsyncParsableCommand {
 struct TeamLeave: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "leave",
-    abstract: "Stop syncing; the team's standups stay here as personal ones.")
+    abstract: "Stop syncing with TEAM; its standups stay here as personal ones.")
 
+  @Argument(help: "The team to leave; needed when this machine is in several.") var team: String?
   @OptionGroup var data: DataFileOption
 
   func run() async throws {
     let database = try data.url()
-    try await report { try await TeamCommands.leave(database: database) }
+    try await report { try await TeamCommands.leave(team: team, database: database) }
   }
 }
 
@@ -137,6 +138,8 @@ struct Share: AsyncParsableCommand {
   @Argument(help: ArgumentHelp("Standups, by title or ID.", valueName: "standup"))
   var standups: [String] = []
   @Flag(help: "Share every standup.") var all = false
+  @Option(help: "The team to share with; needed when this machine is in several.")
+  var team: String?
   @OptionGroup var data: DataFileOption
 
   func validate() throws {
@@ -149,7 +152,7 @@ struct Share: AsyncParsableCommand {
   func run() async throws {
     let database = try data.url()
     try await report {
-      try await TeamCommands.share(standups, all: all, database: database)
+      try await TeamCommands.share(standups, all: all, team: team, database: database)
     }
   }
 }

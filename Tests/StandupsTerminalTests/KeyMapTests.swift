@@ -76,7 +76,8 @@ struct KeyMapTests {
   @Test func deletingASharedStandupSaysItGoesForTheWholeTeam() async {
     await withSerialEffects {
       let driver = await Driver(standups: [.mock, .engineeringMock])
-      driver.app.showTeam("platform", status: nil, shared: [Standup.engineeringMock.id])
+      driver.app.showTeam(
+        ["platform"], status: nil, shared: [Standup.engineeringMock.id: "platform"])
       await driver.start()
       let forTheTeam = "It is shared with “platform”: it is deleted"
       driver.press(.character("d"))

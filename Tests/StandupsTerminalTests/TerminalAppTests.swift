@@ -40,7 +40,7 @@ struct ShareKeyTests {
     let driver = await Driver(standups: [.mock])
     await driver.start()
     let (shares, shared) = AsyncStream.makeStream(of: Standup.ID.self)
-    driver.app.shareWithTeam = { shared.yield($0) }
+    driver.app.shareWithTeam = { id, _ in shared.yield(id) }
     driver.press(.enter)
     driver.press(.character("?"))
     #expect(!driver.screen.contains("share with team"), "no team, no key")
@@ -48,7 +48,7 @@ struct ShareKeyTests {
     driver.press(.character("t"))
     #expect(!driver.screen.contains("Share “"))
 
-    driver.app.showTeam("platform", status: nil, shared: [])
+    driver.app.showTeam(["platform"], status: nil, shared: [:])
     driver.press(.character("?"))
     #expect(driver.screen.contains("share with team"))
     driver.press(.escape)
@@ -60,7 +60,7 @@ struct ShareKeyTests {
     driver.press(.character("t"), .character("s"))
     var iterator = shares.makeAsyncIterator()
     #expect(await iterator.next() == Standup.mock.id)
-    driver.app.showTeam("platform", status: nil, shared: [Standup.mock.id])
+    driver.app.showTeam(["platform"], status: nil, shared: [Standup.mock.id: "platform"])
     driver.press(.character("?"))
     #expect(!driver.screen.contains("share with team"), "shared already")
   }

@@ -1,7 +1,7 @@
 public import Foundation
 import Models
-public import StorageClient
-public import TeamSync
+import StorageClient
+import TeamSync
 
 /// What `standups team …`, `standups share` and `standups sync` do: each returns the lines to
 /// print, or throws a ``TeamCommandError`` whose sentence and exit code the command ends with.
@@ -69,69 +69,86 @@ public enum TeamCommands {
       : pruned.flatMap(\.sentences)
   }
 
-  /// Joins `team`: checks the server lets this role use it, then syncs once, from the start of
-  /// the team's order.
+  /// Joins `team`, beside the teams this machine is in already: checks the server lets this
+  /// role use it, then syncs once, from the start of the team's order. A standup is shared with
+  /// one team; those shared with another stay that team's.
   public static func join(
     url: String, team: String, database file: URL,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) async throws(TeamCommandError) -> [String] {
     let description = try describe(url, environment: environment)
     let database = try await open(file)
-    let previous = try await storage { try await database.teamMembership() }
-    if let previous {
-      guard previous.team == team, previous.server == url else {
-        throw .inAnotherTeam(team: previous.team, server: previous.server)
-      }
+    let memberships = try await storage { try await database.teamMemberships() }
+    if memberships.contains(where: { $0.team == team && $0.server == url }) {
       return ["This machine syncs with “\(team)” on \(description.serverName) already."]
     }
-    // NB: Asked first, so that a server that cannot be used leaves the machine untouched.
-    do {
-      try await TeamSyncEngine(
-        database: database, membership: TeamMembership(server: url, team: team, machine: UUID()),
-        environment: environment
-      ).checkAccess()
-    } catch {
-      throw .sync(error)
-    }
-    try await storage {
+    let joined = try await storage {
       try await database.joinTeam(server: url, team: team, machine: UUID())
     }
+    let engine = TeamSyncEngine(database: database, membership: joined, environment: environment)
     let round: TeamSyncEngine.Round
     do {
-      round = try await engine(database, environment).syncOnce()
+      try await engine.checkAccess()
+      round = try await engine.syncOnce()
     } catch {
-      // NB: Not joined after all: the machine is as it was.
-      _ = try await storage { try await database.leaveTeam() }
+      // NB: Not joined after all: the machine is as it was, in the teams it was in.
+      _ = try await storage { try await database.leaveTeam(joined.id) }
       throw .sync(error)
     }
-    let held = try await storage { try await database.sharedStandupIDs() }
+    let held = try await storage { try await database.sharedStandupIDs(in: joined.id) }
+    let others = memberships.map { "“\($0.team)”" }
     return [
       "This machine syncs with “\(team)” on \(description.serverName) as \(description.user); "
         + "\(standups(round.report.standupIDs.intersection(held).count)) came from the team."
     ]
+      + (others.isEmpty
+        ? []
+        : ["It syncs with \(others.joined(separator: ", ")) too; each standup stays in its team."])
       + pullLines(round.report) + (try await deletionLines(database))
-      + ["Share a standup with: standups share TITLE (or --all)."]
+      + [
+        others.isEmpty
+          ? "Share a standup with: standups share TITLE (or --all)."
+          : "Share a standup with: standups share TITLE --team \(team)."
+      ]
   }
 
-  /// One round: push everything waiting, pull everything new.
+  /// One round with each team's server: push everything waiting, pull everything new. A team
+  /// whose server cannot be reached does not keep the others from syncing; the command ends
+  /// with its problem.
   public static func sync(
     database file: URL, environment: [String: String] = ProcessInfo.processInfo.environment
   ) async throws(TeamCommandError) -> [String] {
     let database = try await open(file)
-    let round: TeamSyncEngine.Round
-    do {
-      round = try await engine(database, environment).syncOnce()
-    } catch {
-      throw .sync(error)
+    let memberships = try await storage { try await database.teamMemberships() }
+    guard !memberships.isEmpty else { throw .sync(.notJoined) }
+    var lines: [String] = []
+    var failed: SyncProblem?
+    for membership in memberships {
+      let named = memberships.count > 1 ? "“\(membership.team)”: " : ""
+      let round: TeamSyncEngine.Round
+      do {
+        round = try await TeamSyncEngine(
+          database: database, membership: membership, environment: environment
+        ).syncOnce()
+      } catch {
+        lines.append(named + error.description)
+        failed = failed ?? error
+        continue
+      }
+      lines.append(named + "Pushed \(changes(round.pushed)), pulled \(changes(round.pulled)).")
+      if let through = round.report.startedFromCompactedState {
+        lines.append(
+          "Started from the team's compacted state, made through its change \(through): the "
+            + "changes before it were pruned from the team's history.")
+      }
+      lines += pullLines(round.report)
     }
-    var lines = ["Pushed \(changes(round.pushed)), pulled \(changes(round.pulled))."]
-    if let through = round.report.startedFromCompactedState {
-      lines.append(
-        "Started from the team's compacted state, made through its change \(through): the "
-          + "changes before it were pruned from the team's history.")
-    }
-    lines += pullLines(round.report)
     lines += try await deletionLines(database)
+    if let failed {
+      // NB: The problem's sentence ends the command; with several teams, the lines say how each
+      // of the others went.
+      throw .sync(failed, memberships.count > 1 ? lines : [])
+    }
     return lines
   }
 
@@ -144,61 +161,73 @@ public enum TeamCommands {
       ].compactMap { $0 }
   }
 
-  /// Server, team, last sync, changes waiting; throws when the server cannot be reached or
-  /// refuses the role.
+  /// For each team: server, team, last sync, changes waiting; throws when a server cannot be
+  /// reached or refuses the role.
   public static func status(
     database file: URL, environment: [String: String] = ProcessInfo.processInfo.environment
   ) async throws(TeamCommandError) -> [String] {
     let database = try await open(file)
-    guard let membership = try await storage({ try await database.teamMembership() }) else {
-      throw .sync(.notJoined)
-    }
-    let waiting = try await storage { try await database.waitingTeamChangeCount() }
-    let shared = try await storage { try await database.sharedStandupIDs() }
+    let memberships = try await storage { try await database.teamMemberships() }
+    guard !memberships.isEmpty else { throw .sync(.notJoined) }
     let replaced = try await storage { try await database.valuesReplacedByTheTeam() }
-    var lines = [
-      "Team: \(membership.team) on \(membership.server)",
-      "Shared standups: \(shared.count)",
-      "Changes waiting: \(waiting)",
-      "Last sync: "
-        + (membership.lastSyncedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "never"),
-      "Values of yours another member's change replaced: \(replaced.count)",
-    ]
+    var lines: [String] = []
+    var failed: SyncProblem?
+    for membership in memberships {
+      let waiting = try await storage {
+        try await database.waitingTeamChangeCount(in: membership.id)
+      }
+      let shared = try await storage { try await database.sharedStandupIDs(in: membership.id) }
+      lines += [
+        "Team: \(membership.team) on \(membership.server)",
+        "Shared standups: \(shared.count)",
+        "Changes waiting: \(waiting)",
+        "Last sync: "
+          + (membership.lastSyncedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "never"),
+      ]
+      do {
+        try await TeamSyncEngine(
+          database: database, membership: membership, environment: environment
+        ).checkAccess()
+        lines.append(
+          waiting == 0
+            ? "The server is reachable." : "The server is reachable; run standups sync.")
+      } catch {
+        if memberships.count > 1 { lines.append(error.description) }
+        failed = failed ?? error
+      }
+    }
+    lines.append("Values of yours another member's change replaced: \(replaced.count)")
     lines += replaced.map { "  \($0.sentence)" }
     lines += try await deletionLines(database)
-    do {
-      try await engine(database, environment).checkAccess()
-    } catch {
-      throw .sync(error, lines)
-    }
-    lines.append(
-      waiting == 0 ? "The server is reachable." : "The server is reachable; run standups sync.")
+    if let failed { throw .sync(failed, lines) }
     return lines
   }
 
-  /// Stops syncing; the team's standups stay as personal ones.
+  /// Stops syncing with `team` (the one this machine is in, when it is in one); its standups
+  /// stay as personal ones, and the other teams go on as they were.
   ///
   /// Changes still waiting for the server are sent first, when it can be reached, and what that
   /// round's pull kept apart, skipped or sent again is said, as `sync` says it; changes the
   /// server cannot take stay here, and the user is told how many.
   public static func leave(
-    database file: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+    team: String? = nil, database file: URL,
+    environment: [String: String] = ProcessInfo.processInfo.environment
   ) async throws(TeamCommandError) -> [String] {
     let database = try await open(file)
-    guard let membership = try await storage({ try await database.teamMembership() }) else {
-      throw .sync(.notJoined)
-    }
+    let membership = try await chosen(team, database)
     var unsent: [String] = []
     var pulled: [String] = []
-    if try await storage({ try await database.waitingTeamChangeCount() }) > 0 {
+    let engine = TeamSyncEngine(
+      database: database, membership: membership, environment: environment)
+    if try await storage({ try await database.waitingTeamChangeCount(in: membership.id) }) > 0 {
       do {
-        pulled = pullLines(try await engine(database, environment).syncOnce().report)
+        pulled = pullLines(try await engine.syncOnce().report)
       } catch {
         unsent.append(error.description)
       }
     }
-    let waiting = try await storage { try await database.waitingTeamChangeCount() }
-    let shared = try await storage { try await database.leaveTeam() }
+    let waiting = try await storage { try await database.waitingTeamChangeCount(in: membership.id) }
+    let shared = try await storage { try await database.leaveTeam(membership.id) }
     return pulled + [
       "This machine no longer syncs with “\(membership.team)”; "
         + (shared == 1
@@ -212,24 +241,33 @@ public enum TeamCommands {
         ] : [])
   }
 
-  /// Makes standups the team's: those named (a title or an ID, as `--open` takes), or all.
+  /// Makes standups `team`'s (the one this machine is in, when it is in one): those named (a
+  /// title or an ID, as `--open` takes), or all. A standup shared with another team stays
+  /// that team's: named, it is refused; with `--all`, it is left out.
   public static func share(
-    _ names: [String], all: Bool, database file: URL
+    _ names: [String], all: Bool, team: String? = nil, database file: URL
   ) async throws(TeamCommandError) -> [String] {
     let database = try await open(file)
-    guard try await storage({ try await database.teamMembership() }) != nil else {
-      throw .sync(.notJoined)
-    }
+    let membership = try await chosen(team, database)
     let stored = try await storage { try await database.readStandups() }
-    var ids: [Standup.ID] = all ? Array(stored.ids) : []
+    let teams = try await storage { try await database.sharedStandupTeams() }
+    let memberships = try await storage { try await database.teamMemberships() }
+    let othersTeam = { (id: Standup.ID) -> String? in
+      guard let other = teams[id], other != membership.id else { return nil }
+      return memberships.first { $0.id == other }?.team
+    }
+    var ids: [Standup.ID] = all ? stored.ids.filter { othersTeam($0) == nil } : []
     for name in names {
       let matches = stored.standups(matching: name)
       guard matches.count == 1, let match = matches.first else {
         throw matches.isEmpty ? .noSuchStandup(name) : .ambiguous(name, matches.count)
       }
+      if let other = othersTeam(match.id) {
+        throw .sharedWithAnotherTeam(standup: MessageText.escaped(match.displayTitle), team: other)
+      }
       ids.append(match.id)
     }
-    let shared = try await storage { try await database.share(ids) }
+    let shared = try await storage { try await database.share(ids, with: membership.id) }
     let titles = shared.compactMap { stored[id: $0]?.displayTitle }
     guard !titles.isEmpty else {
       return ["Nothing new to share: \(ids.count == 1 ? "it is" : "they are") the team's already."]
@@ -237,9 +275,26 @@ public enum TeamCommands {
     let named = titles.prefix(TeamSyncing.mostNamed).map { "“\(MessageText.escaped($0))”" }
     let more = titles.count - named.count
     return [
-      "Shared with the team: \(named.joined(separator: ", "))"
+      "Shared with “\(membership.team)”: \(named.joined(separator: ", "))"
         + (more > 0 ? ", and \(more) more." : ".")
     ]
+  }
+
+  /// The team a command names, or the one this machine is in when it names none.
+  private static func chosen(
+    _ team: String?, _ database: StandupsDatabase
+  ) async throws(TeamCommandError) -> TeamMembership {
+    let memberships = try await storage { try await database.teamMemberships() }
+    guard let first = memberships.first else { throw .sync(.notJoined) }
+    guard let team else {
+      guard memberships.count == 1 else { throw .whichTeam(memberships.map(\.team)) }
+      return first
+    }
+    let named = memberships.filter { $0.team == team }
+    guard let found = named.first else { throw .notInTeam(team) }
+    // NB: Two servers may each have a team of that name; the URL tells them apart.
+    guard named.count == 1 else { throw .whichTeam(named.map { "\($0.team) on \($0.server)" }) }
+    return found
   }
 
   // MARK: - Helpers
@@ -297,19 +352,6 @@ public enum TeamCommands {
     }
   }
 
-  private static func engine(
-    _ database: StandupsDatabase, _ environment: [String: String]
-  ) async throws(SyncProblem) -> TeamSyncEngine {
-    let membership: TeamMembership?
-    do {
-      membership = try await database.teamMembership()
-    } catch {
-      throw .notJoined
-    }
-    guard let membership else { throw .notJoined }
-    return TeamSyncEngine(database: database, membership: membership, environment: environment)
-  }
-
   /// The standups another member deleted while this machine had changed them, which the app
   /// asks about.
   private static func deletionLines(_ database: StandupsDatabase) async throws(TeamCommandError)
@@ -327,59 +369,5 @@ public enum TeamCommands {
 
   private static func changes(_ count: Int) -> String {
     count == 1 ? "1 change" : "\(count) changes"
-  }
-}
-
-/// Why a team command did nothing, with the code it exits with (sysexits).
-public enum TeamCommandError: Error, Equatable, CustomStringConvertible {
-  /// The server, the URL or the membership: ``TeamSync/SyncProblem`` says which; the lines
-  /// are what could be said before it (``TeamCommands/status(database:environment:)``).
-  case sync(SyncProblem, [String] = [])
-  /// The team schema refused: a role that does not exist, a newer release's schema.
-  case schema(TeamSchemaError)
-  /// This machine's database could not be opened or written.
-  case storage(StorageError)
-  /// No standup has this title or ID.
-  case noSuchStandup(String)
-  /// Several standups have this title.
-  case ambiguous(String, Int)
-  /// This machine is in another team: joining a second one would send the first one's standups
-  /// to it.
-  case inAnotherTeam(team: String, server: String)
-
-  /// The status the command exits with.
-  public var exitCode: Int32 {
-    switch self {
-    case .sync(let problem, _): problem.exitCode
-    case .schema(.noSuchRole), .schema(.notALoginRole): 67
-    case .schema(.notTheOwner): 77
-    case .schema(.emptyTeamName): 64
-    case .schema: 69
-    case .storage(.notADataFile): 64
-    case .storage: 74
-    case .noSuchStandup, .ambiguous: 65
-    case .inAnotherTeam: 64
-    }
-  }
-
-  /// The lines to print on standard output before the sentence.
-  public var lines: [String] {
-    if case .sync(_, let lines) = self { lines } else { [] }
-  }
-
-  /// The sentence for standard error.
-  public var description: String {
-    switch self {
-    case .sync(let problem, _): problem.description
-    case .schema(let error): error.description
-    case .storage(let error): "Nothing was changed. \(error)"
-    case .noSuchStandup(let name): "No standup has the title or ID “\(name)”."
-    case .ambiguous(let name, let count):
-      "\(count) standups have the title “\(name)”: give the ID of the one you mean."
-    case .inAnotherTeam(let team, let server):
-      "This machine syncs with “\(team)” on \(server): a machine is in one team at a time, so "
-        + "that a team's standups never go to another. Nothing was changed; to join another, "
-        + "leave “\(team)” first (standups team leave), which keeps its standups here as yours."
-    }
   }
 }

@@ -1,9 +1,10 @@
 import Foundation
+import Models
 import StorageClient
 
-/// This machine's team as its database holds it, on the app's screen: the team's name (which
-/// lets `t` share a standup), the shared standups the list marks, and the question about each
-/// standup another member deleted while this machine changed it. The user's answers (`t`'s
+/// This machine's teams as its database holds them, on the app's screen: their names (which let
+/// `t` share a standup with one), the shared standups the list marks, and the question about
+/// each standup another member deleted while this machine changed it. The user's answers (`t`'s
 /// Share, Keep it or Let it go) are written here.
 ///
 /// The live app and a script show the team through this alike, so that a script sees and
@@ -12,8 +13,8 @@ import StorageClient
 struct TeamOnScreen: Sendable {
   /// The database, on a connection of its own: the store's serves the store.
   let database: StandupsDatabase
-  /// The team this machine has joined.
-  let membership: TeamMembership
+  /// The teams this machine has joined, in the order it joined them.
+  let memberships: [TeamMembership]
 
   /// Shows the team on `app` and lets its keys share standups and answer the team's questions;
   /// returns `nil` when this machine has joined no team (or its database cannot be opened a
@@ -22,15 +23,17 @@ struct TeamOnScreen: Sendable {
   static func show(dataFile: URL, on app: TerminalApp) async -> TeamOnScreen? {
     let database = StandupsDatabase(path: dataFile.path)
     guard (try? await database.load()) != nil,
-      let membership = try? await database.teamMembership()
+      let memberships = try? await database.teamMemberships(), !memberships.isEmpty
     else { return nil }
-    let team = TeamOnScreen(database: database, membership: membership)
+    let team = TeamOnScreen(database: database, memberships: memberships)
     // NB: Weakly: the app holds these closures, and one holding the app would keep both alive
     // for good.
-    app.shareWithTeam = { [weak app] id in
+    app.shareWithTeam = { [weak app] id, name in
       // NB: The sync engine, where one runs, sees the change kept for the team at its next
       // look at the outbox.
-      _ = try? await database.share([id])
+      if let chosen = memberships.first(where: { $0.team == name }) {
+        _ = try? await database.share([id], with: chosen.id)
+      }
       guard let app else { return }
       await team.showSharedStandups(on: app)
     }
@@ -61,14 +64,37 @@ struct TeamOnScreen: Sendable {
 
   /// Reads the shared standups again and marks them; the status line stays as it is.
   func showSharedStandups(on app: TerminalApp) async {
-    let shared = (try? await database.sharedStandupIDs()) ?? []
-    let team = membership.team
-    await MainActor.run { app.showTeam(team, status: app.view.team, shared: shared) }
+    let shared = await sharedStandups()
+    await MainActor.run { app.showTeam(names, status: app.view.team, shared: shared) }
+  }
+
+  /// The teams' names, in the order this machine joined them.
+  var names: [String] { memberships.map(\.team) }
+
+  /// Each shared standup with its team's name.
+  func sharedStandups() async -> [Standup.ID: String] {
+    let teams = (try? await database.sharedStandupTeams()) ?? [:]
+    return teams.compactMapValues { id in memberships.first { $0.id == id }?.team }
   }
 
   /// Asks about the standups another member deleted while this machine changed them.
   func askAboutDeletions(on app: TerminalApp) async {
     let questions = (try? await database.teamDeletionQuestions()) ?? []
     await app.askAboutTeamDeletions(questions)
+  }
+}
+
+/// What each team's engine last said needs saying, in one status line: a team's own line
+/// when the machine is in one team, each line named by its team when in several.
+actor StatusLines {
+  private var lines: [String: String] = [:]
+
+  /// The status line once `team`'s engine says `line` (`nil`: nothing needs saying).
+  func saying(_ line: String?, of team: String, among teams: [String]) -> String? {
+    lines[team] = line
+    let said = teams.compactMap { name in
+      lines[name].map { teams.count == 1 ? $0 : "“\(name)”: \($0)" }
+    }
+    return said.isEmpty ? nil : said.joined(separator: " · ")
   }
 }

@@ -2,9 +2,9 @@ import Foundation
 import StorageClient
 import TeamSync
 
-/// The team's server beside the live app: when this machine has joined a team, a
+/// The teams' servers beside the live app: for each team this machine has joined, a
 /// ``TeamSync/TeamSyncEngine`` runs for as long as the app does, on the database connection the
-/// team is shown through (``TeamOnScreen``). What it pulls reaches the screen as another
+/// teams are shown through (``TeamOnScreen``). What it pulls reaches the screen as another
 /// instance's commits do (the app looks at once), with the questions it raises, which are read
 /// again every two seconds for the answers another instance gave; how it stands shows on the
 /// status line when that needs saying.
@@ -14,25 +14,28 @@ enum TeamSyncing {
   @MainActor
   static func start(dataFile: URL, app: TerminalApp) async -> Task<Void, Never>? {
     guard let team = await TeamOnScreen.show(dataFile: dataFile, on: app) else { return nil }
-    let engine = TeamSyncEngine(database: team.database, membership: team.membership)
+    let lines = StatusLines()
     return Task.detached {
       await withDiscardingTaskGroup { group in
-        group.addTask {
-          await engine.run(
-            onStatus: { status in
-              Task { await show(status, team, app) }
-            },
-            onPulled: { report in
-              Task { @MainActor in
-                app.lookForChangesElsewhere()
-                if let sentences = notApplied(report.skipped) { app.tell(sentences) }
-                if let sentAgain = report.sentAgainSentence { app.tell(sentAgain) }
-                if let keptApart = report.keptApartSentence { app.tell(keptApart) }
-              }
-              if !report.deletedWhileChangedHere.isEmpty {
-                Task { await team.askAboutDeletions(on: app) }
-              }
-            })
+        for membership in team.memberships {
+          let engine = TeamSyncEngine(database: team.database, membership: membership)
+          group.addTask {
+            await engine.run(
+              onStatus: { status in
+                Task { await show(status, of: membership.team, lines, team, app) }
+              },
+              onPulled: { report in
+                Task { @MainActor in
+                  app.lookForChangesElsewhere()
+                  if let sentences = notApplied(report.skipped) { app.tell(sentences) }
+                  if let sentAgain = report.sentAgainSentence { app.tell(sentAgain) }
+                  if let keptApart = report.keptApartSentence { app.tell(keptApart) }
+                }
+                if !report.deletedWhileChangedHere.isEmpty {
+                  Task { await team.askAboutDeletions(on: app) }
+                }
+              })
+          }
         }
         group.addTask {
           // NB: As often as the app looks for other instances' commits, a question another
@@ -68,14 +71,17 @@ enum TeamSyncing {
   static let mostNamed = 3
 
   private static func show(
-    _ status: TeamSyncStatus, _ team: TeamOnScreen, _ app: TerminalApp
+    _ status: TeamSyncStatus, of name: String, _ lines: StatusLines, _ team: TeamOnScreen,
+    _ app: TerminalApp
   ) async {
-    let shared = (try? await team.database.sharedStandupIDs()) ?? []
+    let shared = await team.sharedStandups()
     let line: String? =
       switch status {
       case .offline, .stopped: status.line
       case .connecting, .online: nil
       }
-    await app.showTeam(team.membership.team, status: line, shared: shared)
+    let said = await lines.saying(line, of: name, among: team.names)
+    await app.showTeam(team.names, status: said, shared: shared)
   }
+
 }

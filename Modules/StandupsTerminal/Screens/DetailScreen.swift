@@ -18,6 +18,7 @@ enum DetailScreen {
   static func render(
     _ state: StandupDetail.State,
     _ view: ScreenViewState,
+    team: String? = nil,
     in region: Rect,
     format: TerminalFormat,
     on canvas: inout Canvas
@@ -38,9 +39,17 @@ enum DetailScreen {
     column += canvas.text(
       "  ", at: Point(column: column, row: summary.minRow), style: Palette.swatch(standup.theme),
       clip: summary)
-    canvas.text(
-      " " + standup.theme.name, at: Point(column: column, row: summary.minRow), style: .plain,
-      clip: summary)
+    column += canvas.text(
+      " " + standup.theme.name + "   ", at: Point(column: column, row: summary.minRow),
+      style: .plain, clip: summary)
+    if let team {
+      // NB: A shared standup names its team: a machine may be in several.
+      column += canvas.text(
+        "Team ", at: Point(column: column, row: summary.minRow), style: Palette.label,
+        clip: summary)
+      canvas.text(
+        team, at: Point(column: column, row: summary.minRow), style: .plain, clip: summary)
+    }
 
     for (offset, line) in layout.attendeeLines.enumerated() {
       let row = summary.row(1 + offset)

@@ -78,6 +78,15 @@ import GRDB
 ///   change in the outbox: the row stays, no longer asked, until that change comes back in a
 ///   pull, since until then a change ordered before it may bring the standup back.
 ///
+/// Added by "standups v8", for a machine in several teams:
+///
+/// - `teamMembership`: one row per team this machine has joined, numbered (`id`), on one server
+///   or several; a server and team once.
+/// - `sharedStandup.membership`, `teamOutbox.membership`, `teamMachineSeen.membership`: the team
+///   each shared standup, waiting change and machine seen belongs to. A standup is shared in at
+///   most one team (`sharedStandup`'s key); the other tables of the team's follow from the
+///   standup.
+///
 /// A database whose migrations include ones this release does not know was made by a newer
 /// release: it is opened read-only (``DatabaseMigrator/hasBeenSuperseded(_:)``).
 enum Schema {
@@ -244,6 +253,72 @@ enum Schema {
     migrator.registerMigration("standups v7") { db in
       try db.alter(table: "teamDeletionQuestion") { table in
         table.add(column: "keptAs", .integer)
+      }
+    }
+    migrator.registerMigration("standups v8") { db in
+      try db.create(table: "teamMembershipNew") { table in
+        table.autoIncrementedPrimaryKey("id")
+        table.column("server", .text).notNull()
+        table.column("team", .text).notNull()
+        table.column("machine", .text).notNull()
+        table.column("lastSequence", .integer).notNull().defaults(to: 0)
+        table.column("lastSyncedAt", .double)
+        table.column("resharePending", .boolean).notNull().defaults(to: false)
+        table.uniqueKey(["server", "team"])
+      }
+      try db.execute(
+        sql: """
+          INSERT INTO teamMembershipNew
+            (id, server, team, machine, lastSequence, lastSyncedAt, resharePending)
+          SELECT 1, server, team, machine, lastSequence, lastSyncedAt, resharePending
+          FROM teamMembership
+          """)
+      try db.drop(table: "teamMembership")
+      try db.rename(table: "teamMembershipNew", to: "teamMembership")
+      // NB: Rows of before belong to the one team there was (a machine in none has none). Each
+      // table is made again, since SQLite cannot add a column to a primary key, nor one without
+      // a default: a row must name its team.
+      try db.create(table: "sharedStandupNew") { table in
+        table.primaryKey("standupId", .text)
+        table.column("membership", .integer).notNull().indexed()
+      }
+      try db.execute(
+        sql:
+          "INSERT INTO sharedStandupNew (standupId, membership) SELECT standupId, 1 FROM sharedStandup"
+      )
+      try db.create(table: "teamOutboxNew") { table in
+        table.autoIncrementedPrimaryKey("sequence")
+        table.column("membership", .integer).notNull().indexed()
+        table.column("change", .text).notNull()
+        table.column("basedOn", .integer).notNull()
+        table.column("pushed", .boolean).notNull().defaults(to: false)
+      }
+      // NB: The numbers go on from the last ever given, not the last still here: the server
+      // keeps a machine's number for each change unique, and would leave out a change numbered
+      // as one it has (SchemaTests).
+      try db.execute(
+        sql: """
+          INSERT INTO teamOutboxNew (sequence, membership, change, basedOn, pushed)
+          SELECT sequence, 1, change, basedOn, pushed FROM teamOutbox;
+          DELETE FROM sqlite_sequence WHERE name = 'teamOutboxNew';
+          INSERT INTO sqlite_sequence (name, seq)
+          SELECT 'teamOutboxNew', seq FROM sqlite_sequence WHERE name = 'teamOutbox';
+          """)
+      try db.create(table: "teamMachineSeenNew") { table in
+        table.column("membership", .integer).notNull()
+        table.column("madeBy", .text).notNull()
+        table.column("machine", .text).notNull()
+        table.column("machineSequence", .integer).notNull()
+        table.primaryKey(["membership", "madeBy", "machine"])
+      }
+      try db.execute(
+        sql: """
+          INSERT INTO teamMachineSeenNew (membership, madeBy, machine, machineSequence)
+          SELECT 1, madeBy, machine, machineSequence FROM teamMachineSeen
+          """)
+      for table in ["sharedStandup", "teamOutbox", "teamMachineSeen"] {
+        try db.drop(table: table)
+        try db.rename(table: "\(table)New", to: table)
       }
     }
     return migrator

@@ -31,26 +31,38 @@ extension TeamLedger {
   ///   folded in) leave the outbox, since they will not come back in a pull; the others stay,
   ///   and are ordered after everything when pushed.
   /// - The standups `keeping` names stay as they are here, and are sent again, whole, after the
-  ///   pull (``resend(_:)``): what a machine does when the server forgot changes it had and can
+  ///   pull (``resend(_:_:)``): what a machine does when the server forgot changes it had and can
   ///   no longer replay its history to it.
   static func startFrom(
-    _ state: CompactedTeamState, as role: String, keeping: Set<Standup.ID> = [], at now: Date,
-    makeID: () -> UUID, _ db: Database
+    _ state: CompactedTeamState, in team: TeamMembership.ID, as role: String,
+    keeping: Set<Standup.ID> = [], at now: Date, makeID: () -> UUID, _ db: Database
   ) throws -> TeamPullReport {
     var report = TeamPullReport()
-    guard let membership = try TeamMembership.fetch(db) else { return report }
+    guard let membership = try TeamMembership.fetch(team, db) else { return report }
     report.startedFromCompactedState = state.through
-    var outbox = try Outbox(db)
+    var outbox = try Outbox(of: team, db)
     let changedHere = try standupsChanged(in: outbox, db)
     let folded = state.machinesSeen[MemberMachine(madeBy: role, machine: membership.machine)] ?? 0
-    try db.execute(sql: "DELETE FROM teamOutbox WHERE sequence <= ?", arguments: [folded])
+    try db.execute(
+      sql: "DELETE FROM teamOutbox WHERE membership = ? AND sequence <= ?",
+      arguments: [team.rawValue, folded])
     outbox.entries.removeAll { $0.machineSequence <= folded }
     try db.execute(
       sql: "DELETE FROM teamDeletionQuestion WHERE keptAs <= ?", arguments: [folded])
-    let sharedBefore = try sharedIDs(db)
+    let sharedBefore = try sharedIDs(in: team, db)
+    let othersTeams = try sharedTeams(db).filter { $0.value != team }
 
     var inState = Set<Standup.ID>()
     for standup in state.standups where !keeping.contains(standup.id) {
+      // NB: A standup is in one team: the state's standup under the ID of one another team
+      // shares here was written so by a member, and stays out (as `readUnlessSkipped` says).
+      guard othersTeams[standup.id] == nil else {
+        report.skipped.append(
+          TeamPullReport.Skipped(
+            sequence: state.through, madeBy: "the compacted state",
+            reason: "it is about a standup shared here with another team"))
+        continue
+      }
       inState.insert(standup.id)
       if !sharedBefore.contains(standup.id) {
         report.keptApart += try keepApartOwnCopies(of: .added([standup]), makeID: makeID, db)
@@ -64,7 +76,8 @@ extension TeamLedger {
       report.standupIDs.insert(standup.id)
       let key = standup.id.rawValue.uuidString
       try executeCached(
-        sql: "INSERT OR IGNORE INTO sharedStandup (standupId) VALUES (?)", arguments: [key], db)
+        sql: "INSERT OR IGNORE INTO sharedStandup (standupId, membership) VALUES (?, ?)",
+        arguments: [key, team.rawValue], db)
       // NB: The team's order holds it: letting it go, if a question asks, deletes it for the team.
       try executeCached(
         sql: "UPDATE teamDeletionQuestion SET broughtBack = 1 WHERE standupId = ?",
@@ -91,7 +104,7 @@ extension TeamLedger {
     }
 
     try applyAgain(outbox, to: inState, db)
-    try noteLastChangesSeen(state.machinesSeen, db)
+    try noteLastChangesSeen(state.machinesSeen, in: team, db)
     for id in keeping {
       try db.execute(
         sql: "INSERT OR IGNORE INTO teamStandupToResend (standupId) VALUES (?)",
@@ -101,8 +114,11 @@ extension TeamLedger {
       sql: """
         UPDATE teamMembership SET lastSequence = ?, lastSyncedAt = ?,
           resharePending = resharePending OR ?
+        WHERE id = ?
         """,
-      arguments: [state.through, now.timeIntervalSinceReferenceDate, !keeping.isEmpty])
+      arguments: [
+        state.through, now.timeIntervalSinceReferenceDate, !keeping.isEmpty, team.rawValue,
+      ])
     return report
   }
 

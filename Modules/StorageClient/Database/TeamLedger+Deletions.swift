@@ -107,20 +107,19 @@ extension TeamLedger {
         sql: "DELETE FROM teamDeletionQuestion WHERE standupId = ?", arguments: [key])
       return false
     }
-    let basedOn = try TeamMembership.fetch(db)?.lastSequence ?? 0
     if keep {
-      try addToOutbox(.added([standup]), basedOn: basedOn, db)
+      try TeamLedger.keep(.added([standup]), db)
       try db.execute(
         sql: "UPDATE teamDeletionQuestion SET keptAs = ? WHERE standupId = ?",
         arguments: [db.lastInsertedRowID, key])
-      try addToOutbox(.edited(id, .init(restating: standup)), basedOn: basedOn, db)
+      try TeamLedger.keep(.edited(id, .init(restating: standup)), db)
     } else {
       try db.execute(
         sql: "DELETE FROM teamDeletionQuestion WHERE standupId = ?", arguments: [key])
       try StandupRecord.deleteOne(db, key: key)
       // NB: Otherwise nothing for the team: the server has the deletion already.
       if broughtBack {
-        try addToOutbox(.deleted(id), basedOn: basedOn, db)
+        try TeamLedger.keep(.deleted(id), db)
       }
     }
     return true

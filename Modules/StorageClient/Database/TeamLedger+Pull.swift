@@ -18,6 +18,7 @@ extension TeamLedger {
   /// member who writes rows under this machine's ID writes them as theirs.
   static func applyPulled(
     _ pulled: [PulledTeamChange],
+    in team: TeamMembership.ID,
     through sequence: Int64,
     as role: String,
     at now: Date,
@@ -25,12 +26,11 @@ extension TeamLedger {
     _ db: Database
   ) throws -> TeamPullReport {
     var report = TeamPullReport()
-    let machine = try TeamMembership.fetch(db).map {
-      MemberMachine(madeBy: role, machine: $0.machine)
-    }
-    var outbox = try Outbox(db)
+    guard let membership = try TeamMembership.fetch(team, db) else { return report }
+    let machine = MemberMachine(madeBy: role, machine: membership.machine)
+    var outbox = try Outbox(of: team, db)
     var touched = Set<Standup.ID>()
-    var seen = try machinesSeen(db)
+    var seen = try machinesSeen(in: team, db)
     var seenNow: [MemberMachine: Int64] = [:]
     for change in pulled {
       // NB: A pull made again from the start (the server forgot changes: `rewind`) meets
@@ -39,9 +39,11 @@ extension TeamLedger {
       guard change.machineSequence > seen[from, default: 0] else { continue }
       seen[from] = change.machineSequence
       seenNow[from] = change.machineSequence
-      guard let decoded = readUnlessSkipped(change, into: &report) else { continue }
+      guard let decoded = try readUnlessSkipped(change, in: team, into: &report, db) else {
+        continue
+      }
       let isOwn = from == machine
-      guard try isAboutTheTeamsStandups(decoded, db) else {
+      guard try isAboutTheTeamsStandups(decoded, team, db) else {
         if isOwn { try ownChangeCameBack(change, decoded, outbox: &outbox, db) }
         continue
       }
@@ -68,7 +70,7 @@ extension TeamLedger {
         continue
       }
       touched.formUnion(decoded.standupIDs)
-      try noteApplied(change, decoded, db)
+      try noteApplied(change, decoded, team, db)
       if isOwn {
         try markOwnedHere(fields, db)
       } else {
@@ -80,10 +82,13 @@ extension TeamLedger {
       }
     }
     try applyAgain(outbox, to: touched, db)
-    try noteLastChangesSeen(seenNow, db)
+    try noteLastChangesSeen(seenNow, in: team, db)
     try db.execute(
-      sql: "UPDATE teamMembership SET lastSequence = max(lastSequence, ?), lastSyncedAt = ?",
-      arguments: [sequence, now.timeIntervalSinceReferenceDate])
+      sql: """
+        UPDATE teamMembership SET lastSequence = max(lastSequence, ?), lastSyncedAt = ?
+        WHERE id = ?
+        """,
+      arguments: [sequence, now.timeIntervalSinceReferenceDate, team.rawValue])
     return report
   }
 
@@ -92,30 +97,39 @@ extension TeamLedger {
   /// the team's: this machine holds it as its own under the same ID (it left the team and kept
   /// it), and the order deleted it meanwhile. A change that brings a standup back (added, or a
   /// meeting) always is: it makes room for itself (``keepApartOwnCopies(of:makeID:_:)``).
-  private static func isAboutTheTeamsStandups(_ change: StandupsChange, _ db: Database) throws
-    -> Bool
-  {
+  private static func isAboutTheTeamsStandups(
+    _ change: StandupsChange, _ team: TeamMembership.ID, _ db: Database
+  ) throws -> Bool {
     switch change {
     case .added, .meetingRecorded:
       return true
     case .edited(let id, _), .deleted(let id):
-      return try Bool.fetchOne(
-        db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sharedStandup WHERE standupId = ?)"),
-        arguments: [id.rawValue.uuidString]) ?? false
+      return try teams(of: [id], db)[id] == team
     }
   }
 
-  /// The change `pulled` holds, or `nil` when it is skipped (larger than a change may be, or not
-  /// a change this release can read), named in `report`.
+  /// The change `pulled` holds, or `nil` when it is skipped (larger than a change may be, not
+  /// a change this release can read, or about a standup this machine shares with another team),
+  /// named in `report`.
+  ///
+  /// A standup is in one team (rule (a), ``TeamLedger``): `team`'s order may hold one under the
+  /// ID of a standup another team shares here only when a member wrote it so, and applying it
+  /// would put that team's standup in `team`'s hands. Guarded by
+  /// `TeamLedgerTeamsTests.aChangeOfOneTeamAboutAnotherTeamsStandupIsSkippedAndSaysSo`.
   private static func readUnlessSkipped(
-    _ pulled: PulledTeamChange, into report: inout TeamPullReport
-  ) -> StandupsChange? {
+    _ pulled: PulledTeamChange, in team: TeamMembership.ID, into report: inout TeamPullReport,
+    _ db: Database
+  ) throws -> StandupsChange? {
     let reason: String
     if let size = pulled.tooLarge {
       reason = "it holds \(megabytes(size)), more than a change may"
     } else {
       switch read(pulled.change) {
-      case .success(let change): return change
+      case .success(let change):
+        guard try teams(of: change.standupIDs, db).values.contains(where: { $0 != team }) else {
+          return change
+        }
+        reason = "it is about a standup shared here with another team"
       case .failure(let problem): reason = problem.reason
       }
     }
@@ -150,12 +164,13 @@ extension TeamLedger {
   /// about is brought back by it, and it is their last change (which a restored server is asked
   /// about).
   private static func noteApplied(
-    _ pulled: PulledTeamChange, _ change: StandupsChange, _ db: Database
+    _ pulled: PulledTeamChange, _ change: StandupsChange, _ team: TeamMembership.ID,
+    _ db: Database
   ) throws {
     for id in change.standupIDs {
       try executeCached(
-        sql: "INSERT OR IGNORE INTO sharedStandup (standupId) VALUES (?)",
-        arguments: [id.rawValue.uuidString], db)
+        sql: "INSERT OR IGNORE INTO sharedStandup (standupId, membership) VALUES (?, ?)",
+        arguments: [id.rawValue.uuidString, team.rawValue], db)
       if change.bringsBack {
         try executeCached(
           sql: "UPDATE teamDeletionQuestion SET broughtBack = 1 WHERE standupId = ?",
@@ -183,23 +198,30 @@ extension TeamLedger {
 
   /// Notes the last change applied here of each machine in `seen`, keeping a later one noted
   /// before.
-  static func noteLastChangesSeen(_ seen: [MemberMachine: Int64], _ db: Database) throws {
+  static func noteLastChangesSeen(
+    _ seen: [MemberMachine: Int64], in team: TeamMembership.ID, _ db: Database
+  ) throws {
     for (machine, machineSequence) in seen {
       try executeCached(
         sql: """
-          INSERT INTO teamMachineSeen (madeBy, machine, machineSequence) VALUES (?, ?, ?)
-          ON CONFLICT (madeBy, machine)
+          INSERT INTO teamMachineSeen (membership, madeBy, machine, machineSequence)
+          VALUES (?, ?, ?, ?)
+          ON CONFLICT (membership, madeBy, machine)
           DO UPDATE SET machineSequence = max(machineSequence, excluded.machineSequence)
           """,
-        arguments: [machine.madeBy, machine.machine.uuidString, machineSequence], db)
+        arguments: [team.rawValue, machine.madeBy, machine.machine.uuidString, machineSequence],
+        db)
     }
   }
 
-  /// The last change applied here of each machine's.
-  static func machinesSeen(_ db: Database) throws -> [MemberMachine: Int64] {
+  /// The last change applied here of each machine's in `team`.
+  static func machinesSeen(in team: TeamMembership.ID, _ db: Database) throws
+    -> [MemberMachine: Int64]
+  {
     var seen: [MemberMachine: Int64] = [:]
     for row in try Row.fetchAll(
-      db, sql: "SELECT madeBy, machine, machineSequence FROM teamMachineSeen")
+      db, sql: "SELECT madeBy, machine, machineSequence FROM teamMachineSeen WHERE membership = ?",
+      arguments: [team.rawValue])
     {
       guard let machine = MemberMachine(row) else { continue }
       seen[machine] = row["machineSequence"]

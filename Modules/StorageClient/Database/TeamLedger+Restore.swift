@@ -11,17 +11,18 @@ extension TeamLedger {
   /// Starts again from the server's first change after `prunedThrough` (where its history
   /// begins), because the server has forgotten changes this machine applied (it was restored
   /// from an older backup): the next pull reads its whole order and applies only what is new
-  /// here, and ``resend(_:)`` then sends again the standups
+  /// here, and ``resend(_:_:)`` then sends again the standups
   /// `lost`: those whose last change applied here the server no longer has, found before the
   /// pull brings anyone's newer changes. (This machine's own changes the server lost before they
-  /// came back are pushed again by their own check, ``notPushed(after:_:)``.) Nothing here is
+  /// came back are pushed again by their own check, ``notPushed(in:after:_:)``.) Nothing here is
   /// deleted.
-  static func rewind(to prunedThrough: Int64, resending lost: [Standup.ID], _ db: Database)
-    throws
-  {
+  static func rewind(
+    _ team: TeamMembership.ID, to prunedThrough: Int64, resending lost: [Standup.ID],
+    _ db: Database
+  ) throws {
     try db.execute(
-      sql: "UPDATE teamMembership SET lastSequence = ?, resharePending = ?",
-      arguments: [prunedThrough, !lost.isEmpty])
+      sql: "UPDATE teamMembership SET lastSequence = ?, resharePending = ? WHERE id = ?",
+      arguments: [prunedThrough, !lost.isEmpty, team.rawValue])
     for id in lost {
       try db.execute(
         sql: "INSERT OR IGNORE INTO teamStandupToResend (standupId) VALUES (?)",
@@ -31,14 +32,17 @@ extension TeamLedger {
 
   /// The last change applied here to each shared standup; a shared standup no pull has
   /// touched yet (shared here, its share not back) has none.
-  static func lastChanges(_ db: Database) throws -> [Standup.ID: TeamChangeOrigin] {
+  static func lastChanges(in team: TeamMembership.ID, _ db: Database) throws
+    -> [Standup.ID: TeamChangeOrigin]
+  {
     var last: [Standup.ID: TeamChangeOrigin] = [:]
     for row in try Row.fetchAll(
       db,
       sql: """
         SELECT l.standupId, l.madeBy, l.machine, l.machineSequence
         FROM teamStandupLastChange AS l JOIN sharedStandup AS s ON s.standupId = l.standupId
-        """)
+        WHERE s.membership = ?
+        """, arguments: [team.rawValue])
     {
       guard let id = UUID(uuidString: row["standupId"]), let machine = MemberMachine(row)
       else { continue }
@@ -48,26 +52,27 @@ extension TeamLedger {
     return last
   }
 
-  /// After ``rewind(to:resending:_:)`` and a pull of the server's whole order, keeps the standups
+  /// After ``rewind(_:to:resending:_:)`` and a pull of the server's whole order, keeps the standups
   /// it named for the team again, whole, as they are now: added where the server lacks them,
   /// and given this machine's values where it has them (``/Models/StandupEdit/init(restating:)``,
   /// which removes nothing). Returns how many.
-  static func resend(_ db: Database) throws -> Int {
-    guard let membership = try TeamMembership.fetch(db) else { return 0 }
+  static func resend(_ team: TeamMembership.ID, _ db: Database) throws -> Int {
+    let shared = try sharedIDs(in: team, db)
     let ids = try String.fetchAll(db, sql: "SELECT standupId FROM teamStandupToResend")
-      .compactMap { UUID(uuidString: $0).map { Standup.ID($0) } }
-    let shared = try sharedIDs(db)
-    let standups = try StandupRows.fetch(db, ids: ids.filter(shared.contains)).standups
+      .compactMap { UUID(uuidString: $0).map { Standup.ID($0) } }.filter(shared.contains)
+    let standups = try StandupRows.fetch(db, ids: ids).standups
     for standup in standups {
-      let again: [StandupsChange] = [
-        .added([standup]), .edited(standup.id, .init(restating: standup)),
-      ]
-      for change in again {
-        try addToOutbox(change, basedOn: membership.lastSequence, db)
-      }
+      try keep(.added([standup]), db)
+      try keep(.edited(standup.id, .init(restating: standup)), db)
     }
-    try db.execute(sql: "DELETE FROM teamStandupToResend")
-    try db.execute(sql: "UPDATE teamMembership SET resharePending = 0")
+    try db.execute(
+      sql: """
+        DELETE FROM teamStandupToResend WHERE standupId NOT IN (
+          SELECT standupId FROM sharedStandup WHERE membership <> ?)
+        """,
+      arguments: [team.rawValue])
+    try db.execute(
+      sql: "UPDATE teamMembership SET resharePending = 0 WHERE id = ?", arguments: [team.rawValue])
     return standups.count
   }
 }

@@ -15,12 +15,17 @@ import Tagged
 ///   standup (``StandupsDatabase/apply(_:)``) adds it to the *outbox*, with the place in the
 ///   team's order this machine had reached (its *base*). A change is on its way to the team
 ///   exactly when it is stored: a crash between the two cannot happen.
+/// - **A standup is in one team (rule (a)).** A machine may be in several teams; each shared
+///   standup is kept under one (`sharedStandup`'s key is the standup), and a change goes only
+///   to the outbox of the team its standup is shared with (``keep(_:_:)``). A pull of one team's
+///   order that touches a standup another team shares here is skipped and named, so that no
+///   member of one team can reach another team's standup.
 /// - **A push is noted, not forgotten.** The engine reads the outbox
-///   (``StandupsDatabase/waitingTeamChanges(limit:)``) and notes what the server took
-///   (``StandupsDatabase/teamChangesPushed(through:)``); a change leaves the outbox only when it
+///   (``StandupsDatabase/waitingTeamChanges(in:limit:)``) and notes what the server took
+///   (``StandupsDatabase/teamChangesPushed(in:through:)``); a change leaves the outbox only when it
 ///   comes back in a pull, ordered, or when a compacted state the machine starts from holds it.
 /// - **A pull is applied, then this machine's waiting changes again**
-///   (``StandupsDatabase/applyPulledTeamChanges(_:through:as:)``). Every change sets fields and
+///   (``StandupsDatabase/applyPulledTeamChanges(_:in:through:as:)``). Every change sets fields and
 ///   adds or removes whole attendees and meetings, so applying one twice is applying it once:
 ///   every machine ends with the server's order applied, and its own waiting changes last, which
 ///   is where the server will order them.
@@ -33,9 +38,9 @@ import Tagged
 ///   place, and this machine's is kept apart as a personal copy, told in the pull's
 ///   ``TeamPullReport``.
 /// - **The recoveries start again, keeping what is here.** A machine starts from the team's
-///   compacted state (``StandupsDatabase/startFromCompactedTeamState(_:as:keeping:)``), or pulls
+///   compacted state (``StandupsDatabase/startFromCompactedTeamState(_:in:as:keeping:)``), or pulls
 ///   the whole order again after a restore
-///   (``StandupsDatabase/rewindTeam(to:resending:)``, ``StandupsDatabase/resendTeamStandups()``),
+///   (``StandupsDatabase/rewindTeam(_:to:resending:)``, ``StandupsDatabase/resendTeamStandups(in:)``),
 ///   and neither deletes anything that was not the team's to delete.
 ///
 /// The engine reaches the ledger only through those methods of ``StandupsDatabase``, each one
@@ -43,107 +48,100 @@ import Tagged
 ///
 /// ```swift
 /// let database = StandupsDatabase(path: path)
-/// try await database.joinTeam(server: url, team: "design", machine: UUID())
-/// try await database.share([standup.id])
-/// let waiting = try await database.waitingTeamChanges(limit: 1_000)
+/// let design = try await database.joinTeam(server: url, team: "design", machine: UUID())
+/// try await database.share([standup.id], with: design.id)
+/// let waiting = try await database.waitingTeamChanges(in: design.id, limit: 1_000)
 /// ```
 public enum TeamLedger {
-  /// The tables that say where this machine is in its team's order: which team, under which
-  /// machine ID, the last change applied of each machine's and to each standup, and what a
-  /// restore left to send again. A join (a new machine ID, from the start of the order) starts
-  /// them again; what is shared and what waits stays.
-  static let placeTables = [
-    "teamMembership", "teamMachineSeen", "teamStandupLastChange", "teamStandupToResend",
-  ]
-
-  /// Every table of the team's here (Schema.swift says what each holds): leaving empties them
-  /// all, and the standups stay as personal ones. The values the team replaced
-  /// (`replacedValue`) stay, to be put back or away.
-  static let tables =
-    placeTables + [
-      "sharedStandup", "teamOutbox", "teamDeletionQuestion", "teamFieldOwner", "teamOwnChange",
-      "teamDeletedBy",
-    ]
-
-  /// Keeps `change` for the team when the team shares a standup it touches.
+  /// Keeps `change` for the team of each standup it touches that is shared: the one way a
+  /// change starts on its way to a team. Each team's outbox gets the part of the change about
+  /// its own standups, made at the place in that team's order this machine had reached (its
+  /// *base*), so that no change carries a standup to a team it is not shared with (rule (a),
+  /// ``TeamLedger``).
   static func keep(_ change: StandupsChange, _ db: Database) throws {
-    guard let membership = try TeamMembership.fetch(db) else { return }
-    let ids = change.standupIDs.map(\.rawValue.uuidString)
-    guard try sharedCount(ids, db) > 0 else { return }
-    try addToOutbox(change, basedOn: membership.lastSequence, db)
-  }
-
-  /// Puts `change` in the outbox, made at `basedOn` (the last change of the team's this machine
-  /// had applied): the one way a change starts on its way to the team.
-  static func addToOutbox(_ change: StandupsChange, basedOn: Int64, _ db: Database) throws {
-    try db.execute(
-      sql: "INSERT INTO teamOutbox (change, basedOn) VALUES (?, ?)",
-      arguments: [try encode(change), basedOn])
-  }
-
-  /// Makes standups the team's, and keeps each, whole, for the team: returns the IDs that were
-  /// not shared before.
-  static func share(_ standups: [Standup], _ db: Database) throws -> [Standup.ID] {
-    guard let membership = try TeamMembership.fetch(db) else { return [] }
-    var shared: [Standup.ID] = []
-    for standup in standups {
+    for (membership, part) in try byTeam(change, db) {
       try db.execute(
-        sql: "INSERT OR IGNORE INTO sharedStandup (standupId) VALUES (?)",
-        arguments: [standup.id.rawValue.uuidString])
-      guard db.changesCount > 0 else { continue }
-      shared.append(standup.id)
-      try addToOutbox(.added([standup]), basedOn: membership.lastSequence, db)
+        sql: """
+          INSERT INTO teamOutbox (membership, change, basedOn)
+          SELECT id, ?, lastSequence FROM teamMembership WHERE id = ?
+          """,
+        arguments: [try encode(part), membership.rawValue])
     }
-    return shared
   }
 
-  /// The IDs of the shared standups this machine holds: a shared standup deleted here stays
-  /// marked (its deletion went to the team as a shared one's), and is not counted.
-  static func sharedIDs(_ db: Database) throws -> Set<Standup.ID> {
-    var ids = Set<Standup.ID>()
-    for text in try String.fetchAll(
-      db, sql: "SELECT s.standupId FROM sharedStandup AS s JOIN standup AS t ON t.id = s.standupId")
-    {
-      if let uuid = UUID(uuidString: text) { ids.insert(Standup.ID(uuid)) }
-    }
-    return ids
-  }
-
-  /// The changes waiting for the server, oldest first: not pushed yet, or (`includingPushed`)
-  /// also pushed and not yet pulled back, which the server will order after everything pulled.
-  static func waiting(limit: Int, includingPushed: Bool = false, _ db: Database) throws
-    -> [WaitingTeamChange]
+  /// `change` split by the team each standup it touches is shared with; a standup shared with
+  /// none is left out. Only an add may touch several standups.
+  private static func byTeam(_ change: StandupsChange, _ db: Database) throws
+    -> [(TeamMembership.ID, StandupsChange)]
   {
+    let teams = try teams(of: change.standupIDs, db)
+    guard case .added(let standups) = change else {
+      return change.standupIDs.first.flatMap { teams[$0] }.map { [($0, change)] } ?? []
+    }
+    var parts: [TeamMembership.ID: [Standup]] = [:]
+    for standup in standups {
+      if let team = teams[standup.id] { parts[team, default: []].append(standup) }
+    }
+    return parts.sorted { $0.key < $1.key }.map { ($0.key, .added($0.value)) }
+  }
+
+  /// The team each of `ids` is shared with, for those that are.
+  static func teams(of ids: [Standup.ID], _ db: Database) throws
+    -> [Standup.ID: TeamMembership.ID]
+  {
+    var teams: [Standup.ID: TeamMembership.ID] = [:]
+    let statement = try db.cachedStatement(
+      sql: "SELECT membership FROM sharedStandup WHERE standupId = ?")
+    for id in ids {
+      if let membership = try Int64.fetchOne(statement, arguments: [id.rawValue.uuidString]) {
+        teams[id] = TeamMembership.ID(membership)
+      }
+    }
+    return teams
+  }
+
+  /// `team`'s changes waiting for the server, oldest first: not pushed yet, or
+  /// (`includingPushed`) also pushed and not yet pulled back, which the server will order after
+  /// everything pulled.
+  static func waiting(
+    in team: TeamMembership.ID, limit: Int, includingPushed: Bool = false, _ db: Database
+  ) throws -> [WaitingTeamChange] {
     try Row.fetchAll(
       db,
       sql: """
         SELECT sequence, change, basedOn FROM teamOutbox
-        WHERE pushed = 0 OR ? ORDER BY sequence LIMIT ?
+        WHERE membership = ? AND (pushed = 0 OR ?) ORDER BY sequence LIMIT ?
         """,
-      arguments: [includingPushed, limit]
+      arguments: [team.rawValue, includingPushed, limit]
     ).map { row in
       WaitingTeamChange(
         machineSequence: row["sequence"], change: row["change"], basedOn: row["basedOn"])
     }
   }
 
-  /// The number of the newest change of this machine's the server committed and that has not
-  /// come back in a pull yet, or `nil` when there is none.
-  static func newestPushed(_ db: Database) throws -> Int64? {
-    try Int64.fetchOne(db, sql: "SELECT max(sequence) FROM teamOutbox WHERE pushed = 1")
+  /// The number of the newest change of this machine's `team`'s server committed and that has
+  /// not come back in a pull yet, or `nil` when there is none.
+  static func newestPushed(in team: TeamMembership.ID, _ db: Database) throws -> Int64? {
+    try Int64.fetchOne(
+      db, sql: "SELECT max(sequence) FROM teamOutbox WHERE membership = ? AND pushed = 1",
+      arguments: [team.rawValue])
   }
 
-  /// Marks this machine's changes numbered after `sequence` as not pushed: the server no longer
-  /// has them (it was restored from an older backup), so the next push sends them again.
-  static func notPushed(after sequence: Int64, _ db: Database) throws {
+  /// Marks this machine's changes for `team` numbered after `sequence` as not pushed: the
+  /// server no longer has them (it was restored from an older backup), so the next push sends
+  /// them again.
+  static func notPushed(in team: TeamMembership.ID, after sequence: Int64, _ db: Database) throws {
     try db.execute(
-      sql: "UPDATE teamOutbox SET pushed = 0 WHERE pushed = 1 AND sequence > ?",
-      arguments: [sequence])
+      sql: "UPDATE teamOutbox SET pushed = 0 WHERE membership = ? AND pushed = 1 AND sequence > ?",
+      arguments: [team.rawValue, sequence])
   }
 
-  /// How many changes wait for the server.
-  static func waitingCount(_ db: Database) throws -> Int {
-    try Int.fetchOne(db, sql: "SELECT count(*) FROM teamOutbox WHERE pushed = 0") ?? 0
+  /// How many changes wait for `team`'s server, or for every team's when `team` is `nil`.
+  static func waitingCount(in team: TeamMembership.ID?, _ db: Database) throws -> Int {
+    try Int.fetchOne(
+      db,
+      sql: "SELECT count(*) FROM teamOutbox WHERE pushed = 0 AND (? IS NULL OR membership = ?)",
+      arguments: [team?.rawValue, team?.rawValue]) ?? 0
   }
 
   /// This machine's outbox, pushed rows too, read and decoded once for a pull; its own changes
@@ -154,11 +152,14 @@ public enum TeamLedger {
     var entries:
       [(machineSequence: Int64, basedOn: Int64, change: StandupsChange, fields: [(String, String)])]
 
-    init(_ db: Database) throws {
-      entries = try TeamLedger.waiting(limit: .max, includingPushed: true, db).compactMap {
-        entry in
-        decode(entry.change).map { (entry.machineSequence, entry.basedOn, $0, ownedFields(of: $0)) }
-      }
+    init(of team: TeamMembership.ID, _ db: Database) throws {
+      entries = try TeamLedger.waiting(in: team, limit: .max, includingPushed: true, db)
+        .compactMap {
+          entry in
+          decode(entry.change).map {
+            (entry.machineSequence, entry.basedOn, $0, ownedFields(of: $0))
+          }
+        }
     }
 
     mutating func remove(machineSequence: Int64) {
@@ -220,14 +221,6 @@ public enum TeamLedger {
 
   struct UnreadableChange: Error {
     var reason: String
-  }
-
-  private static func sharedCount(_ ids: [String], _ db: Database) throws -> Int {
-    try Int.fetchOne(
-      db,
-      sql:
-        "SELECT count(*) FROM sharedStandup WHERE standupId IN (\(databaseQuestionMarks(count: ids.count)))",
-      arguments: StatementArguments(ids)) ?? 0
   }
 
   private static func encode(_ change: StandupsChange) throws -> String {

@@ -281,9 +281,9 @@ public enum TeamHistory {
   ) async throws -> (CompactedTeamState, leftOut: [TeamPullReport.Skipped]) {
     let database = StandupsDatabase(inMemoryHolding: [])
     _ = try await database.load()
-    try await database.joinTeam(server: "", team: team, machine: UUID())
+    let folding = try await database.joinTeam(server: "", team: team, machine: UUID()).id
     if let previous {
-      _ = try await database.startFromCompactedTeamState(previous, as: role)
+      _ = try await database.startFromCompactedTeamState(previous, in: folding, as: role)
     }
     var leftOut: [TeamPullReport.Skipped] = []
     var after = previous?.through ?? 0
@@ -292,7 +292,7 @@ public enum TeamHistory {
         team: team, after: after, through: min(after + 1000, newest), on: connection,
         logger: logger)
       leftOut += try await database.applyPulledTeamChanges(
-        window.changes, through: window.through, as: role
+        window.changes, in: folding, through: window.through, as: role
       ).skipped
       after = window.through
     }
@@ -301,7 +301,7 @@ public enum TeamHistory {
     let state = CompactedTeamState(
       through: newest,
       standups: Array(try await database.readStandups()),
-      machinesSeen: try await database.teamChangesSeen())
+      machinesSeen: try await database.teamChangesSeen(in: folding))
     return (state, leftOut)
   }
 

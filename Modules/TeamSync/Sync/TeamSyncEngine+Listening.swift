@@ -118,6 +118,7 @@ extension TeamSyncEngine {
     let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     wake.yield()
     let database = self.database
+    let team = membership.id
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask {
         try await announced { wake.yield() }
@@ -125,7 +126,7 @@ extension TeamSyncEngine {
       group.addTask {
         while !Task.isCancelled {
           try await Task.sleep(for: Self.outboxLookInterval)
-          if try await database.waitingTeamChangeCount() > 0 { wake.yield() }
+          if try await database.waitingTeamChangeCount(in: team) > 0 { wake.yield() }
         }
       }
       group.addTask {
@@ -184,8 +185,8 @@ extension TeamSyncEngine {
   /// or the team's newest change is not the last one applied here (or the role can no longer
   /// see the team, which the round says). One statement when nothing waits here.
   func look(on connection: PostgresConnection, channel: String) async throws -> Look {
-    let here = try await database.teamMembership()
-    let waiting = try await database.waitingTeamChangeCount()
+    let here = try await database.teamMembership(membership.id)
+    let waiting = try await database.waitingTeamChangeCount(in: membership.id)
     if gapSeen != nil || here?.resharePending == true || waiting > 0 {
       return .round
     }
@@ -204,6 +205,6 @@ extension TeamSyncEngine {
   }
 
   func waitingCount() async throws -> Int {
-    try await database.waitingTeamChangeCount()
+    try await database.waitingTeamChangeCount(in: membership.id)
   }
 }

@@ -43,10 +43,10 @@ extension TeamSyncEngine {
   func standupsTheServerLost(on connection: PostgresConnection) async throws
     -> [Standup.ID]
   {
-    let last = try await database.lastTeamChanges()
+    let last = try await database.lastTeamChanges(in: membership.id)
     let kept = try await TeamServer.changesStillHeld(
       Array(Set(last.values)), team: membership.team, on: connection, logger: logger)
-    return try await database.sharedStandupIDs().filter { id in
+    return try await database.sharedStandupIDs(in: membership.id).filter { id in
       last[id].map { !kept.contains($0) } ?? true
     }
   }
@@ -62,7 +62,7 @@ extension TeamSyncEngine {
     guard place > 0 else { return false }
     // NB: A database an earlier release pulled into has seen no machine yet; it learns them as
     // it pulls.
-    let seen = try await database.teamChangesSeen()
+    let seen = try await database.teamChangesSeen(in: membership.id)
     guard place > order.prunedThrough else {
       let known = try await TeamServer.newestChanges(
         of: Array(seen.keys), team: membership.team, on: connection, logger: logger)
@@ -89,18 +89,20 @@ extension TeamSyncEngine {
       let state = try await TeamServer.compactedState(
         team: membership.team, on: connection, logger: logger)
     {
-      let seen = try await database.teamChangesSeen()
+      let seen = try await database.teamChangesSeen(in: membership.id)
       let unseen = state.machinesSeen.contains { machine, folded in
         seen[machine, default: 0] < folded
       }
       if place <= order.prunedThrough || unseen {
         try await start(
-          from: state, keeping: try await database.sharedStandupIDs(), as: role, into: &round)
+          from: state, keeping: try await database.sharedStandupIDs(in: membership.id), as: role,
+          into: &round)
         return
       }
     }
     try await database.rewindTeam(
-      to: order.prunedThrough, resending: try await standupsTheServerLost(on: connection))
+      membership.id, to: order.prunedThrough,
+      resending: try await standupsTheServerLost(on: connection))
   }
 
   /// Marks for pushing again this machine's changes the server committed and no longer has: a
@@ -109,12 +111,12 @@ extension TeamSyncEngine {
   func pushAgainWhatTheServerLost(
     from machine: MemberMachine, on connection: PostgresConnection
   ) async throws {
-    guard let pushed = try await database.newestPushedTeamChange() else { return }
+    guard let pushed = try await database.newestPushedTeamChange(in: membership.id) else { return }
     let kept = try await TeamServer.newestChange(
       of: machine, team: membership.team, on: connection, logger: logger)
     if kept < pushed {
       logger.warning("The team's server has lost changes this machine pushed")
-      try await database.teamChangesNotPushed(after: kept)
+      try await database.teamChangesNotPushed(in: membership.id, after: kept)
     }
   }
 
@@ -142,6 +144,7 @@ extension TeamSyncEngine {
   ) async throws {
     logger.info("Starting from the team's compacted state, made through change \(state.through)")
     round.report.merge(
-      try await database.startFromCompactedTeamState(state, as: role, keeping: keeping))
+      try await database.startFromCompactedTeamState(
+        state, in: membership.id, as: role, keeping: keeping))
   }
 }

@@ -29,7 +29,8 @@ public actor TeamSyncEngine {
   public static let outboxLookInterval = Duration.milliseconds(200)
 
   let database: StandupsDatabase
-  let membership: TeamMembership
+  /// The team this engine syncs with, as `standups team join` recorded it.
+  public let membership: TeamMembership
   let environment: [String: String]
   let logger: Logger
 
@@ -102,8 +103,8 @@ public actor TeamSyncEngine {
     guard case .notAMember(let role, let team) = problem else { return problem }
     let unsent: Int
     do {
-      unsent = try await database.waitingTeamChangeCount()
-      _ = try await database.leaveTeam()
+      unsent = try await database.waitingTeamChangeCount(in: membership.id)
+      _ = try await database.leaveTeam(membership.id)
     } catch {
       return .database(reason: error.description)
     }
@@ -137,7 +138,7 @@ public actor TeamSyncEngine {
       team: membership.team, role: role, on: connection, logger: logger)
     try await pushAgainWhatTheServerLost(from: machine, on: connection)
     round.pushed += try await pushWaiting(from: machine, on: connection)
-    let here = try await database.teamMembership()
+    let here = try await database.teamMembership(membership.id)
     let order = try await TeamServer.order(
       team: membership.team, at: here?.lastSequence ?? 0, role: role, on: connection,
       logger: logger)
@@ -146,7 +147,7 @@ public actor TeamSyncEngine {
     try await pull(upTo: order.newest, as: role, on: connection, into: &round)
     try await reportPlace(on: connection)
     if sendAgain {
-      round.report.sentAgain = try await database.resendTeamStandups()
+      round.report.sentAgain = try await database.resendTeamStandups(in: membership.id)
       round.pushed += try await pushWaiting(from: machine, on: connection)
     }
     return round
@@ -158,11 +159,11 @@ public actor TeamSyncEngine {
   ) async throws -> Int {
     var pushed = 0
     while true {
-      let waiting = try await database.waitingTeamChanges(limit: Self.batchSize)
+      let waiting = try await database.waitingTeamChanges(in: membership.id, limit: Self.batchSize)
       guard let last = waiting.last else { return pushed }
       try await TeamServer.push(
         waiting, team: membership.team, machine: machine, on: connection, logger: logger)
-      try await database.teamChangesPushed(through: last.machineSequence)
+      try await database.teamChangesPushed(in: membership.id, through: last.machineSequence)
       pushed += waiting.count
     }
   }
@@ -176,7 +177,8 @@ public actor TeamSyncEngine {
     into round: inout Round
   ) async throws {
     while true {
-      let after = try await database.teamMembership()?.lastSequence ?? membership.lastSequence
+      let after =
+        try await database.teamMembership(membership.id)?.lastSequence ?? membership.lastSequence
       // NB: A server behind this machine has nothing after it to pull.
       guard after < newest else { break }
       let window: TeamServer.Window
@@ -187,7 +189,8 @@ public actor TeamSyncEngine {
         try await startFromCompactedState(as: role, on: connection, into: &round)
         // NB: The state is made through the pruned beginning at least, so the next window
         // starts after it; only a machine that left the team meanwhile is still behind it.
-        guard try await database.teamMembership()?.lastSequence ?? 0 >= pruned.through else {
+        guard try await database.teamMembership(membership.id)?.lastSequence ?? 0 >= pruned.through
+        else {
           throw SyncProblem.notJoined
         }
         continue
@@ -195,7 +198,7 @@ public actor TeamSyncEngine {
       // NB: Applying nothing still notes when the machine was last in sync.
       round.report.merge(
         try await database.applyPulledTeamChanges(
-          window.changes, through: window.through, as: role))
+          window.changes, in: membership.id, through: window.through, as: role))
       round.pulled += window.changes.count
       round.waitingAt = window.stoppedAt
       if let gap = window.stoppedAt {
@@ -210,7 +213,7 @@ public actor TeamSyncEngine {
   /// Tells the server how far this machine has pulled, when that moved in this run of the
   /// engine: a prune keeps every change a machine still needs.
   private func reportPlace(on connection: PostgresConnection) async throws {
-    let pulled = try await database.teamMembership()?.lastSequence ?? 0
+    let pulled = try await database.teamMembership(membership.id)?.lastSequence ?? 0
     guard pulled != reportedPlace else { return }
     try await TeamServer.reportPulled(
       through: pulled, machine: membership.machine, team: membership.team, on: connection,

@@ -3,6 +3,7 @@ import Foundation
 import Models
 import StandupsTerminal
 import StorageClient
+import StorageTestSupport
 import Testing
 
 /// `standups --script` on a machine in a team shows what the live app shows, from what the
@@ -35,7 +36,7 @@ struct ScriptTeamTests {
       """, on: file)
 
     let live = await Driver(standups: [.mock, .engineeringMock])
-    live.app.showTeam("platform", status: nil, shared: [Standup.mock.id])
+    live.app.showTeam(["platform"], status: nil, shared: [Standup.mock.id: "platform"])
     await live.start()
     try #require(frames.count == 3)
     #expect(frames.first == live.screen + "\n")
@@ -47,6 +48,43 @@ struct ScriptTeamTests {
       try await database.sharedStandupIDs() == [Standup.mock.id, Standup.engineeringMock.id])
   }
 
+  /// In two teams, `t` asks which, one button a team; the standup's screen and the list say
+  /// which team each shared standup is in.
+  @Test func inTwoTeamsTAsksWhichTeamAndTheStandupsScreenNamesIt() async throws {
+    let file = try dataFile()
+    defer { removeFolder(of: file) }
+    let database = try await joinedDatabase(at: file, holding: [.mock, .engineeringMock])
+    let platform = try #require(try await database.teamMemberships().first)
+    let design = try await database.joinTeam(
+      server: "postgresql://alice@127.0.0.1/team", team: "design", machine: UUID())
+    try await database.share([Standup.mock.id], with: platform.id)
+
+    let frames = try await runScript(
+      """
+      enter
+      screen
+      esc
+      down
+      enter
+      t
+      screen
+      right
+      right
+      enter
+      screen
+      q
+      """, on: file)
+
+    try #require(frames.count == 3)
+    #expect(frames[0].contains("Team platform"), "\(frames[0])")
+    #expect(frames[1].contains("Share “Engineering” with which team?"))
+    #expect(
+      frames[1].contains("Share with “platform”") && frames[1].contains("Share with “design”"))
+    #expect(frames[2].contains("Team design"), "\(frames[2])")
+    #expect(try await database.sharedStandupIDs(in: design.id) == [Standup.engineeringMock.id])
+    #expect(try await database.sharedStandupIDs(in: platform.id) == [Standup.mock.id])
+  }
+
   @Test func aTeammatesDeletionIsAskedAboutAndKeepItSendsTheStandupAgain() async throws {
     let file = try dataFile()
     defer { removeFolder(of: file) }
@@ -55,7 +93,9 @@ struct ScriptTeamTests {
     let shared = try await database.sharedStandupIDs()
     let questions = try await database.teamDeletionQuestions()
     let live = await Driver(standups: standups)
-    live.app.showTeam("platform", status: nil, shared: shared)
+    live.app.showTeam(
+      ["platform"], status: nil,
+      shared: Dictionary(uniqueKeysWithValues: shared.map { ($0, "platform") }))
     live.app.askAboutTeamDeletions(questions)
     await live.start()
 

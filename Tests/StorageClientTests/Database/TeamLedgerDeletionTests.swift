@@ -194,7 +194,8 @@ struct TeamLedgerDeletionTests: LedgerTesting {
 
     // NB: A meeting of carol's brought it back, and the owner folded that into the state.
     _ = try await database.startFromCompactedTeamState(
-      CompactedTeamState(through: 3, standups: [.mock], machinesSeen: [:]), as: "alice")
+      CompactedTeamState(through: 3, standups: [.mock], machinesSeen: [:]),
+      in: try #require(try await database.teamMembership()).id, as: "alice")
     try await database.answerTeamDeletion(of: Standup.mock.id, keep: false)
 
     let waiting = try await database.waitingTeamChanges(limit: 10).map { try decode($0.change) }

@@ -111,14 +111,15 @@ struct TeamLedgerTests: LedgerTesting {
     try await database.teamChangesPushed(through: .max)
 
     // NB: The server was restored to before change 3, and carol's machine made a change since.
-    try await database.rewindTeam(to: 0, resending: [Standup.mock.id])
+    let team = try #require(try await database.teamMembership()).id
+    try await database.rewindTeam(team, to: 0, resending: [Standup.mock.id])
     #expect(try await database.teamMembership()?.lastSequence == 0)
     // NB: The theme was pushed; the server lost it too, so it is pushed again.
-    let pushed = try #require(try await database.newestPushedTeamChange())
+    let pushed = try #require(try await database.newestPushedTeamChange(in: team))
     #expect(try await database.waitingTeamChangeCount() == 0)
-    try await database.teamChangesNotPushed(after: pushed - 1)
+    try await database.teamChangesNotPushed(in: team, after: pushed - 1)
     #expect(try await database.waitingTeamChangeCount() == 1)
-    #expect(try await database.newestPushedTeamChange() == nil)
+    #expect(try await database.newestPushedTeamChange(in: team) == nil)
     let carol = UUID()
     let report = try await database.applyPulledTeamChanges(
       kept
@@ -134,14 +135,14 @@ struct TeamLedgerTests: LedgerTesting {
     #expect(stored.theme == .buttercup)
 
     #expect(
-      try await database.lastTeamChanges()[Standup.mock.id]
+      try await database.lastTeamChanges(in: team)[Standup.mock.id]
         == TeamChangeOrigin(
           memberMachine: MemberMachine(madeBy: "carol", machine: carol), machineSequence: 1))
-    #expect(try await database.resendTeamStandups() == 1)
+    #expect(try await database.resendTeamStandups(in: team) == 1)
     let waiting = try await database.waitingTeamChanges(limit: 10).map { try decode($0.change) }
     #expect(
       waiting.suffix(2) == [.added([stored]), .edited(stored.id, StandupEdit(restating: stored))])
-    #expect(try await database.resendTeamStandups() == 0)
+    #expect(try await database.resendTeamStandups(in: team) == 0)
   }
 
   @Test func aSharedStandupDeletedHereIsNoLongerCountedAsShared() async throws {

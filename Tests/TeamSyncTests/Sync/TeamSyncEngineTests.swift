@@ -343,6 +343,7 @@ struct TeamSyncEngineTests {
       // NB: Port 1 on loopback: nothing listens there.
       let nowhere = try await Machine.joined(
         server, as: "alice", password: "alice-secret", team: "platform")
+      try await nowhere.database.leaveTeam()
       try await nowhere.database.joinTeam(
         server: "postgresql://alice@127.0.0.1:1/postgres?sslmode=disable", team: "platform",
         machine: UUID())

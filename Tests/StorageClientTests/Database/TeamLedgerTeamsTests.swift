@@ -1,0 +1,155 @@
+import Foundation
+import GRDB
+import IdentifiedCollections
+import Models
+import Testing
+
+@testable import StorageClient
+
+/// A machine in several teams: each standup is in one team, its changes go to that team's
+/// outbox alone, and no team's order reaches another team's standup (rule (a), `TeamLedger`).
+struct TeamLedgerTeamsTests: LedgerTesting {
+  static let server = "postgresql://alice@127.0.0.1/team"
+
+  /// A machine in "platform", sharing Design, and in "design", sharing Engineering.
+  func inTwoTeams() async throws -> (StandupsDatabase, TeamMembership, TeamMembership) {
+    let database = StandupsDatabase(inMemoryHolding: [.mock, .engineeringMock])
+    _ = try await database.load()
+    let platform = try await database.joinTeam(
+      server: Self.server, team: "platform", machine: UUID())
+    let design = try await database.joinTeam(server: Self.server, team: "design", machine: UUID())
+    #expect(try await database.share([Standup.mock.id], with: platform.id) == [Standup.mock.id])
+    #expect(
+      try await database.share([Standup.engineeringMock.id], with: design.id)
+        == [Standup.engineeringMock.id])
+    return (database, platform, design)
+  }
+
+  @Test func eachChangeGoesOnlyToTheOutboxOfItsStandupsTeam() async throws {
+    let (database, platform, design) = try await inTwoTeams()
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Design, edited")))
+    try await database.apply(
+      .edited(Standup.engineeringMock.id, StandupEdit(title: "Engineering, edited")))
+    try await database.apply(.deleted(Standup.engineeringMock.id))
+
+    let toPlatform = try await database.waitingTeamChanges(in: platform.id, limit: 10)
+      .map { try decode($0.change) }
+    let toDesign = try await database.waitingTeamChanges(in: design.id, limit: 10)
+      .map { try decode($0.change) }
+    #expect(toPlatform.allSatisfy { $0.standupIDs == [Standup.mock.id] })
+    #expect(toPlatform.count == 2)
+    #expect(toDesign.allSatisfy { $0.standupIDs == [Standup.engineeringMock.id] })
+    #expect(toDesign.count == 3)
+    #expect(try await database.waitingTeamChangeCount() == 5)
+  }
+
+  @Test func aStandupSharedWithOneTeamIsNotSharedWithAnother() async throws {
+    let (database, platform, design) = try await inTwoTeams()
+    #expect(try await database.share([Standup.mock.id], with: design.id).isEmpty)
+    #expect(try await database.sharedStandupIDs(in: platform.id) == [Standup.mock.id])
+    #expect(try await database.sharedStandupIDs(in: design.id) == [Standup.engineeringMock.id])
+    #expect(try await database.waitingTeamChanges(in: design.id, limit: 10).count == 1)
+  }
+
+  @Test func aChangeOfOneTeamAboutAnotherTeamsStandupIsSkippedAndSaysSo() async throws {
+    let (database, _, design) = try await inTwoTeams()
+    var carried = Standup.mock
+    carried.title = "Design, as design's order has it"
+    let meeting = Meeting(id: Meeting.ID(UUID()), date: Date(), transcript: "Heard in design")
+    let pulled: [StandupsChange] = [
+      .edited(Standup.mock.id, StandupEdit(title: "Renamed from design")),
+      .added([carried]),
+      .meetingRecorded(meeting, standup: carried),
+      .deleted(Standup.mock.id),
+    ]
+    let report = try await database.applyPulledTeamChanges(
+      try pulled.enumerated().map { offset, change in
+        PulledTeamChange(
+          sequence: Int64(offset + 1), machine: other, machineSequence: Int64(offset + 1),
+          madeBy: "mallory", change: try encode(change))
+      }, in: design.id, through: Int64(pulled.count), as: "alice")
+
+    #expect(report.skipped.count == pulled.count)
+    #expect(
+      report.skipped.allSatisfy {
+        $0.reason == "it is about a standup shared here with another team"
+      })
+    #expect(try await database.readStandups()[id: Standup.mock.id] == .mock)
+    #expect(try await database.teamDeletionQuestions().isEmpty)
+    #expect(try await database.waitingTeamChanges(in: design.id, limit: 10).count == 1)
+  }
+
+  @Test func leavingOneTeamLeavesTheOtherAsItWas() async throws {
+    let (database, platform, design) = try await inTwoTeams()
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Design, edited")))
+    let designWaiting = try await database.waitingTeamChanges(in: design.id, limit: 10)
+
+    #expect(try await database.leaveTeam(platform.id) == 1)
+
+    #expect(try await database.teamMemberships().map(\.team) == ["design"])
+    #expect(try await database.sharedStandupTeams() == [Standup.engineeringMock.id: design.id])
+    #expect(try await database.waitingTeamChanges(in: design.id, limit: 10) == designWaiting)
+    #expect(try await database.waitingTeamChangeCount() == designWaiting.count)
+    // NB: Personal now: an edit goes nowhere.
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Mine alone")))
+    #expect(try await database.waitingTeamChangeCount() == designWaiting.count)
+  }
+
+  @Test func joiningATeamAgainStartsItsPlaceAgainAndKeepsWhatItShares() async throws {
+    let (database, platform, _) = try await inTwoTeams()
+    let again = try await database.joinTeam(
+      server: Self.server, team: "platform", machine: UUID())
+    #expect(again.id == platform.id)
+    #expect(again.machine != platform.machine)
+    #expect(again.lastSequence == 0)
+    #expect(try await database.sharedStandupIDs(in: platform.id) == [Standup.mock.id])
+    #expect(try await database.teamMemberships().count == 2)
+  }
+
+  /// A database of the release before, in one team: its rows are that team's, and its outbox
+  /// numbers go on from the last it ever gave, which the server may hold.
+  @Test func aDatabaseOfOneTeamKeepsItsRowsAndItsNumbersInThatTeam() async throws {
+    let folder = try TemporaryFolder()
+    let queue = try DatabaseQueue(path: folder.databasePath)
+    try Schema.migrator.migrate(queue, upTo: "standups v7")
+    try await queue.write { db in
+      try db.execute(
+        sql: """
+          INSERT INTO standup (id, position, title, durationMilliseconds, theme)
+          VALUES (?, 0, 'Design', 300000, 'bubblegum');
+          INSERT INTO teamMembership (singleton, server, team, machine, lastSequence)
+          VALUES (1, ?, 'platform', ?, 7);
+          INSERT INTO sharedStandup (standupId) VALUES (?);
+          INSERT INTO teamMachineSeen (madeBy, machine, machineSequence) VALUES ('bob', ?, 4);
+          """,
+        arguments: [
+          Standup.mock.id.rawValue.uuidString, Self.server, UUID().uuidString,
+          Standup.mock.id.rawValue.uuidString, other.uuidString,
+        ])
+      for _ in 1...5 {
+        try db.execute(
+          sql: "INSERT INTO teamOutbox (change, basedOn) VALUES (?, 7)",
+          arguments: [try encode(.edited(Standup.mock.id, StandupEdit(title: "Design")))])
+      }
+      // NB: Changes 4 and 5 came back in a pull: the server holds them.
+      try db.execute(sql: "DELETE FROM teamOutbox WHERE sequence > 3")
+    }
+    try queue.close()
+
+    let database = StandupsDatabase(path: folder.databasePath)
+    _ = try await database.load()
+    let membership = try #require(try await database.teamMemberships().first)
+    #expect(membership.team == "platform" && membership.lastSequence == 7)
+    #expect(try await database.sharedStandupIDs(in: membership.id) == [Standup.mock.id])
+    #expect(
+      try await database.teamChangesSeen(in: membership.id)
+        == [MemberMachine(madeBy: "bob", machine: other): 4])
+    #expect(
+      try await database.waitingTeamChanges(in: membership.id, limit: 10).map(\.machineSequence)
+        == [1, 2, 3])
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Design, again")))
+    #expect(
+      try await database.waitingTeamChanges(in: membership.id, limit: 10).map(\.machineSequence)
+        == [1, 2, 3, 6])
+  }
+}

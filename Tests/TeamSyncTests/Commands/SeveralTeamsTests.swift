@@ -1,0 +1,92 @@
+import Foundation
+import Models
+import PostgresTestServer
+import StorageClient
+import TeamSync
+import Testing
+
+/// A machine in two teams on one server, driven through the real executable: each standup goes
+/// to its own team and to no other, the commands that act on one team ask which when there are
+/// several, and leaving one leaves the other as it was (rule (a), `TeamLedger`).
+@Suite(.timeLimit(.minutes(2)), .needsPostgreSQL)
+struct SeveralTeamsTests {
+  @Test func aMachineInTwoTeamsSendsEachStandupOnlyToItsOwn() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Machine.platformMembers)
+      try await server.withAdministrator { connection in
+        _ = try await TeamSchema.addMembers(
+          team: "design", roles: [server.role("alice"), server.role("carol")], on: connection,
+          logger: TestServer.logger)
+      }
+      let alice = try Home(password: "alice-secret", in: server.folder)
+      let url = server.url(for: "alice")
+      let imported = try alice.write(standups: [.mock, .engineeringMock])
+      #expect(try await standups(["import", imported], alice.environment).status == 0)
+      #expect(try await standups(["team", "join", url, "platform"], alice.environment).status == 0)
+      #expect(try await standups(["share", "Design"], alice.environment).status == 0)
+
+      let join = try await standups(["team", "join", url, "design"], alice.environment)
+      #expect(join.status == 0, "\(join.error)")
+      #expect(
+        join.standardOutput.contains("It syncs with “platform” too"), "\(join.standardOutput)")
+      let unnamed = try await standups(["share", "Engineering"], alice.environment)
+      #expect(unnamed.status == 64)
+      #expect(unnamed.error.contains("name the team (--team TEAM)"), "\(unnamed.error)")
+      let taken = try await standups(["share", "Design", "--team", "design"], alice.environment)
+      #expect(taken.status == 64)
+      #expect(taken.error.contains("“Design” is shared with “platform”"), "\(taken.error)")
+      let share = try await standups(
+        ["share", "Engineering", "--team", "design"], alice.environment)
+      #expect(share.status == 0, "\(share.error)")
+      #expect(share.standardOutput.contains("Shared with “design”: “Engineering”."))
+
+      let sync = try await standups(["sync"], alice.environment)
+      #expect(sync.status == 0, "\(sync.error)")
+      #expect(sync.standardOutput.contains("“platform”: Pushed"), "\(sync.standardOutput)")
+      #expect(sync.standardOutput.contains("“design”: Pushed"), "\(sync.standardOutput)")
+
+      // NB: An edit of each team's standup, then each member's machine.
+      var design = Standup.mock
+      design.title = "Design, edited"
+      var engineering = Standup.engineeringMock
+      engineering.title = "Engineering, edited"
+      let edits = try alice.write(standups: [design, engineering])
+      #expect(try await standups(["import", edits], alice.environment).status == 0)
+      #expect(try await standups(["sync"], alice.environment).status == 0)
+      let bob = try await Machine.platform(server, as: "bob")
+      try await bob.sync()
+      #expect(try await bob.standups().map(\.title) == ["Design, edited"])
+      let carol = try await Machine.joined(
+        server, as: "carol", password: "carol-secret", team: "design")
+      try await carol.sync()
+      #expect(try await carol.standups().map(\.title) == ["Engineering, edited"])
+      // NB: Not a row of the server's that bob may read names Engineering: nothing of it ever
+      // went to "platform".
+      let seen = try await server.psql(
+        """
+        SELECT count(*) FROM standups_team.changes
+        WHERE change::text LIKE '%\(Standup.engineeringMock.id.rawValue.uuidString)%'
+        """, as: "bob", password: "bob-secret")
+      #expect(seen.status == 0, "\(seen.error)")
+      #expect(seen.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+
+      let status = try await standups(["team", "status"], alice.environment)
+      #expect(status.status == 0, "\(status.error)")
+      #expect(status.standardOutput.contains("Team: platform on \(url)"))
+      #expect(status.standardOutput.contains("Team: design on \(url)"))
+
+      let unnamedLeave = try await standups(["team", "leave"], alice.environment)
+      #expect(unnamedLeave.status == 64)
+      let leave = try await standups(["team", "leave", "design"], alice.environment)
+      #expect(leave.status == 0, "\(leave.error)")
+      #expect(
+        leave.standardOutput.contains(
+          "no longer syncs with “design”; its 1 standup stays here as a personal one."),
+        "\(leave.standardOutput)")
+      let after = try await standups(["team", "status"], alice.environment)
+      #expect(after.standardOutput.contains("Team: platform"))
+      #expect(!after.standardOutput.contains("Team: design"))
+      #expect(after.standardOutput.contains("Shared standups: 1"))
+    }
+  }
+}
