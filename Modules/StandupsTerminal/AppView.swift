@@ -73,7 +73,8 @@ public enum AppView {
     switch topScreen(state) {
     case .list:
       ListScreen.render(
-        state.app.list, view.list, shared: Set(view.sharedStandups.keys), in: layout.content,
+        state.app.list, view.list, shared: view.sharedStandups,
+        namingTeams: view.teamNames.count > 1, in: layout.content,
         format: format, on: &canvas)
     case .element(let id, .detail(let detail)):
       DetailScreen.render(

@@ -17,7 +17,8 @@ enum ListScreen {
   static func render(
     _ state: StandupsList.State,
     _ view: ScreenViewState,
-    shared: Set<Standup.ID> = [],
+    shared: [Standup.ID: String] = [:],
+    namingTeams: Bool = false,
     in region: Rect,
     format: TerminalFormat,
     on canvas: inout Canvas
@@ -43,7 +44,7 @@ enum ListScreen {
       let isSelected = index == selected
       canvas.fill(row, style: isSelected ? Palette.selected : .plain)
       canvas.text("  ", at: row.origin, style: Palette.swatch(standup.theme), clip: row)
-      if shared.contains(standup.id) {
+      if shared[standup.id] != nil {
         // NB: Between the swatch and the title: a shared standup's mark.
         canvas.text(
           "•", at: Point(column: row.minColumn + 2, row: row.minRow),
@@ -53,8 +54,13 @@ enum ListScreen {
       // NB: Fixed-width columns keep the counts and lengths aligned from row to row.
       let people = "\(count) \(count == 1 ? "person" : "people")"
       let length = format.length(standup.duration)
+      // NB: In several teams, a column says which team each shared standup is in.
+      let team =
+        namingTeams
+        ? (shared[standup.id].map { $0.truncated(toWidth: 12) } ?? "").padded(toWidth: 13) : ""
       let details =
-        people.padded(toWidth: 10) + String(repeating: " ", count: max(9 - length.displayWidth, 0))
+        team + people.padded(toWidth: 10)
+        + String(repeating: " ", count: max(9 - length.displayWidth, 0))
         + length + " "
       let detailsWidth = min(details.displayWidth, max(row.size.width - 14, 0))
       let titleRoom = max(row.size.width - 3 - detailsWidth - 1, 0)

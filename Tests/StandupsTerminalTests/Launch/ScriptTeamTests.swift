@@ -72,15 +72,19 @@ struct ScriptTeamTests {
       right
       enter
       screen
+      esc
+      screen
       q
       """, on: file)
 
-    try #require(frames.count == 3)
+    try #require(frames.count == 4)
     #expect(frames[0].contains("Team platform"), "\(frames[0])")
     #expect(frames[1].contains("Share “Engineering” with which team?"))
     #expect(
       frames[1].contains("Share with “platform”") && frames[1].contains("Share with “design”"))
     #expect(frames[2].contains("Team design"), "\(frames[2])")
+    #expect(row(showing: "Design", in: frames[3])?.contains("platform") == true, "\(frames[3])")
+    #expect(row(showing: "Engineering", in: frames[3])?.contains("design") == true)
     #expect(try await database.sharedStandupIDs(in: design.id) == [Standup.engineeringMock.id])
     #expect(try await database.sharedStandupIDs(in: platform.id) == [Standup.mock.id])
   }

@@ -16,8 +16,12 @@ func convergence(
     let (last, count) = (team.first ?? 0, team.last ?? 0)
     var behind = false
     for machine in machines {
-      let waiting = try await machine.database.waitingTeamChangeCount()
-      let applied = try await machine.database.teamMembership()?.lastSequence ?? 0
+      let membership = try await machine.membership()
+      var waiting = 0
+      if let membership {
+        waiting = try await machine.database.waitingTeamChangeCount(in: membership.id)
+      }
+      let applied = membership?.lastSequence ?? 0
       if waiting > 0 || applied < last { behind = true }
     }
     if !behind { return count }

@@ -6,10 +6,13 @@ import StorageClient
 import TeamSync
 
 /// One member's machine for a test: its own database in its own folder, joined to a team on a
-/// ``TestServer`` as a role whose password it passes as `PGPASSWORD`.
+/// ``TestServer`` as a role whose password it passes as `PGPASSWORD`. A machine in two teams is
+/// two of these on one database, each syncing its own team (``also(_:as:)``).
 struct Machine {
   let database: StandupsDatabase
   let environment: [String: String]
+  /// The team this one syncs with.
+  var team: String
 
   /// A machine with an empty database that has joined `team` as `role`, its folder inside the
   /// server's.
@@ -27,13 +30,26 @@ struct Machine {
       server: server.url(for: role, over: link), team: team, machine: UUID())
     return Machine(
       database: database,
-      environment: ["PGPASSWORD": password, "HOME": folder.path])
+      environment: ["PGPASSWORD": password, "HOME": folder.path], team: team)
+  }
+
+  /// The same machine joined to `team` too, as `role`, beside the team it is in.
+  func also(_ team: String, as role: String, on server: TestServer) async throws -> Machine {
+    try await database.joinTeam(server: server.url(for: role), team: team, machine: UUID())
+    var other = self
+    other.team = team
+    return other
+  }
+
+  /// Its membership of its team, or `nil` once it has left it.
+  func membership() async throws -> TeamMembership? {
+    try await database.teamMemberships().first { $0.team == team }
   }
 
   /// Its engine.
   func engine() async throws -> TeamSyncEngine {
-    guard let membership = try await database.teamMembership() else {
-      throw TestServerError("the machine has joined no team")
+    guard let membership = try await membership() else {
+      throw TestServerError("the machine is not in \(team)")
     }
     return TeamSyncEngine(database: database, membership: membership, environment: environment)
   }
