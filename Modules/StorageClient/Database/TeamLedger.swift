@@ -17,7 +17,7 @@ import Tagged
 ///   exactly when it is stored: a crash between the two cannot happen.
 /// - **A standup is in one team (rule (a)).** A machine may be in several teams; each shared
 ///   standup is kept under one (`sharedStandup`'s key is the standup), and a change goes only
-///   to the outbox of the team its standup is shared with (``keep(_:_:)``). A pull of one team's
+///   to the outbox of the team its standup is shared with (`keep`). A pull of one team's
 ///   order that touches a standup another team shares here is skipped and named, so that no
 ///   member of one team can reach another team's standup.
 /// - **A push is noted, not forgotten.** The engine reads the outbox
