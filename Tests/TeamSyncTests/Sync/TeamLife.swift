@@ -180,7 +180,26 @@ struct Life {
               transcript: transcript),
             standup: now))
       }
-      try await editor.sync()
+      // NB: Out of dave's team, alice's copy is her own, and goes nowhere.
+      if try await editor.membership() != nil { try await editor.sync() }
+    case .aliceInElsewhere(let joins):
+      try await aliceInElsewhere(joins)
+    }
+  }
+
+  /// Alice's machine joins dave's team again, or leaves it as `standups team leave` does,
+  /// sending what waits first; the team's life goes on beside it.
+  private func aliceInElsewhere(_ joins: Bool) async throws {
+    guard let alsoElsewhere else { return }
+    let membership = try await alsoElsewhere.membership()
+    if joins, membership == nil {
+      try await alsoElsewhere.database.joinTeam(
+        server: server.url(for: TeamLifeTests.names[0]), team: alsoElsewhere.team,
+        machine: UUID())
+      try await alsoElsewhere.sync()
+    } else if !joins, let membership {
+      try await alsoElsewhere.sync()
+      try await alsoElsewhere.database.leaveTeam(membership.id)
     }
   }
 
@@ -276,6 +295,7 @@ struct Life {
   /// whatever alice's machine did in the other team.
   private func checkDavesTeamConverges() async throws {
     guard let outsider, let alsoElsewhere else { return }
+    try await aliceInElsewhere(true)
     for machine in [alsoElsewhere, outsider, alsoElsewhere] { try await machine.sync() }
     let alices = try await alsoElsewhere.standups()[id: Standup.productMock.id]
     let daves = try await outsider.standups()[id: Standup.productMock.id]

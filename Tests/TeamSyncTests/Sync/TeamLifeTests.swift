@@ -16,7 +16,7 @@ import Testing
 /// sync now and then and go without syncing for a while, leave the team and join it again; the
 /// schema's owner prunes the history, removes members and lets them back in. A fourth role,
 /// dave, is in another team on the same server, and alice's machine is in it too, editing its
-/// standup beside the team's. At the quiet point after every run, the sync's rules hold
+/// standup beside the team's, leaving it and joining it again. At the quiet point after every run, the sync's rules hold
 /// (TeamSync's article states them):
 ///
 /// - every machine holds the server's order applied, whatever its user answered;
@@ -48,6 +48,8 @@ struct TeamLifeTests {
     /// In dave's team, which alice's machine is in too: alice (or dave) renames its standup or
     /// records a meeting of it (`value` 2 or 3), and syncs that team.
     case elsewhere(byAlice: Bool, value: Int)
+    /// Alice's machine joins dave's team again (`true`) or leaves it.
+    case aliceInElsewhere(Bool)
   }
 
   static let steps = Gen.frequency(
@@ -68,7 +70,8 @@ struct TeamLifeTests {
     (1, Gen.int(in: 0...2).map(Step.remove)),
     (1, Gen.int(in: 0...2).map(Step.readmit)),
     (1, Gen.always(Step.prune)),
-    (2, zip(Gen.bool, Gen.int(in: 0...3)).map(Step.elsewhere))
+    (2, zip(Gen.bool, Gen.int(in: 0...3)).map(Step.elsewhere)),
+    (1, Gen.bool.map(Step.aliceInElsewhere))
   )
   .array(of: 1...25)
 
