@@ -13,7 +13,8 @@ import StorageClient
 struct TeamOnScreen: Sendable {
   /// The database, on a connection of its own: the store's serves the store.
   let database: StandupsDatabase
-  /// The teams this machine has joined, in the order it joined them.
+  /// The teams this machine had joined when the app started, which the engines sync with: one
+  /// it has left since (removed by the owner, or `team leave` in a shell) is no longer shown.
   let memberships: [TeamMembership]
 
   /// Shows the team on `app` and lets its keys share standups and answer the team's questions;
@@ -31,10 +32,14 @@ struct TeamOnScreen: Sendable {
     app.shareWithTeam = { [weak app] id, name in
       // NB: The sync engine, where one runs, sees the change kept for the team at its next
       // look at the outbox.
-      if let chosen = memberships.first(where: { $0.team == name }) {
+      let chosen = await team.current().first { $0.team == name }
+      if let chosen {
         _ = try? await database.share([id], with: chosen.id)
       }
       guard let app else { return }
+      if chosen == nil {
+        await app.tell("This machine is no longer in “\(name)”: the standup stays yours.")
+      }
       await team.showSharedStandups(on: app)
     }
     app.answerTeamDeletion = { [weak app] answer in
@@ -64,17 +69,21 @@ struct TeamOnScreen: Sendable {
 
   /// Reads the shared standups again and marks them; the status line stays as it is.
   func showSharedStandups(on app: TerminalApp) async {
+    let names = await current().map(\.team)
     let shared = await sharedStandups()
     await MainActor.run { app.showTeam(names, status: app.view.team, shared: shared) }
   }
 
-  /// The teams' names, in the order this machine joined them.
-  var names: [String] { memberships.map(\.team) }
+  /// The teams this machine is in now, in the order it joined them.
+  func current() async -> [TeamMembership] {
+    (try? await database.teamMemberships()) ?? memberships
+  }
 
   /// Each shared standup with its team's name.
   func sharedStandups() async -> [Standup.ID: String] {
     let teams = (try? await database.sharedStandupTeams()) ?? [:]
-    return teams.compactMapValues { id in memberships.first { $0.id == id }?.team }
+    let current = await current()
+    return teams.compactMapValues { id in current.first { $0.id == id }?.team }
   }
 
   /// Asks about the standups another member deleted while this machine changed them.

@@ -80,8 +80,10 @@ enum TeamSyncing {
       case .offline, .stopped: status.line
       case .connecting, .online: nil
       }
-    let said = await lines.saying(line, of: name, among: team.names)
-    await app.showTeam(team.names, status: said, shared: shared)
+    let names = team.memberships.map(\.team)
+    let said = await lines.saying(line, of: name, among: names)
+    await app.showTeam(
+      await team.current().map(\.team), status: said, shared: shared)
   }
 
 }
