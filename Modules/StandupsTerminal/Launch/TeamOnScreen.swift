@@ -69,9 +69,11 @@ struct TeamOnScreen: Sendable {
 
   /// Reads the shared standups again and marks them; the status line stays as it is.
   func showSharedStandups(on app: TerminalApp) async {
-    let names = await current().map(\.team)
-    let shared = await sharedStandups()
-    await MainActor.run { app.showTeam(names, status: app.view.team, shared: shared) }
+    let current = await current()
+    let shared = await sharedStandups(among: current)
+    await MainActor.run {
+      app.showTeam(current.map(\.team), status: app.view.team, shared: shared)
+    }
   }
 
   /// The teams this machine is in now, in the order it joined them.
@@ -79,10 +81,9 @@ struct TeamOnScreen: Sendable {
     (try? await database.teamMemberships()) ?? memberships
   }
 
-  /// Each shared standup with its team's name.
-  func sharedStandups() async -> [Standup.ID: String] {
+  /// Each shared standup with its team's name, among the teams `current` names.
+  func sharedStandups(among current: [TeamMembership]) async -> [Standup.ID: String] {
     let teams = (try? await database.sharedStandupTeams()) ?? [:]
-    let current = await current()
     return teams.compactMapValues { id in current.first { $0.id == id }?.team }
   }
 

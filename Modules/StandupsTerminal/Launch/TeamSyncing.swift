@@ -74,7 +74,8 @@ enum TeamSyncing {
     _ status: TeamSyncStatus, of name: String, _ lines: StatusLines, _ team: TeamOnScreen,
     _ app: TerminalApp
   ) async {
-    let shared = await team.sharedStandups()
+    let current = await team.current()
+    let shared = await team.sharedStandups(among: current)
     let line: String? =
       switch status {
       case .offline, .stopped: status.line
@@ -82,8 +83,7 @@ enum TeamSyncing {
       }
     let names = team.memberships.map(\.team)
     let said = await lines.saying(line, of: name, among: names)
-    await app.showTeam(
-      await team.current().map(\.team), status: said, shared: shared)
+    await app.showTeam(current.map(\.team), status: said, shared: shared)
   }
 
 }

@@ -54,7 +54,7 @@ extension StandupsDatabase {
     return try commit(queue) { db in
       let shared = try TeamLedger.sharedIDs(in: id, db).count
       try TeamLedger.forget(TeamLedger.placeTables + TeamLedger.standupTables, of: id, db)
-      for table in ["sharedStandup", "teamOutbox", "teamMachineSeen"] {
+      for table in ["sharedStandup", "teamOutbox"] {
         try db.execute(sql: "DELETE FROM \(table) WHERE membership = ?", arguments: [id.rawValue])
       }
       try db.execute(sql: "DELETE FROM teamMembership WHERE id = ?", arguments: [id.rawValue])

@@ -13,12 +13,11 @@ extension TeamLedger {
   /// is shared and what waits stays.
   static let placeTables = ["teamMachineSeen", "teamStandupLastChange", "teamStandupToResend"]
 
-  /// The tables of a team's here kept by standup (Schema.swift says what each holds): leaving a
-  /// team empties them of its standups, which stay as personal ones. The values the team
-  /// replaced (`replacedValue`) stay, to be put back or away.
+  /// The other tables of a team's here kept by standup (Schema.swift says what each holds):
+  /// leaving a team empties these and ``placeTables`` of its standups, which stay as personal
+  /// ones. The values the team replaced (`replacedValue`) stay, to be put back or away.
   static let standupTables = [
-    "teamStandupLastChange", "teamStandupToResend", "teamDeletionQuestion", "teamFieldOwner",
-    "teamOwnChange", "teamDeletedBy",
+    "teamDeletionQuestion", "teamFieldOwner", "teamOwnChange", "teamDeletedBy",
   ]
 
   /// Empties `tables` of what they hold for `team`: by membership, or by the team's standups.

@@ -39,11 +39,10 @@ extension TeamLedger {
       guard change.machineSequence > seen[from, default: 0] else { continue }
       seen[from] = change.machineSequence
       seenNow[from] = change.machineSequence
-      guard let decoded = try readUnlessSkipped(change, in: team, into: &report, db) else {
-        continue
-      }
+      guard let (decoded, owners) = try readUnlessSkipped(change, in: team, into: &report, db)
+      else { continue }
       let isOwn = from == machine
-      guard try isAboutTheTeamsStandups(decoded, team, db) else {
+      guard isAboutTheTeamsStandups(decoded, owners, team) else {
         if isOwn { try ownChangeCameBack(change, decoded, outbox: &outbox, db) }
         continue
       }
@@ -97,20 +96,21 @@ extension TeamLedger {
   /// the team's: this machine holds it as its own under the same ID (it left the team and kept
   /// it), and the order deleted it meanwhile. A change that brings a standup back (added, or a
   /// meeting) always is: it makes room for itself (``keepApartOwnCopies(of:makeID:_:)``).
+  /// `owners` is the team of each of its standups that is shared here.
   private static func isAboutTheTeamsStandups(
-    _ change: StandupsChange, _ team: TeamMembership.ID, _ db: Database
-  ) throws -> Bool {
+    _ change: StandupsChange, _ owners: [Standup.ID: TeamMembership.ID], _ team: TeamMembership.ID
+  ) -> Bool {
     switch change {
     case .added, .meetingRecorded:
       return true
     case .edited(let id, _), .deleted(let id):
-      return try teams(of: [id], db)[id] == team
+      return owners[id] == team
     }
   }
 
-  /// The change `pulled` holds, or `nil` when it is skipped (larger than a change may be, not
-  /// a change this release can read, or about a standup this machine shares with another team),
-  /// named in `report`.
+  /// The change `pulled` holds, with the team of each of its standups shared here, or `nil` when
+  /// it is skipped (larger than a change may be, not a change this release can read, or about a
+  /// standup this machine shares with another team), named in `report`.
   ///
   /// A standup is in one team (rule (a), ``TeamLedger``): `team`'s order may hold one under the
   /// ID of a standup another team shares here only when a member wrote it so, and applying it
@@ -119,16 +119,15 @@ extension TeamLedger {
   private static func readUnlessSkipped(
     _ pulled: PulledTeamChange, in team: TeamMembership.ID, into report: inout TeamPullReport,
     _ db: Database
-  ) throws -> StandupsChange? {
+  ) throws -> (StandupsChange, owners: [Standup.ID: TeamMembership.ID])? {
     let reason: String
     if let size = pulled.tooLarge {
       reason = "it holds \(megabytes(size)), more than a change may"
     } else {
       switch read(pulled.change) {
       case .success(let change):
-        guard try teams(of: change.standupIDs, db).values.contains(where: { $0 != team }) else {
-          return change
-        }
+        let owners = try teams(of: change.standupIDs, db)
+        guard owners.values.contains(where: { $0 != team }) else { return (change, owners) }
         reason = "it is about a standup shared here with another team"
       case .failure(let problem): reason = problem.reason
       }
