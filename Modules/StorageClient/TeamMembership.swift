@@ -45,6 +45,20 @@ public struct TeamMembership: Equatable, Identifiable, Sendable {
     self.resharePending = resharePending
   }
 
+  /// How people tell this team apart among `memberships`: its name, or, when another team of
+  /// theirs on another server has the same name, its name and its server.
+  ///
+  /// Two servers may each have a team called "platform"; the app's buttons, its list and its
+  /// status line then need more than the name to say which one they mean.
+  ///
+  /// ```swift
+  /// membership.name(among: try await database.teamMemberships())  // "platform"
+  /// ```
+  public func name(among memberships: [TeamMembership]) -> String {
+    let isNameShared = memberships.contains { $0.team == team && $0.id != id }
+    return isNameShared ? "\(team) on \(server)" : team
+  }
+
   /// Every team this machine has joined, in the order it joined them.
   static func fetchAll(_ db: Database) throws -> [TeamMembership] {
     try Row.fetchAll(db, sql: "SELECT * FROM teamMembership ORDER BY id").compactMap(Self.init)

@@ -122,11 +122,15 @@ struct TeamLeave: AsyncParsableCommand {
     abstract: "Stop syncing with TEAM; its standups stay here as personal ones.")
 
   @Argument(help: "The team to leave; needed when this machine is in several.") var team: String?
+  @Option(help: "The team's server, as given to join; needed when two servers have a TEAM.")
+  var server: String?
   @OptionGroup var data: DataFileOption
 
   func run() async throws {
     let database = try data.url()
-    try await report { try await TeamCommands.leave(team: team, database: database) }
+    try await report {
+      try await TeamCommands.leave(team: team, server: server, database: database)
+    }
   }
 }
 
@@ -140,6 +144,8 @@ struct Share: AsyncParsableCommand {
   @Flag(help: "Share every standup.") var all = false
   @Option(help: "The team to share with; needed when this machine is in several.")
   var team: String?
+  @Option(help: "The team's server, as given to join; needed when two servers have a --team.")
+  var server: String?
   @OptionGroup var data: DataFileOption
 
   func validate() throws {
@@ -152,7 +158,8 @@ struct Share: AsyncParsableCommand {
   func run() async throws {
     let database = try data.url()
     try await report {
-      try await TeamCommands.share(standups, all: all, team: team, database: database)
+      try await TeamCommands.share(
+        standups, all: all, team: team, server: server, database: database)
     }
   }
 }

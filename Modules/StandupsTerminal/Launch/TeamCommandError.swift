@@ -17,7 +17,10 @@ public enum TeamCommandError: Error, Equatable, CustomStringConvertible {
   case ambiguous(String, Int)
   /// This machine is in several teams, and the command must be told which one (`--team`).
   case whichTeam([String])
-  /// This machine is in no team of that name.
+  /// This machine is in a team of that name on each of several servers, and the command must be
+  /// told which server (`--server`).
+  case whichServer(team: String, servers: [String])
+  /// This machine is in no team of that name (on that server, when one was named).
   case notInTeam(String)
   /// The standup is shared with another team already: a standup is in one team.
   case sharedWithAnotherTeam(standup: String, team: String)
@@ -33,7 +36,7 @@ public enum TeamCommandError: Error, Equatable, CustomStringConvertible {
     case .storage(.notADataFile): 64
     case .storage: 74
     case .noSuchStandup, .ambiguous: 65
-    case .whichTeam, .notInTeam, .sharedWithAnotherTeam: 64
+    case .whichTeam, .whichServer, .notInTeam, .sharedWithAnotherTeam: 64
     }
   }
 
@@ -54,6 +57,10 @@ public enum TeamCommandError: Error, Equatable, CustomStringConvertible {
     case .whichTeam(let teams):
       "This machine syncs with \(teams.map { "“\($0)”" }.joined(separator: ", ")): name the "
         + "team (--team TEAM). Nothing was changed."
+    case .whichServer(let team, let servers):
+      "This machine is in a team named “\(team)” on "
+        + "\(servers.map { "“\($0)”" }.joined(separator: " and ")): name its server too "
+        + "(--server URL). Nothing was changed."
     case .notInTeam(let team):
       "This machine is in no team named “\(team)”. Nothing was changed."
     case .sharedWithAnotherTeam(let standup, let team):

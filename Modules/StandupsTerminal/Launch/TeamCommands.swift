@@ -210,11 +210,11 @@ public enum TeamCommands {
   /// round's pull kept apart, skipped or sent again is said, as `sync` says it; changes the
   /// server cannot take stay here, and the user is told how many.
   public static func leave(
-    team: String? = nil, database file: URL,
+    team: String? = nil, server: String? = nil, database file: URL,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) async throws(TeamCommandError) -> [String] {
     let database = try await open(file)
-    let membership = try await chosen(team, database)
+    let membership = try await chosen(team, on: server, database)
     var unsent: [String] = []
     var pulled: [String] = []
     let engine = TeamSyncEngine(
@@ -245,16 +245,17 @@ public enum TeamCommands {
   /// title or an ID, as `--open` takes), or all. A standup shared with another team stays
   /// that team's: named, it is refused; with `--all`, it is left out.
   public static func share(
-    _ names: [String], all: Bool, team: String? = nil, database file: URL
+    _ names: [String], all: Bool, team: String? = nil, server: String? = nil,
+    database file: URL
   ) async throws(TeamCommandError) -> [String] {
     let database = try await open(file)
-    let membership = try await chosen(team, database)
+    let membership = try await chosen(team, on: server, database)
     let stored = try await storage { try await database.readStandups() }
     let teams = try await storage { try await database.sharedStandupTeams() }
     let memberships = try await storage { try await database.teamMemberships() }
     let othersTeam = { (id: Standup.ID) -> String? in
       guard let other = teams[id], other != membership.id else { return nil }
-      return memberships.first { $0.id == other }?.team
+      return memberships.first { $0.id == other }?.name(among: memberships)
     }
     var ids: [Standup.ID] = all ? stored.ids.filter { othersTeam($0) == nil } : []
     for name in names {
@@ -280,20 +281,22 @@ public enum TeamCommands {
     ]
   }
 
-  /// The team a command names, or the one this machine is in when it names none.
+  /// The team a command names (and its server, where two servers have a team of that name),
+  /// or the one this machine is in when it names none.
   private static func chosen(
-    _ team: String?, _ database: StandupsDatabase
+    _ team: String?, on server: String?, _ database: StandupsDatabase
   ) async throws(TeamCommandError) -> TeamMembership {
     let memberships = try await storage { try await database.teamMemberships() }
     guard let first = memberships.first else { throw .sync(.notJoined) }
     guard let team else {
-      guard memberships.count == 1 else { throw .whichTeam(memberships.map(\.team)) }
+      guard memberships.count == 1 else {
+        throw .whichTeam(memberships.map { $0.name(among: memberships) })
+      }
       return first
     }
-    let named = memberships.filter { $0.team == team }
+    let named = memberships.filter { $0.team == team && (server == nil || $0.server == server) }
     guard let found = named.first else { throw .notInTeam(team) }
-    // NB: Two servers may each have a team of that name; the URL tells them apart.
-    guard named.count == 1 else { throw .whichTeam(named.map { "\($0.team) on \($0.server)" }) }
+    guard named.count == 1 else { throw .whichServer(team: team, servers: named.map(\.server)) }
     return found
   }
 

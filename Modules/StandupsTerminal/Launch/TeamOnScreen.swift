@@ -32,7 +32,8 @@ struct TeamOnScreen: Sendable {
     app.shareWithTeam = { [weak app] id, name in
       // NB: The sync engine, where one runs, sees the change kept for the team at its next
       // look at the outbox.
-      let chosen = await team.current().first { $0.team == name }
+      let current = await team.current()
+      let chosen = current.first { $0.name(among: current) == name }
       if let chosen {
         _ = try? await database.share([id], with: chosen.id)
       }
@@ -72,7 +73,7 @@ struct TeamOnScreen: Sendable {
     let current = await current()
     let shared = await sharedStandups(among: current)
     await MainActor.run {
-      app.showTeam(current.map(\.team), status: app.view.team, shared: shared)
+      app.showTeam(current.map { $0.name(among: current) }, status: app.view.team, shared: shared)
     }
   }
 
@@ -81,10 +82,13 @@ struct TeamOnScreen: Sendable {
     (try? await database.teamMemberships()) ?? memberships
   }
 
-  /// Each shared standup with its team's name, among the teams `current` names.
+  /// Each shared standup with its team's name (``TeamMembership/name(among:)``), among the teams
+  /// `current` names.
   func sharedStandups(among current: [TeamMembership]) async -> [Standup.ID: String] {
     let teams = (try? await database.sharedStandupTeams()) ?? [:]
-    return teams.compactMapValues { id in current.first { $0.id == id }?.team }
+    return teams.compactMapValues { id in
+      current.first { $0.id == id }?.name(among: current)
+    }
   }
 
   /// Asks about the standups another member deleted while this machine changed them.

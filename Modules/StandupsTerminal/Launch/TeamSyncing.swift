@@ -22,7 +22,8 @@ enum TeamSyncing {
           group.addTask {
             await engine.run(
               onStatus: { status in
-                Task { await show(status, of: membership.team, lines, team, app) }
+                let name = membership.name(among: team.memberships)
+                Task { await show(status, of: name, lines, team, app) }
               },
               onPulled: { report in
                 Task { @MainActor in
@@ -81,9 +82,8 @@ enum TeamSyncing {
       case .offline, .stopped: status.line
       case .connecting, .online: nil
       }
-    let names = team.memberships.map(\.team)
+    let names = team.memberships.map { $0.name(among: team.memberships) }
     let said = await lines.saying(line, of: name, among: names)
-    await app.showTeam(current.map(\.team), status: said, shared: shared)
+    await app.showTeam(current.map { $0.name(among: current) }, status: said, shared: shared)
   }
-
 }

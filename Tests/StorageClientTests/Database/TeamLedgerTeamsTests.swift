@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import IdentifiedCollections
 import Models
+import StorageTestSupport
 import Testing
 
 @testable import StorageClient
@@ -110,7 +111,32 @@ struct TeamLedgerTeamsTests: LedgerTesting {
   /// numbers go on from the last it ever gave, which the server may hold.
   @Test func aDatabaseOfOneTeamKeepsItsRowsAndItsNumbersInThatTeam() async throws {
     let folder = try TemporaryFolder()
-    let queue = try DatabaseQueue(path: folder.databasePath)
+    try await makeDatabaseOfTheReleaseBefore(at: folder.databasePath)
+
+    let database = StandupsDatabase(path: folder.databasePath)
+    _ = try await database.load()
+    let membership = try #require(try await database.teamMemberships().first)
+    #expect(membership.team == "platform" && membership.lastSequence == 7)
+    #expect(try await database.sharedStandupIDs(in: membership.id) == [Standup.mock.id])
+    #expect(
+      try await database.teamChangesSeen(in: membership.id)
+        == [MemberMachine(madeBy: "bob", machine: other): 4])
+    #expect(
+      try await database.waitingTeamChanges(in: membership.id, limit: 10).map(\.machineSequence)
+        == [1, 2, 3])
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Design, again")))
+    #expect(
+      try await database.waitingTeamChanges(in: membership.id, limit: 10).map(\.machineSequence)
+        == [1, 2, 3, 6])
+  }
+
+  /// A database of the release before ("standups v7"), in one team, "platform": it shares
+  /// Design, has seen bob's change 4, and waits with outbox changes 1–3 of 5 given.
+  func makeDatabaseOfTheReleaseBefore(at path: String) async throws {
+    let queue = try DatabaseQueue(path: path)
+    _ = try await queue.writeWithoutTransaction {
+      try String.fetchOne($0, sql: "PRAGMA journal_mode = WAL")
+    }
     try Schema.migrator.migrate(queue, upTo: "standups v7")
     try await queue.write { db in
       try db.execute(
@@ -135,21 +161,33 @@ struct TeamLedgerTeamsTests: LedgerTesting {
       try db.execute(sql: "DELETE FROM teamOutbox WHERE sequence > 3")
     }
     try queue.close()
+  }
 
+  /// The release before's database, held by another program at launch (`sqlite3` after
+  /// `BEGIN EXCLUSIVE`): its team tables cannot be migrated yet, so reading them says so, rather
+  /// than failing on a column they do not have yet. Once the program lets go, they read.
+  @Test func aDatabaseOfTheReleaseBeforeHeldAtLaunchSaysSoUntilItIsMigrated() async throws {
+    let folder = try TemporaryFolder()
+    try await makeDatabaseOfTheReleaseBefore(at: folder.databasePath)
+    let lock = try #require(await WriteLock(onDatabaseAt: folder.databasePath))
     let database = StandupsDatabase(path: folder.databasePath)
-    _ = try await database.load()
-    let membership = try #require(try await database.teamMemberships().first)
-    #expect(membership.team == "platform" && membership.lastSequence == 7)
-    #expect(try await database.sharedStandupIDs(in: membership.id) == [Standup.mock.id])
-    #expect(
-      try await database.teamChangesSeen(in: membership.id)
-        == [MemberMachine(madeBy: "bob", machine: other): 4])
-    #expect(
-      try await database.waitingTeamChanges(in: membership.id, limit: 10).map(\.machineSequence)
-        == [1, 2, 3])
-    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Design, again")))
-    #expect(
-      try await database.waitingTeamChanges(in: membership.id, limit: 10).map(\.machineSequence)
-        == [1, 2, 3, 6])
+    let stored = try await database.load()
+    guard case .waiting = stored.opening else {
+      Issue.record("opening finished while another program held the lock: \(stored.opening)")
+      return
+    }
+    for read in [
+      { _ = try await database.teamMemberships() },
+      { _ = try await database.waitingTeamChangeCount() },
+      { _ = try await database.sharedStandupTeams() },
+    ] as [() async throws -> Void] {
+      let error = try await #require(throws: StorageError.self) { try await read() }
+      #expect(error.isWaitingForAnotherProgram)
+    }
+
+    await lock.release()
+    _ = try await database.finishOpening()
+    #expect(try await database.teamMemberships().map(\.team) == ["platform"])
+    #expect(try await database.waitingTeamChangeCount() == 3)
   }
 }

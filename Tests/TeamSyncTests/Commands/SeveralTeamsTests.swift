@@ -89,4 +89,38 @@ struct SeveralTeamsTests {
       #expect(after.standardOutput.contains("Shared standups: 1"))
     }
   }
+
+  /// Two servers may each have a team called "platform": `share` and `team leave` then ask for
+  /// the server too, and act on the one named. Neither reaches a server: nothing waits.
+  @Test func aTeamNameOnTwoServersIsToldApartByItsServer() async throws {
+    let parent = FileManager.default.temporaryDirectory
+      .appendingPathComponent("two-servers-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: parent) }
+    let alice = try Home(password: "alice-secret", in: parent)
+    let imported = try alice.write(standups: [.mock, .engineeringMock])
+    #expect(try await standups(["import", imported], alice.environment).status == 0)
+    let first = "postgresql://alice@first.example/team"
+    let second = "postgresql://alice@second.example/team"
+    let database = StandupsDatabase(path: alice.database)
+    _ = try await database.load()
+    try await database.joinTeam(server: first, team: "platform", machine: UUID())
+    let onSecond = try await database.joinTeam(server: second, team: "platform", machine: UUID())
+
+    let unnamed = try await standups(["share", "Design", "--team", "platform"], alice.environment)
+    #expect(unnamed.status == 64)
+    #expect(unnamed.error.contains("name its server too (--server URL)"), "\(unnamed.error)")
+    #expect(try await database.sharedStandupTeams().isEmpty)
+    let share = try await standups(
+      ["share", "Design", "--team", "platform", "--server", second], alice.environment)
+    #expect(share.status == 0, "\(share.error)")
+    #expect(try await database.sharedStandupTeams() == [Standup.mock.id: onSecond.id])
+
+    let unnamedLeave = try await standups(["team", "leave", "platform"], alice.environment)
+    #expect(unnamedLeave.status == 64)
+    let leave = try await standups(
+      ["team", "leave", "platform", "--server", first], alice.environment)
+    #expect(leave.status == 0, "\(leave.error)")
+    #expect(try await database.teamMemberships().map(\.server) == [second])
+    #expect(try await database.sharedStandupTeams() == [Standup.mock.id: onSecond.id])
+  }
 }

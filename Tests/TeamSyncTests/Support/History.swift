@@ -53,21 +53,29 @@ struct History {
   }
 
   /// The values of `role`'s, set by changes numbered after `sequence`, that another member's
-  /// change replaced without having seen them, on standups never deleted: `role`'s last value of
-  /// a field, when the next change of another's to that field saw another value and set another,
-  /// and the field did not end with `role`'s. The fields are every field the app edits: title,
-  /// length, theme, each attendee (named, or removed) and the attendees' order.
+  /// change replaced without having seen them: `role`'s last value of a field, when the next
+  /// change of another's to that field saw another value and set another, and the field did not
+  /// end with `role`'s. The fields are every field the app edits: title, length, theme, each
+  /// attendee (named, or removed) and the attendees' order.
+  ///
+  /// A standup deleted and brought back counts from the change that brought it back (added, or a
+  /// meeting): a value the deletion took is the deletion's question to answer, and an edit
+  /// ordered while it was deleted applies to nothing. Once it is back, only the values its
+  /// members chose count as theirs: the copy each "Keep it" sends whole sets every field
+  /// without having seen any, and the last copy ordered is the standup the team keeps.
   func valuesLost(by role: String, after sequence: Int64 = 0) -> [FieldValue] {
     let edits = changes.enumerated().compactMap { index, entry -> Edit? in
-      guard case .edited(let id, let edit) = entry.change, !deleted.contains(id) else { return nil }
+      guard case .edited(let id, let edit) = entry.change,
+        let start = lifeStart(of: id), index > start
+      else { return nil }
       return Edit(
         index: index, sequence: entry.sequence, madeBy: entry.madeBy, standup: id,
-        values: edit.fieldValues)
+        values: edit.fieldValues, isBroughtBack: start >= 0)
     }
     let end = applied
     var lost: [FieldValue] = []
     for edit in edits where edit.madeBy == role && edit.sequence > sequence {
-      for (value, _) in edit.values {
+      for (value, seen) in edit.values where !(edit.isBroughtBack && seen == nil) {
         let later = edits.filter { $0.index > edit.index && $0.standup == edit.standup }
           .filter { $0.sets(value.field) }
         guard !later.contains(where: { $0.madeBy == role }),
@@ -83,6 +91,24 @@ struct History {
     return lost
   }
 
+  /// Where the standup's present life starts: -1 when no change deleted it, the change that
+  /// brought it back after its last deletion, `nil` when none did.
+  private func lifeStart(of id: Standup.ID) -> Int? {
+    guard
+      let deletion = changes.lastIndex(where: {
+        if case .deleted(id) = $0.change { true } else { false }
+      })
+    else { return -1 }
+    return changes.indices.first { index in
+      guard index > deletion else { return false }
+      switch changes[index].change {
+      case .added(let standups): return standups.contains { $0.id == id }
+      case .meetingRecorded(_, let standup): return standup.id == id
+      case .edited, .deleted: return false
+      }
+    }
+  }
+
   /// An edit in the history: where, by whom, of which standup, and the values it sets, each
   /// with the value its author saw.
   struct Edit {
@@ -91,6 +117,8 @@ struct History {
     var madeBy: String
     var standup: Standup.ID
     var values: [(FieldValue, FieldValue?)]
+    /// Whether the standup was deleted and brought back before this edit.
+    var isBroughtBack: Bool
 
     func sets(_ field: FieldValue.Field) -> Bool {
       values.contains { $0.0.field == field }
