@@ -534,6 +534,7 @@ let package = Package(
         .clocks,
         .concurrencyExtras,
         .dependencies,
+        .grdb,
         .issueReportingTestSupport,
         .snapshotTesting,
       ],

@@ -50,8 +50,8 @@ public enum Launcher {
       $0.soundClient = .liveValue
     }
     let terminal = try LiveTerminal(app: app, colors: options.colors)
-    let syncing = await TeamSyncing.start(dataFile: options.dataFile, app: app)
-    defer { syncing?.cancel() }
+    let syncing = TeamSyncing.start(dataFile: options.dataFile, app: app)
+    defer { syncing.cancel() }
     let restoreStandardError = logDiagnostics(of: app, options)
     if let message = options.issueToReport {
       reportIssue(message)

@@ -121,16 +121,17 @@ public enum TeamCommands {
     let database = try await open(file)
     let memberships = try await storage { try await database.teamMemberships() }
     guard !memberships.isEmpty else { throw .sync(.notJoined) }
+    let rounds = await eachTeam(memberships, database, environment) { engine throws(SyncProblem) in
+      try await engine.syncOnce()
+    }
     var lines: [String] = []
     var failed: SyncProblem?
-    for membership in memberships {
-      let named = memberships.count > 1 ? "“\(membership.team)”: " : ""
+    for (membership, result) in zip(memberships, rounds) {
+      let named = memberships.count > 1 ? "“\(membership.name(among: memberships))”: " : ""
       let round: TeamSyncEngine.Round
-      do {
-        round = try await TeamSyncEngine(
-          database: database, membership: membership, environment: environment
-        ).syncOnce()
-      } catch {
+      switch result {
+      case .success(let done): round = done
+      case .failure(let error):
         lines.append(named + error.description)
         failed = failed ?? error
         continue
@@ -170,9 +171,12 @@ public enum TeamCommands {
     let memberships = try await storage { try await database.teamMemberships() }
     guard !memberships.isEmpty else { throw .sync(.notJoined) }
     let replaced = try await storage { try await database.valuesReplacedByTheTeam() }
+    let access = await eachTeam(memberships, database, environment) { engine throws(SyncProblem) in
+      try await engine.checkAccess()
+    }
     var lines: [String] = []
     var failed: SyncProblem?
-    for membership in memberships {
+    for (membership, access) in zip(memberships, access) {
       let waiting = try await storage {
         try await database.waitingTeamChangeCount(in: membership.id)
       }
@@ -184,14 +188,12 @@ public enum TeamCommands {
         "Last sync: "
           + (membership.lastSyncedAt.map { ISO8601DateFormatter().string(from: $0) } ?? "never"),
       ]
-      do {
-        try await TeamSyncEngine(
-          database: database, membership: membership, environment: environment
-        ).checkAccess()
+      switch access {
+      case .success:
         lines.append(
           waiting == 0
             ? "The server is reachable." : "The server is reachable; run standups sync.")
-      } catch {
+      case .failure(let error):
         if memberships.count > 1 { lines.append(error.description) }
         failed = failed ?? error
       }
@@ -281,25 +283,6 @@ public enum TeamCommands {
     ]
   }
 
-  /// The team a command names (and its server, where two servers have a team of that name),
-  /// or the one this machine is in when it names none.
-  private static func chosen(
-    _ team: String?, on server: String?, _ database: StandupsDatabase
-  ) async throws(TeamCommandError) -> TeamMembership {
-    let memberships = try await storage { try await database.teamMemberships() }
-    guard let first = memberships.first else { throw .sync(.notJoined) }
-    guard let team else {
-      guard memberships.count == 1 else {
-        throw .whichTeam(memberships.map { $0.name(among: memberships) })
-      }
-      return first
-    }
-    let named = memberships.filter { $0.team == team && (server == nil || $0.server == server) }
-    guard let found = named.first else { throw .notInTeam(team) }
-    guard named.count == 1 else { throw .whichServer(team: team, servers: named.map(\.server)) }
-    return found
-  }
-
   // MARK: - Helpers
 
   private static func describe(
@@ -340,7 +323,7 @@ public enum TeamCommands {
 
   // NB: Every call of the database's throws a `StorageError`; a closure's thrown type is not
   // inferred, so the others are not expected, and are told as a write that failed.
-  private static func storage<T>(
+  static func storage<T>(
     _ work: () async throws -> T
   ) async throws(TeamCommandError) -> T {
     do {

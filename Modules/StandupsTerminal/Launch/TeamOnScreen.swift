@@ -20,11 +20,18 @@ struct TeamOnScreen: Sendable {
   /// Shows the team on `app` and lets its keys share standups and answer the team's questions;
   /// returns `nil` when this machine has joined no team (or its database cannot be opened a
   /// second time, which the app itself reports).
+  ///
+  /// When another program holds an earlier release's database, its team tables cannot be read
+  /// until the app has migrated it: with `waitingForTheDatabase`, they are read again at that
+  /// interval until they can be (the live app); without, the team is not shown (a script).
   @MainActor
-  static func show(dataFile: URL, on app: TerminalApp) async -> TeamOnScreen? {
+  static func show(
+    dataFile: URL, on app: TerminalApp, waitingForTheDatabase interval: Duration? = nil
+  ) async -> TeamOnScreen? {
     let database = StandupsDatabase(path: dataFile.path)
     guard (try? await database.load()) != nil,
-      let memberships = try? await database.teamMemberships(), !memberships.isEmpty
+      let memberships = await memberships(in: database, readingAgainEvery: interval),
+      !memberships.isEmpty
     else { return nil }
     let team = TeamOnScreen(database: database, memberships: memberships)
     // NB: Weakly: the app holds these closures, and one holding the app would keep both alive
@@ -59,6 +66,21 @@ struct TeamOnScreen: Sendable {
     }
     await team.lookAgain(on: app)
     return team
+  }
+
+  /// The teams `database` holds; `nil` when they cannot be read, or, while another program
+  /// holds the database and `interval` is given, once they can be read again after it.
+  private static func memberships(
+    in database: StandupsDatabase, readingAgainEvery interval: Duration?
+  ) async -> [TeamMembership]? {
+    while true {
+      do {
+        return try await database.teamMemberships()
+      } catch {
+        guard let interval, error.isWaitingForAnotherProgram else { return nil }
+        do { try await Task.sleep(for: interval) } catch { return nil }
+      }
+    }
   }
 
   /// Reads the team's state again and shows it: the shared standups, and a question about a

@@ -9,13 +9,20 @@ import TeamSync
 /// again every two seconds for the answers another instance gave; how it stands shows on the
 /// status line when that needs saying.
 enum TeamSyncing {
-  /// Shows the team and starts syncing, or returns `nil` when this machine has joined no team
-  /// (or its database cannot be opened a second time, which the app itself reports).
+  /// Shows the team and syncs with it until cancelled; does nothing when this machine has
+  /// joined no team (or its database cannot be opened a second time, which the app itself
+  /// reports).
+  ///
+  /// An earlier release's database that another program holds at launch is not yet this
+  /// release's: the team shows, and syncs, once the app has brought it up to date.
   @MainActor
-  static func start(dataFile: URL, app: TerminalApp) async -> Task<Void, Never>? {
-    guard let team = await TeamOnScreen.show(dataFile: dataFile, on: app) else { return nil }
-    let lines = StatusLines()
-    return Task.detached {
+  static func start(dataFile: URL, app: TerminalApp) -> Task<Void, Never> {
+    Task.detached {
+      guard
+        let team = await TeamOnScreen.show(
+          dataFile: dataFile, on: app, waitingForTheDatabase: Self.lookInterval)
+      else { return }
+      let lines = StatusLines()
       await withDiscardingTaskGroup { group in
         for membership in team.memberships {
           let engine = TeamSyncEngine(database: team.database, membership: membership)

@@ -1,9 +1,11 @@
 import Foundation
+import GRDB
 import Models
-import StorageClient
+import StorageTestSupport
 import Testing
 
 @testable import StandupsTerminal
+@testable import StorageClient
 
 /// The teams on the app's screen follow the database, not the launch: a team this machine left
 /// while the app ran (the owner removed it, or `team leave` in a shell) is no longer offered by
@@ -65,5 +67,46 @@ struct TeamOnScreenTests {
     await driver.app.shareWithTeam?(Standup.mock.id, "platform on \(second)")
     #expect(try await database.sharedStandupTeams() == [Standup.mock.id: onSecond.id])
     #expect(driver.app.view.sharedStandups == [Standup.mock.id: "platform on \(second)"])
+  }
+
+  /// The release before's database, in a team, held by another program at launch: the live
+  /// app's team tables cannot be read until the app has migrated it, so the team shows (and
+  /// its engine starts) once they can, rather than never in that session.
+  @Test func aTeamInADatabaseHeldAtLaunchShowsOnceTheDatabaseIsUpToDate() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("team-on-screen-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("standups.sqlite")
+    let queue = try DatabaseQueue(path: file.path)
+    _ = try await queue.writeWithoutTransaction {
+      try String.fetchOne($0, sql: "PRAGMA journal_mode = WAL")
+    }
+    try Schema.migrator.migrate(queue, upTo: "standups v7")
+    try await queue.write { db in
+      try db.execute(
+        sql: """
+          INSERT INTO teamMembership (singleton, server, team, machine, lastSequence)
+          VALUES (1, 'postgresql://alice@127.0.0.1/team', 'platform', ?, 0)
+          """, arguments: [UUID().uuidString])
+    }
+    try queue.close()
+    let lock = try #require(await WriteLock(onDatabaseAt: file.path))
+    let driver = await Driver(standups: [])
+
+    let showing = Task { @MainActor in
+      await TeamOnScreen.show(
+        dataFile: file, on: driver.app, waitingForTheDatabase: .milliseconds(20))
+    }
+    let app = StandupsDatabase(path: file.path)
+    guard case .waiting = try await app.load().opening else {
+      Issue.record("the database was migrated while another program held it")
+      return
+    }
+    #expect(driver.app.view.teamNames.isEmpty)
+    await lock.release()
+    _ = try await app.finishOpening()
+    #expect(await showing.value != nil)
+    #expect(driver.app.view.teamNames == ["platform"])
   }
 }

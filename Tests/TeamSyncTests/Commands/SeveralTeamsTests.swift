@@ -123,4 +123,55 @@ struct SeveralTeamsTests {
     #expect(try await database.teamMemberships().map(\.server) == [second])
     #expect(try await database.sharedStandupTeams() == [Standup.mock.id: onSecond.id])
   }
+
+  /// A machine in two teams on two servers, the first of which hangs: `standups sync` does
+  /// every team's round at once, so the second team's round is done while the hung server
+  /// still holds its own. Once that server answers again, the command ends with both pushed.
+  /// One round after the other, the second would wait for the first to give up, and the
+  /// command would end saying the first server does not answer.
+  @Test func aHungServerHoldsOnlyItsOwnTeamsRound() async throws {
+    try await TestServer.withOwnServer { hung in
+      try await TestServer.withTestServer { healthy in
+        try await hung.makeTeam("platform", members: Machine.platformMembers)
+        try await healthy.makeTeam("design", members: Machine.platformMembers)
+        let alice = try Home(password: "alice-secret", in: healthy.folder)
+        let imported = try alice.write(standups: [.mock, .engineeringMock])
+        for arguments in [
+          ["import", imported], ["team", "join", hung.url(for: "alice"), "platform"],
+          ["team", "join", healthy.url(for: "alice"), "design"],
+          ["share", "Design", "--team", "platform"],
+          ["share", "Engineering", "--team", "design"],
+        ] {
+          let done = try await standups(arguments, alice.environment)
+          #expect(done.status == 0, "\(arguments): \(done.error)")
+        }
+        var design = Standup.mock
+        design.title = "Design, edited"
+        var engineering = Standup.engineeringMock
+        engineering.title = "Engineering, edited"
+        let edits = try alice.write(standups: [design, engineering])
+        #expect(try await standups(["import", edits], alice.environment).status == 0)
+
+        try hung.signalProcesses(SIGSTOP)
+        var isHung = true
+        defer { if isHung { try? hung.signalProcesses(SIGCONT) } }
+        let sync = try start(["sync"], alice.environment, errorFile: alice.errorFile)
+        try await healthy.waitUntil(
+          """
+          SELECT count(*) FROM standups_team.changes
+          WHERE team = 'design' AND change::text LIKE '%Engineering, edited%'
+          """, answers: "1\n", gaveUp: { !sync.isRunning },
+          else: "the design team's round waited for the hung server's")
+        try hung.signalProcesses(SIGCONT)
+        isHung = false
+        #expect(await endsWithin(seconds: 60, sync))
+        let error = (try? String(contentsOfFile: alice.errorFile, encoding: .utf8)) ?? ""
+        #expect(sync.terminationStatus == 0, "\(error)")
+        let bob = try await Machine.joined(
+          hung, as: "bob", password: "bob-secret", team: "platform")
+        try await bob.sync()
+        #expect(try await bob.standups().map(\.title) == ["Design, edited"])
+      }
+    }
+  }
 }
