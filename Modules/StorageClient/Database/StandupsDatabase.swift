@@ -80,6 +80,9 @@ public actor StandupsDatabase {
   /// Whether the work of opening that writes is done: the schema migrated, interrupted meetings
   /// recovered, an earlier release's file brought in (``finishOpening()``).
   private(set) var isOpeningFinished = true
+  /// Why the work of opening waits, when its last try failed: another program held the
+  /// database, or the disk was full.
+  private(set) var openingProblem: StorageError?
   /// What the last look for other instances' commits had seen.
   var commitsSeen = CommitsSeen()
   /// The file opened, to tell when another is put at the path (``FileIdentity``).
@@ -132,6 +135,7 @@ public actor StandupsDatabase {
     access = nil
     isUnreadableDataInTheWay = false
     isOpeningFinished = true
+    openingProblem = nil
     skipEarlierReleaseImport = !importingEarlierRelease
     openedFile = nil
     let opened: (queue: DatabaseQueue?, access: StorageAccess)
@@ -197,21 +201,28 @@ public actor StandupsDatabase {
 
   private func finishOpening(waitingForTheLock: Bool) throws(StorageError) -> OpeningReport {
     guard !isOpeningFinished, let queue, access == .readWrite else { return OpeningReport() }
-    let report = try withBusyTimeout(waitingForTheLock ? options.busyTimeout : 0, queue) {
-      () throws(StorageError) -> OpeningReport in
-      try migrate(queue)
-      // NB: Opening takes the write lock only when it has something to write: another program
-      // holding the database never keeps the app from opening it.
-      guard try reading(queue, hasWorkToWrite) else { return OpeningReport() }
-      return try commit(queue) { db in
-        var report = OpeningReport()
-        report.recoveredMeetings = try recoverInterruptedMeetings(db)
-        report.earlierRelease = try importEarlierRelease(db)
-        let changed = report.recoveredMeetings.map(\.standupID) + report.importedIDs
-        report.standups = try StandupRows.fetch(db, ids: changed).standups
-        return report
+    let report: OpeningReport
+    do {
+      report = try withBusyTimeout(waitingForTheLock ? options.busyTimeout : 0, queue) {
+        () throws(StorageError) -> OpeningReport in
+        try migrate(queue)
+        // NB: Opening takes the write lock only when it has something to write: another
+        // program holding the database never keeps the app from opening it.
+        guard try reading(queue, hasWorkToWrite) else { return OpeningReport() }
+        return try commit(queue) { db in
+          var report = OpeningReport()
+          report.recoveredMeetings = try recoverInterruptedMeetings(db)
+          report.earlierRelease = try importEarlierRelease(db)
+          let changed = report.recoveredMeetings.map(\.standupID) + report.importedIDs
+          report.standups = try StandupRows.fetch(db, ids: changed).standups
+          return report
+        }
       }
+    } catch {
+      openingProblem = error
+      throw error
     }
+    openingProblem = nil
     isOpeningFinished = true
     return report
   }

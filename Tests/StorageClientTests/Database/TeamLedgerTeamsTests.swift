@@ -190,4 +190,38 @@ struct TeamLedgerTeamsTests: LedgerTesting {
     #expect(try await database.teamMemberships().map(\.team) == ["platform"])
     #expect(try await database.waitingTeamChangeCount() == 3)
   }
+
+  /// The release before's database on a full disk: migrating it fails and rolls back, so its
+  /// team tables say the disk is full, not that another program holds it; nothing of it
+  /// changed, and once there is room it migrates with every row.
+  @Test func aDatabaseOfTheReleaseBeforeOnAFullDiskSaysSoAndLosesNothing() async throws {
+    let folder = try TemporaryFolder()
+    try await makeDatabaseOfTheReleaseBefore(at: folder.databasePath)
+    let pages = try await DatabaseQueue(path: folder.databasePath).read { db in
+      try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+    }
+    var options = StandupsDatabase.Options()
+    options.maximumPageCount = pages
+    let full = StandupsDatabase(path: folder.databasePath, options: options)
+    guard case .waiting = try await full.load().opening else {
+      Issue.record("the migration found room it should not have")
+      return
+    }
+    let error = try await #require(throws: StorageError.self) {
+      try await full.teamMemberships()
+    }
+    guard case .writeFailed(let problem) = error, problem.reason == .diskFull else {
+      Issue.record("not told the disk is full: \(error)")
+      return
+    }
+    let identifiers = try await DatabaseQueue(path: folder.databasePath).read { db in
+      try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+    }
+    #expect(identifiers.last == "standups v7", "the migration rolled back")
+
+    let database = StandupsDatabase(path: folder.databasePath)
+    _ = try await database.load()
+    #expect(try await database.teamMemberships().map(\.team) == ["platform"])
+    #expect(try await database.waitingTeamChangeCount() == 3)
+  }
 }
