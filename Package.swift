@@ -530,6 +530,7 @@ let package = Package(
         "StandupsTerminal",
         "StorageClient",
         "StorageTestSupport",
+        "TeamSync",
         "TerminalUI",
         .clocks,
         .concurrencyExtras,

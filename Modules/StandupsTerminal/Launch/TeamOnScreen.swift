@@ -1,6 +1,7 @@
 import Foundation
 import Models
 import StorageClient
+import TeamSync
 
 /// This machine's teams as its database holds them, on the app's screen: their names (which let
 /// `t` share a standup with one), the shared standups the list marks, and the question about
@@ -120,17 +121,51 @@ struct TeamOnScreen: Sendable {
   }
 }
 
-/// What each team's engine last said needs saying, in one status line: a team's own line
-/// when the machine is in one team, each line named by its team when in several.
+/// What each team's engine last said needs saying, in one status line: a team's own line when
+/// the machine is in one team, each line named by its team when in several.
+///
+/// Teams offline for the same reason share one sentence, their waiting changes added up, so
+/// that the count stays on the line however many teams there are.
 actor StatusLines {
-  private var lines: [String: String] = [:]
+  private var statuses: [String: TeamSyncStatus] = [:]
 
-  /// The status line once `team`'s engine says `line` (`nil`: nothing needs saying).
-  func saying(_ line: String?, of team: String, among teams: [String]) -> String? {
-    lines[team] = line
-    let said = teams.compactMap { name in
-      lines[name].map { teams.count == 1 ? $0 : "“\(name)”: \($0)" }
+  /// The status line once `team`'s engine says `status` (`nil`: nothing needs saying).
+  func saying(_ status: TeamSyncStatus, of team: String, among teams: [String]) -> String? {
+    statuses[team] = status
+    var said: [(names: [String], status: TeamSyncStatus)] = []
+    for name in teams {
+      guard let status = statuses[name], status.needsSaying else { continue }
+      if case .offline(let waiting, let problem) = status,
+        let index = said.firstIndex(where: { $0.status.isOffline(for: problem) }),
+        case .offline(let before, _) = said[index].status
+      {
+        said[index].names.append(name)
+        said[index].status = .offline(waiting: before + waiting, problem: problem)
+      } else {
+        said.append(([name], status))
+      }
     }
-    return said.isEmpty ? nil : said.joined(separator: " · ")
+    guard teams.count > 1 else { return said.first?.status.line }
+    let lines = said.map { names, status in
+      names.map { "“\($0)”" }.joined(separator: ", ") + ": \(status.line)"
+    }
+    return lines.isEmpty ? nil : lines.joined(separator: " · ")
+  }
+}
+
+extension TeamSyncStatus {
+  /// Whether the status line says it: the engine is offline or stopped.
+  fileprivate var needsSaying: Bool {
+    switch self {
+    case .offline, .stopped: true
+    case .connecting, .online: false
+    }
+  }
+
+  /// Whether this is offline for the reason `problem` gives, in the words the line uses.
+  fileprivate func isOffline(for problem: SyncProblem) -> Bool {
+    guard case .offline(_, let own) = self else { return false }
+    return Self.offline(waiting: 0, problem: own).line
+      == Self.offline(waiting: 0, problem: problem).line
   }
 }

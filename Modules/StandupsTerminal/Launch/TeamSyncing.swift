@@ -84,13 +84,8 @@ enum TeamSyncing {
   ) async {
     let current = await team.current()
     let shared = await team.sharedStandups(among: current)
-    let line: String? =
-      switch status {
-      case .offline, .stopped: status.line
-      case .connecting, .online: nil
-      }
     let names = team.memberships.map { $0.name(among: team.memberships) }
-    let said = await lines.saying(line, of: name, among: names)
+    let said = await lines.saying(status, of: name, among: names)
     await app.showTeam(current.map { $0.name(among: current) }, status: said, shared: shared)
   }
 }

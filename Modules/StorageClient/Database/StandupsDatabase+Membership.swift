@@ -5,6 +5,8 @@ public import Tagged
 
 // The teams this machine is in: joining and leaving them, and which standups each shares, as the
 // `standups team` commands and the app ask (see `TeamLedger`). Each call is one transaction.
+// Every read of the team tables goes through `readingTeam`, which reads them only once they are
+// this release's.
 
 extension StandupsDatabase {
   /// The teams this machine has joined, in the order it joined them: none, one, or several.
@@ -86,5 +88,32 @@ extension StandupsDatabase {
   /// marks.
   public func sharedStandupTeams() throws(StorageError) -> [Standup.ID: TeamMembership.ID] {
     try readingTeam(or: [:]) { db in try TeamLedger.sharedTeams(db) }
+  }
+
+  /// Reads the team tables as this release makes them; `absent` when the database is only read
+  /// and an earlier release made it, or was not opened.
+  ///
+  /// When the database is an earlier release's and opening could not migrate it yet, throws
+  /// why (``openingProblem``): another program holds the write lock
+  /// (``StorageError/isWaitingForAnotherProgram``), or the disk is full. Its team tables are
+  /// not yet this release's, and reading them would fail on a column they do not have yet.
+  func readingTeam<T>(
+    or absent: T, _ work: (Database) throws -> T
+  ) throws(StorageError) -> T {
+    guard let queue else { return absent }
+    let isReadWrite = access == .readWrite
+    let isMigrated = isOpeningFinished && isReadWrite
+    let waiting =
+      openingProblem
+      ?? StorageError.unreadable(
+        FileProblem(
+          path: path ?? ":memory:", reason: .busy,
+          technicalDetail: "an earlier release's schema, not yet migrated: the write lock is held"
+        ))
+    return try reading(queue) { db in
+      if try isMigrated || Schema.migrator.hasCompletedMigrations(db) { return try work(db) }
+      guard isReadWrite else { return absent }
+      throw waiting
+    }
   }
 }

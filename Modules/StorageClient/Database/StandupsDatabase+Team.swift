@@ -148,31 +148,4 @@ extension StandupsDatabase {
       try ReplacedValueRecord.fetchAll(db, replacedBy: .team)
     }
   }
-
-  /// Reads the team tables as this release makes them; `absent` when the database is only read
-  /// and an earlier release made it, or was not opened.
-  ///
-  /// When the database is an earlier release's and opening could not migrate it yet, throws
-  /// why (``openingProblem``): another program holds the write lock
-  /// (``StorageError/isWaitingForAnotherProgram``), or the disk is full. Its team tables are
-  /// not yet this release's, and reading them would fail on a column they do not have yet.
-  func readingTeam<T>(
-    or absent: T, _ work: (Database) throws -> T
-  ) throws(StorageError) -> T {
-    guard let queue else { return absent }
-    let isReadWrite = access == .readWrite
-    let isMigrated = isOpeningFinished && isReadWrite
-    let waiting =
-      openingProblem
-      ?? StorageError.unreadable(
-        FileProblem(
-          path: path ?? ":memory:", reason: .busy,
-          technicalDetail: "an earlier release's schema, not yet migrated: the write lock is held"
-        ))
-    return try reading(queue) { db in
-      if try isMigrated || Schema.migrator.hasCompletedMigrations(db) { return try work(db) }
-      guard isReadWrite else { return absent }
-      throw waiting
-    }
-  }
 }
