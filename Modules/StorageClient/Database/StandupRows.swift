@@ -287,3 +287,11 @@ struct MeetingRecord: Codable, Equatable, FetchableRecord, PersistableRecord {
     )
   }
 }
+
+extension Standup.ID {
+  /// The ID whose text is `text`; a nil UUID for text that is not one, which matches no row.
+  init(uuidString text: String) {
+    self.init(
+      UUID(uuidString: text) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+  }
+}

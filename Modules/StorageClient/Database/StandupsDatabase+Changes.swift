@@ -73,16 +73,14 @@ extension StandupsDatabase {
       try StandupRecord.deleteOne(db, key: id.rawValue.uuidString)
       return .applied
     case .meetingRecorded(let meeting, let standup):
-      if let stored = try StandupRows.fetchOne(db, id: standup.id) {
-        var recorded = stored
-        recorded.record(meeting)
-        try checkRules(recorded)
+      let stored = try StandupRows.fetchOne(db, id: standup.id)
+      var recorded = stored ?? standup
+      recorded.record(meeting)
+      try checkRules(recorded)
+      if let stored {
         try StandupRows.write(from: stored, to: recorded, db)
       } else {
-        var restored = standup
-        restored.record(meeting)
-        try checkRules(restored)
-        try StandupRows.insert(restored, at: StandupRows.nextPosition(db), db)
+        try StandupRows.insert(recorded, at: StandupRows.nextPosition(db), db)
       }
       return .applied
     }
@@ -94,22 +92,5 @@ extension StandupsDatabase {
     if let violation = StandupRules.violation(in: standup) {
       throw StorageError.refused(.breaksRule(standup.displayTitle, violation))
     }
-  }
-
-  /// Forgets a value another save replaced: the user has read about it.
-  public func putAwayReplacedValue(_ id: ReplacedValue.ID) throws(StorageError) {
-    let queue = try writableQueue()
-    try commit(queue) { db in
-      _ = try ReplacedValueRecord.deleteOne(db, key: id.rawValue.uuidString)
-    }
-    commitsSeen.replacedValues.removeAll { $0.id == id }
-  }
-}
-
-extension Standup.ID {
-  /// The ID whose text is `text`; a nil UUID for text that is not one, which matches no row.
-  init(uuidString text: String) {
-    self.init(
-      UUID(uuidString: text) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
   }
 }

@@ -1,11 +1,12 @@
 import Foundation
 import GRDB
 import IdentifiedCollections
-import Models
+public import Models
 
 // Looking: what other connections — another instance of the app, `standups import`, the `sqlite3`
 // shell — committed since the last look. An idle look reads one pragma; a look after a commit
-// reads only the standups whose rows it changed.
+// reads only the standups whose rows it changed. A replaced value a look told is put away here
+// once the user has read it.
 
 extension StandupsDatabase {
   /// What other connections committed since the last look: the standups whose rows changed, as
@@ -77,5 +78,14 @@ extension StandupsDatabase {
       }
     }
     return members
+  }
+
+  /// Forgets a value another save replaced: the user has read about it.
+  public func putAwayReplacedValue(_ id: ReplacedValue.ID) throws(StorageError) {
+    let queue = try writableQueue()
+    try commit(queue) { db in
+      _ = try ReplacedValueRecord.deleteOne(db, key: id.rawValue.uuidString)
+    }
+    commitsSeen.replacedValues.removeAll { $0.id == id }
   }
 }

@@ -157,8 +157,8 @@ extension TeamLedger {
     }
     // NB: Not told: the state cannot say whether whoever replaced a value of this machine's had
     // seen it, and a notice that says so unseen could be wrong.
-    try unmarkOwnedHere(
-      ownedFields(of: .edited(standup.id, StandupEdit(from: stored, to: standup))), db)
+    try setOwnedHere(
+      ownedFields(of: .edited(standup.id, StandupEdit(from: stored, to: standup))), to: false, db)
     try StandupRows.write(from: stored, to: standup, db)
     return nil
   }

@@ -42,14 +42,15 @@ extension TeamLedger {
       guard let (decoded, owners) = try readUnlessSkipped(change, in: team, into: &report, db)
       else { continue }
       let isOwn = from == machine
-      guard isAboutTheTeamsStandups(decoded, owners, team) else {
-        if isOwn { try ownChangeCameBack(change, decoded, outbox: &outbox, db) }
-        continue
-      }
+      if isOwn { try ownChangeCameBack(change, decoded, outbox: &outbox, db) }
+      // NB: An edit or a deletion of a standup not shared here with this team changes nothing
+      // here, and does not make it the team's: this machine holds it as its own under the same
+      // ID (it left the team and kept it), and the order deleted it meanwhile. A change that
+      // brings a standup back makes room for itself (`keepApartOwnCopies`).
+      guard decoded.bringsBack || decoded.standupIDs.allSatisfy({ owners[$0] == team })
+      else { continue }
       let fields = ownedFields(of: decoded)
-      if isOwn {
-        try ownChangeCameBack(change, decoded, outbox: &outbox, db)
-      } else {
+      if !isOwn {
         try tellReplaced(
           by: decoded, of: change.madeBy, fields, outbox, at: now, makeID: makeID, db)
         if case .deleted(let id) = decoded,
@@ -70,11 +71,9 @@ extension TeamLedger {
       }
       touched.formUnion(decoded.standupIDs)
       try noteApplied(change, decoded, team, db)
-      if isOwn {
-        try markOwnedHere(fields, db)
-      } else {
+      try setOwnedHere(fields, to: isOwn, db)
+      if !isOwn {
         report.standupIDs.formUnion(decoded.standupIDs)
-        try unmarkOwnedHere(fields, db)
         if case .deleted(let id) = decoded {
           try noteWhoDeleted(id, by: change.madeBy, db)
         }
@@ -89,23 +88,6 @@ extension TeamLedger {
         """,
       arguments: [sequence, now.timeIntervalSinceReferenceDate, team.rawValue])
     return report
-  }
-
-  /// Whether `change` is about standups the team's order holds on this machine. An edit or a
-  /// deletion of a standup that is not shared here changes nothing here, and does not make it
-  /// the team's: this machine holds it as its own under the same ID (it left the team and kept
-  /// it), and the order deleted it meanwhile. A change that brings a standup back (added, or a
-  /// meeting) always is: it makes room for itself (``keepApartOwnCopies(of:makeID:_:)``).
-  /// `owners` is the team of each of its standups that is shared here.
-  private static func isAboutTheTeamsStandups(
-    _ change: StandupsChange, _ owners: [Standup.ID: TeamMembership.ID], _ team: TeamMembership.ID
-  ) -> Bool {
-    switch change {
-    case .added, .meetingRecorded:
-      return true
-    case .edited(let id, _), .deleted(let id):
-      return owners[id] == team
-    }
   }
 
   /// The change `pulled` holds, with the team of each of its standups shared here, or `nil` when

@@ -14,21 +14,16 @@ extension TeamLedger {
     return TeamField.set(by: edit).map { (id.rawValue.uuidString, $0.column) }
   }
 
-  /// Marks `fields` (standup, field) as set here last: another member's change that replaces
-  /// one of them without having seen it is told (``tellReplaced(by:of:_:_:at:makeID:_:)``).
-  static func markOwnedHere(_ fields: [(String, String)], _ db: Database) throws {
+  /// Marks `fields` (standup, field) as set here last (`owned`): another member's change that
+  /// replaces one of them without having seen it is told
+  /// (``tellReplaced(by:of:_:_:at:makeID:_:)``). Unmarks them otherwise: another member's value
+  /// replaced this machine's, which is theirs now.
+  static func setOwnedHere(_ fields: [(String, String)], to owned: Bool, _ db: Database) throws {
     for (standup, field) in fields {
       try executeCached(
-        sql: "INSERT OR IGNORE INTO teamFieldOwner (standupId, field) VALUES (?, ?)",
-        arguments: [standup, field], db)
-    }
-  }
-
-  /// Unmarks `fields`: another member's value replaced this machine's, which is theirs now.
-  static func unmarkOwnedHere(_ fields: [(String, String)], _ db: Database) throws {
-    for (standup, field) in fields {
-      try executeCached(
-        sql: "DELETE FROM teamFieldOwner WHERE standupId = ? AND field = ?",
+        sql: owned
+          ? "INSERT OR IGNORE INTO teamFieldOwner (standupId, field) VALUES (?, ?)"
+          : "DELETE FROM teamFieldOwner WHERE standupId = ? AND field = ?",
         arguments: [standup, field], db)
     }
   }

@@ -154,9 +154,8 @@ public enum TeamLedger {
 
     init(of team: TeamMembership.ID, _ db: Database) throws {
       entries = try TeamLedger.waiting(in: team, limit: .max, includingPushed: true, db)
-        .compactMap {
-          entry in
-          decode(entry.change).map {
+        .compactMap { entry in
+          (try? TeamLedger.read(entry.change).get()).map {
             (entry.machineSequence, entry.basedOn, $0, ownedFields(of: $0))
           }
         }
@@ -197,10 +196,6 @@ public enum TeamLedger {
     sql: String, arguments: StatementArguments, _ db: Database
   ) throws {
     try db.cachedStatement(sql: sql).execute(arguments: arguments)
-  }
-
-  private static func decode(_ text: String) -> StandupsChange? {
-    try? read(text).get()
   }
 
   /// A pulled change, or why it cannot be applied: a value no standup may hold (a member wrote

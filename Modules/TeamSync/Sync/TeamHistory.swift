@@ -360,3 +360,33 @@ public enum TeamHistory {
       """, logger: logger)
   }
 }
+
+extension TeamServer {
+  /// The team's changes numbered after `after` and up to `through`, in order, as many as
+  /// `budget` bytes allow and at least one, read in whatever transaction the connection is in;
+  /// the numbers missing among them are not looked at (``Window/applicable(after:from:horizon:)``
+  /// does).
+  static func window(
+    team: String, after: Int64, through: Int64, budget: Int = pullBudget,
+    on connection: PostgresConnection, logger: Logger
+  ) async throws -> Window {
+    let rows = try await connection.query(
+      """
+      SELECT w.sequence, w.machine, w.machine_sequence, w.made_by, w.based_on, w.change, w.size,
+        w.total
+      FROM (
+        SELECT \(team)::text AS team, \(after)::bigint AS after, \(through)::bigint AS through,
+          \(budget)::bigint AS budget
+      ) AS bounds,
+        LATERAL (\(unescaped: windowRows)) AS w
+      ORDER BY w.sequence
+      """, logger: logger)
+    var read: [WindowRow] = []
+    for try await row
+      in rows.decode((Int64, UUID, Int64, String, Int64, String?, Int32, Int64).self)
+    {
+      read.append(row)
+    }
+    return Window(read, through: through)
+  }
+}

@@ -112,38 +112,10 @@ extension TeamServer {
     var through: Int64
   }
 
-  /// The team's changes numbered after `after` and up to `through`, in order, as many as
-  /// `budget` bytes allow and at least one, read in whatever transaction the connection is in;
-  /// the numbers missing among them are not looked at (``Window/applicable(after:from:horizon:)``
-  /// does).
-  static func window(
-    team: String, after: Int64, through: Int64, budget: Int = pullBudget,
-    on connection: PostgresConnection, logger: Logger
-  ) async throws -> Window {
-    let rows = try await connection.query(
-      """
-      SELECT w.sequence, w.machine, w.machine_sequence, w.made_by, w.based_on, w.change, w.size,
-        w.total
-      FROM (
-        SELECT \(team)::text AS team, \(after)::bigint AS after, \(through)::bigint AS through,
-          \(budget)::bigint AS budget
-      ) AS bounds,
-        LATERAL (\(unescaped: windowRows)) AS w
-      ORDER BY w.sequence
-      """, logger: logger)
-    var read: [WindowRow] = []
-    for try await row
-      in rows.decode((Int64, UUID, Int64, String, Int64, String?, Int32, Int64).self)
-    {
-      read.append(row)
-    }
-    return Window(read, through: through)
-  }
-
   /// A change as ``windowRows`` reads it: its number, machine, number on that machine, member,
   /// base, text (`nil` when larger than ``largestChange``), size, and how many changes the
   /// window's bounds hold.
-  fileprivate typealias WindowRow = (
+  typealias WindowRow = (
     sequence: Int64, machine: UUID, machineSequence: Int64, madeBy: String, basedOn: Int64,
     change: String?, size: Int32, total: Int64
   )
@@ -155,7 +127,7 @@ extension TeamServer {
   ///
   /// NB: `OFFSET 0` keeps the lateral subquery from being merged away, so each change is
   /// turned into text once, however often its size is looked at.
-  private static let windowRows = """
+  static let windowRows = """
     SELECT sequence, machine, machine_sequence, made_by, based_on,
       CASE WHEN size <= \(largestChange) THEN text END AS change, size, total
     FROM (
@@ -179,7 +151,7 @@ extension TeamServer {
 extension TeamServer.Window {
   /// The window `rows` make, read up to `through`: up to the last row read instead when the
   /// budget left changes out.
-  fileprivate init(_ rows: [TeamServer.WindowRow], through: Int64) {
+  init(_ rows: [TeamServer.WindowRow], through: Int64) {
     self.init(
       changes: rows.map { row in
         PulledTeamChange(

@@ -133,8 +133,6 @@ enum TeamServer {
     /// The machine that made the change at the place asked about, and its number there; `nil`
     /// when the server has no change there.
     var atPlace: (machine: MemberMachine, machineSequence: Int64)?
-    /// The channel the team's commits are announced on: it changes when a member is removed.
-    var channel = ""
   }
 
   /// Where `team`'s order stands, and who made its change numbered `place`: one statement.
@@ -151,18 +149,17 @@ enum TeamServer {
           (SELECT max(c.sequence) FROM standups_team.changes AS c WHERE c.team = t.name),
           s.through, 0),
         COALESCE(s.pruned_through, 0), COALESCE(s.through, 0),
-        p.made_by::text, p.machine, p.machine_sequence, t.channel
+        p.made_by::text, p.machine, p.machine_sequence
       FROM standups_team.teams AS t
       LEFT JOIN standups_team.compacted_states AS s ON s.team = t.name
       LEFT JOIN standups_team.changes AS p ON p.team = t.name AND p.sequence = \(place)
       WHERE t.name = \(team)
       """, logger: logger)
     var order: Order?
-    for try await (newest, pruned, compacted, madeBy, machine, machineSequence, channel)
-      in rows.decode((Int64, Int64, Int64, String?, UUID?, Int64?, String).self)
+    for try await (newest, pruned, compacted, madeBy, machine, machineSequence)
+      in rows.decode((Int64, Int64, Int64, String?, UUID?, Int64?).self)
     {
-      var found = Order(
-        newest: newest, prunedThrough: pruned, compactedThrough: compacted, channel: channel)
+      var found = Order(newest: newest, prunedThrough: pruned, compactedThrough: compacted)
       if let madeBy, let machine, let machineSequence {
         found.atPlace = (MemberMachine(madeBy: madeBy, machine: machine), machineSequence)
       }
