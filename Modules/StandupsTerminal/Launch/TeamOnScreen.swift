@@ -42,24 +42,41 @@ struct TeamOnScreen: Sendable {
       // look at the outbox.
       let current = await team.current()
       let chosen = current.first { $0.name(among: current) == name }
+      var problem: StorageError?
       if let chosen {
-        _ = try? await database.share([id], with: chosen.id)
+        do throws(StorageError) {
+          _ = try await database.share([id], with: chosen.id)
+        } catch {
+          problem = error
+        }
       }
       guard let app else { return }
       if chosen == nil {
         await app.tell("This machine is no longer in “\(name)”: the standup stays yours.")
+      } else if let problem {
+        await app.tell("The standup was not shared with “\(name)”: \(problem)")
       }
       await team.showSharedStandups(on: app)
     }
     app.answerTeamDeletion = { [weak app] answer in
       let keep = if case .keep = answer { true } else { false }
-      let wasAsked = try? await database.answerTeamDeletion(of: answer.standupID, keep: keep)
+      let wasAsked: Result<Bool, StorageError>
+      do throws(StorageError) {
+        wasAsked = .success(
+          try await database.answerTeamDeletion(of: answer.standupID, keep: keep))
+      } catch {
+        wasAsked = .failure(error)
+      }
       guard let app else { return }
       await MainActor.run {
-        if wasAsked == false {
+        switch wasAsked {
+        case .success(false):
           app.tell(
             "Another instance of Standups answered first about that deleted standup; "
               + "your answer changed nothing.")
+        case .failure(let problem):
+          app.tell("Your answer about the deleted standup was not saved: \(problem)")
+        case .success(true): break
         }
         app.lookForChangesElsewhere()
       }

@@ -109,4 +109,32 @@ struct TeamOnScreenTests {
     #expect(await showing.value != nil)
     #expect(driver.app.view.teamNames == ["platform"])
   }
+
+  /// A share that cannot be written (another program holds the database past the wait) says so,
+  /// and the standup stays personal; once the program lets go, the share goes through.
+  @Test func aShareThatCannotBeWrittenSaysSoAndTheStandupStaysYours() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("team-on-screen-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("standups.sqlite")
+    let database = StandupsDatabase(path: file.path)
+    _ = try await database.load()
+    try await database.apply(.added([.mock]))
+    let platform = try await database.joinTeam(
+      server: "postgresql://alice@127.0.0.1/team", team: "platform", machine: UUID())
+    let driver = await Driver(standups: [.mock])
+    _ = try #require(await TeamOnScreen.show(dataFile: file, on: driver.app))
+
+    let lock = try #require(await WriteLock(onDatabaseAt: file.path))
+    await driver.app.shareWithTeam?(Standup.mock.id, "platform")
+    await lock.release()
+    #expect(driver.app.notice?.contains("was not shared with “platform”") == true)
+    #expect(driver.app.notice?.contains("another program") == true, "\(driver.app.notice ?? "")")
+    #expect(try await database.sharedStandupTeams().isEmpty)
+    #expect(driver.app.view.sharedStandups.isEmpty)
+
+    await driver.app.shareWithTeam?(Standup.mock.id, "platform")
+    #expect(try await database.sharedStandupTeams() == [Standup.mock.id: platform.id])
+  }
 }
