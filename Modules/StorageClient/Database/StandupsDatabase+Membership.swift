@@ -102,18 +102,22 @@ extension StandupsDatabase {
   ) throws(StorageError) -> T {
     guard let queue else { return absent }
     let isReadWrite = access == .readWrite
-    let isMigrated = isOpeningFinished && isReadWrite
-    let waiting =
-      openingProblem
-      ?? StorageError.unreadable(
-        FileProblem(
-          path: path ?? ":memory:", reason: .busy,
-          technicalDetail: "an earlier release's schema, not yet migrated: the write lock is held"
-        ))
-    return try reading(queue) { db in
-      if try isMigrated || Schema.migrator.hasCompletedMigrations(db) { return try work(db) }
-      guard isReadWrite else { return absent }
-      throw waiting
+    // NB: Opening finished, the schema is this release's: the usual read asks nothing more.
+    var isSchemaThisReleases = isOpeningFinished && isReadWrite
+    if !isSchemaThisReleases {
+      isSchemaThisReleases = try reading(queue) { db in
+        try Schema.migrator.hasCompletedMigrations(db)
+      }
     }
+    guard isSchemaThisReleases else {
+      guard isReadWrite else { return absent }
+      throw openingProblem
+        ?? .unreadable(
+          FileProblem(
+            path: path ?? ":memory:", reason: .busy,
+            technicalDetail: "an earlier release's schema, not yet migrated: the write lock is held"
+          ))
+    }
+    return try reading(queue, work)
   }
 }

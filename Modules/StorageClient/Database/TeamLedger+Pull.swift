@@ -43,10 +43,8 @@ extension TeamLedger {
       else { continue }
       let isOwn = from == machine
       if isOwn { try ownChangeCameBack(change, decoded, outbox: &outbox, db) }
-      // NB: An edit or a deletion of a standup not shared here with this team changes nothing
-      // here, and does not make it the team's: this machine holds it as its own under the same
-      // ID (it left the team and kept it), and the order deleted it meanwhile. A change that
-      // brings a standup back makes room for itself (`keepApartOwnCopies`).
+      // NB: Only a change that brings a standup back (`keepApartOwnCopies`) touches one this
+      // team does not share here: an edit or deletion of it leaves this machine's own copy be.
       guard decoded.bringsBack || decoded.standupIDs.allSatisfy({ owners[$0] == team })
       else { continue }
       let fields = ownedFields(of: decoded)

@@ -13,11 +13,8 @@ import Testing
 @MainActor
 struct TeamOnScreenTests {
   @Test func aTeamLeftWhileTheAppRunsIsNoLongerOfferedAndSharingWithItSaysSo() async throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("team-on-screen-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (folder, file) = try Self.dataFile()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appendingPathComponent("standups.sqlite")
     let database = StandupsDatabase(path: file.path)
     _ = try await database.load()
     try await database.apply(.added([.mock, .engineeringMock]))
@@ -45,11 +42,8 @@ struct TeamOnScreenTests {
   /// Two servers may each have a team called "platform": the app names each with its server, on
   /// `t`'s buttons and in the list, and a share goes to the one the button named.
   @Test func twoTeamsOfOneNameOnTwoServersAreNamedWithTheirServers() async throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("team-on-screen-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (folder, file) = try Self.dataFile()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appendingPathComponent("standups.sqlite")
     let database = StandupsDatabase(path: file.path)
     _ = try await database.load()
     try await database.apply(.added([.mock, .engineeringMock]))
@@ -73,11 +67,8 @@ struct TeamOnScreenTests {
   /// app's team tables cannot be read until the app has migrated it, so the team shows (and
   /// its engine starts) once they can, rather than never in that session.
   @Test func aTeamInADatabaseHeldAtLaunchShowsOnceTheDatabaseIsUpToDate() async throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("team-on-screen-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (folder, file) = try Self.dataFile()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appendingPathComponent("standups.sqlite")
     let queue = try DatabaseQueue(path: file.path)
     _ = try await queue.writeWithoutTransaction {
       try String.fetchOne($0, sql: "PRAGMA journal_mode = WAL")
@@ -113,11 +104,8 @@ struct TeamOnScreenTests {
   /// A share that cannot be written (another program holds the database past the wait) says so,
   /// and the standup stays personal; once the program lets go, the share goes through.
   @Test func aShareThatCannotBeWrittenSaysSoAndTheStandupStaysYours() async throws {
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("team-on-screen-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let (folder, file) = try Self.dataFile()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let file = folder.appendingPathComponent("standups.sqlite")
     let database = StandupsDatabase(path: file.path)
     _ = try await database.load()
     try await database.apply(.added([.mock]))
@@ -136,5 +124,13 @@ struct TeamOnScreenTests {
 
     await driver.app.shareWithTeam?(Standup.mock.id, "platform")
     #expect(try await database.sharedStandupTeams() == [Standup.mock.id: platform.id])
+  }
+
+  /// A database path in a folder of the test's own, which the test removes.
+  static func dataFile() throws -> (folder: URL, file: URL) {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("team-on-screen-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return (folder, folder.appendingPathComponent("standups.sqlite"))
   }
 }

@@ -46,12 +46,7 @@ struct SeveralTeamsTests {
       #expect(sync.standardOutput.contains("“design”: Pushed"), "\(sync.standardOutput)")
 
       // NB: An edit of each team's standup, then each member's machine.
-      var design = Standup.mock
-      design.title = "Design, edited"
-      var engineering = Standup.engineeringMock
-      engineering.title = "Engineering, edited"
-      let edits = try alice.write(standups: [design, engineering])
-      #expect(try await standups(["import", edits], alice.environment).status == 0)
+      try await editBothStandups(on: alice)
       #expect(try await standups(["sync"], alice.environment).status == 0)
       let bob = try await Machine.platform(server, as: "bob")
       try await bob.sync()
@@ -145,12 +140,7 @@ struct SeveralTeamsTests {
           let done = try await standups(arguments, alice.environment)
           #expect(done.status == 0, "\(arguments): \(done.error)")
         }
-        var design = Standup.mock
-        design.title = "Design, edited"
-        var engineering = Standup.engineeringMock
-        engineering.title = "Engineering, edited"
-        let edits = try alice.write(standups: [design, engineering])
-        #expect(try await standups(["import", edits], alice.environment).status == 0)
+        try await editBothStandups(on: alice)
 
         try hung.signalProcesses(SIGSTOP)
         var isHung = true
@@ -173,5 +163,16 @@ struct SeveralTeamsTests {
         #expect(try await bob.standups().map(\.title) == ["Design, edited"])
       }
     }
+  }
+
+  /// Renames Design and Engineering on `home`'s machine to "…, edited", as `standups import`
+  /// of an edited file does.
+  func editBothStandups(on home: Home) async throws {
+    var design = Standup.mock
+    design.title = "Design, edited"
+    var engineering = Standup.engineeringMock
+    engineering.title = "Engineering, edited"
+    let edits = try home.write(standups: [design, engineering])
+    #expect(try await standups(["import", edits], home.environment).status == 0)
   }
 }
