@@ -26,16 +26,19 @@ extension TeamCommands {
 
   /// `work` done with each team's engine at once, the results in `memberships`' order: a server
   /// that does not answer holds its own teams for the time it is given, not the others' too.
+  /// The teams of one server share one connection to it, taking turns.
   static func eachTeam<T: Sendable>(
     _ memberships: [TeamMembership], _ database: StandupsDatabase,
     _ environment: [String: String],
     _ work: @escaping @Sendable (TeamSyncEngine) async throws(SyncProblem) -> T
   ) async -> [Result<T, SyncProblem>] {
-    await withTaskGroup(of: (Int, Result<T, SyncProblem>).self) { group in
+    let links = ServerLink.one(forEach: memberships.map(\.server), environment: environment)
+    return await withTaskGroup(of: (Int, Result<T, SyncProblem>).self) { group in
       for (index, membership) in memberships.enumerated() {
         group.addTask {
           let engine = TeamSyncEngine(
-            database: database, membership: membership, environment: environment)
+            database: database, membership: membership, environment: environment,
+            link: links[membership.server])
           do throws(SyncProblem) {
             return (index, .success(try await work(engine)))
           } catch {

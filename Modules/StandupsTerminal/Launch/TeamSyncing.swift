@@ -4,7 +4,8 @@ import TeamSync
 
 /// The teams' servers beside the live app: for each team this machine has joined, a
 /// ``TeamSync/TeamSyncEngine`` runs for as long as the app does, on the database connection the
-/// teams are shown through (``TeamOnScreen``). What it pulls reaches the screen as another
+/// teams are shown through (``TeamOnScreen``), the teams of one server sharing one connection
+/// to it (``TeamSync/ServerLink``). What it pulls reaches the screen as another
 /// instance's commits do (the app looks at once), with the questions it raises, which are read
 /// again every two seconds for the answers another instance gave; how it stands shows on the
 /// status line when that needs saying.
@@ -23,9 +24,11 @@ enum TeamSyncing {
           dataFile: dataFile, on: app, waitingForTheDatabase: Self.lookInterval)
       else { return }
       let lines = StatusLines()
+      let links = ServerLink.one(forEach: team.memberships.map(\.server))
       await withDiscardingTaskGroup { group in
         for membership in team.memberships {
-          let engine = TeamSyncEngine(database: team.database, membership: membership)
+          let engine = TeamSyncEngine(
+            database: team.database, membership: membership, link: links[membership.server])
           group.addTask {
             await engine.run(
               onStatus: { status in

@@ -21,30 +21,34 @@ extension TeamSyncEngine {
     while !Task.isCancelled {
       isEndingForAFlood = false
       do {
-        try await withServer { connection, description in
-          let channel = try await TeamServer.checkAccess(
-            team: self.membership.team, role: description.user, on: connection,
-            logger: self.logger)
+        try await withServer { server in
+          await self.connecting(on: server)
+          let channel = try await server.inTurn {
+            try await TeamServer.checkAccess(
+              team: self.membership.team, role: server.role, on: server.connection,
+              logger: self.logger)
+          }
           if let quietUntil = await self.quietUntil, ContinuousClock.now < quietUntil {
             // NB: The team's channel was flooded: look twice a second instead, for a while.
             try await self.keepSyncing(
-              on: connection, role: description.user, channel: channel,
-              heartbeat: Self.floodedHeartbeat, onStatus: onStatus, onPulled: onPulled
+              on: server, channel: channel, heartbeat: Self.floodedHeartbeat,
+              onStatus: onStatus, onPulled: onPulled
             ) { _ in try await Task.sleep(until: quietUntil) }
             return
           }
-          try await connection.listen(on: channel) { announcements in
+          try await server.connection.listen(on: channel) { announcements in
             try await self.keepSyncing(
-              on: connection, role: description.user, channel: channel,
-              heartbeat: Self.heartbeat, onStatus: onStatus, onPulled: onPulled
+              on: server, channel: channel, heartbeat: Self.heartbeat,
+              onStatus: onStatus, onPulled: onPulled
             ) { wake in
               var heard = AnnouncementRate()
               for try await _ in announcements {
                 guard heard.takes(ContinuousClock.now) else {
                   await self.flooded()
                   // NB: Ended at once, not by UNLISTEN: the server sends announcements until it
-                  // reads that, and each one costs this machine its decoding.
-                  try? await connection.close()
+                  // reads that, and each one costs this machine its decoding. The other teams
+                  // on the connection connect again at once.
+                  await server.endForAFlood()
                   return
                 }
                 wake()
@@ -55,7 +59,7 @@ extension TeamSyncEngine {
         }
       } catch {
         guard !Task.isCancelled else { return }
-        if isEndingForAFlood { continue }
+        if isEndingForAFlood || server?.wasEndedForAFlood == true { continue }
         let waiting = (try? await waitingCount()) ?? 0
         let problem = await leavingIfRemoved(error)
         switch problem {
@@ -96,6 +100,11 @@ extension TeamSyncEngine {
     failures = 0
   }
 
+  /// Notes the connection this run of the engine is on, shared or not.
+  func connecting(on server: ServerLink.Open) {
+    self.server = server
+  }
+
   /// Makes a round now, then looks again at each announcement, each change of this machine's,
   /// every ``heartbeat``, and, while a pull waits at a missing number, once the team may pass
   /// it; until the connection fails or the team's channel changes.
@@ -107,8 +116,7 @@ extension TeamSyncEngine {
   /// `announced` calls its argument at each announcement, and returns when the engine should
   /// connect again (a flood, or the end of a quiet spell).
   func keepSyncing(
-    on connection: PostgresConnection,
-    role: String,
+    on server: ServerLink.Open,
     channel: String,
     heartbeat: Duration,
     onStatus: @escaping @Sendable (TeamSyncStatus) -> Void,
@@ -141,11 +149,17 @@ extension TeamSyncEngine {
         var isFirst = true
         for await _ in wakes {
           let started = ContinuousClock.now
-          let look = isFirst ? .round : try await self.look(on: connection, channel: channel)
+          // NB: In turn with the other teams on the connection: a round's statements and the
+          // look before it run together.
+          let (look, round) = try await server.inTurn { [isFirst] () -> (Look, Round?) in
+            let look =
+              isFirst ? .round : try await self.look(on: server.connection, channel: channel)
+            guard look == .round else { return (look, nil) }
+            return (look, try await self.round(on: server.connection, role: server.role))
+          }
           isFirst = false
           if look == .newChannel { return }
-          if look == .round {
-            let round = try await self.round(on: connection, role: role)
+          if let round {
             await self.connected()
             if !round.report.isEmpty { onPulled(round.report) }
             onStatus(.online(waiting: try await self.waitingCount()))

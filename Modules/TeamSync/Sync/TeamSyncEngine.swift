@@ -14,7 +14,8 @@ public import StorageClient
 /// ``run(onStatus:onPulled:)`` keeps one connection open, listens for the server's
 /// announcements (`LISTEN`), and makes a round whenever another member commits or this machine
 /// has a change waiting; when the server cannot be reached it says so and tries again, waiting
-/// longer each time, up to ``longestWait``.
+/// longer each time, up to ``longestWait``. The engines of several teams on one server share
+/// that connection (``ServerLink``).
 ///
 /// ```swift
 /// let engine = TeamSyncEngine(database: database, membership: membership)
@@ -33,6 +34,9 @@ public actor TeamSyncEngine {
   public let membership: TeamMembership
   let environment: [String: String]
   let logger: Logger
+  /// The connection to the team's server, which the engines of this machine's other teams there
+  /// may share.
+  let link: ServerLink
 
   /// An engine for `membership`'s team, keeping `database` in sync with it.
   ///
@@ -42,16 +46,22 @@ public actor TeamSyncEngine {
   ///   - environment: Where `PGPASSWORD`, `PGPASSFILE`, `HOME` and the other `PG…` variables
   ///     come from; the process's by default.
   ///   - logger: Where the engine logs.
+  ///   - link: The connection to `membership`'s server that this machine's other teams there
+  ///     share; one of the engine's own when `nil`.
   public init(
     database: StandupsDatabase,
     membership: TeamMembership,
     environment: [String: String] = ProcessInfo.processInfo.environment,
-    logger: Logger = .teamSync
+    logger: Logger = .teamSync,
+    link: ServerLink? = nil
   ) {
+    precondition(link.map { $0.server == membership.server } ?? true, "a link to another server")
     self.database = database
     self.membership = membership
     self.environment = environment
     self.logger = logger
+    self.link =
+      link ?? ServerLink(server: membership.server, environment: environment, logger: logger)
   }
 
   /// What one round did.
@@ -72,18 +82,22 @@ public actor TeamSyncEngine {
   /// older than this on the server's clock).
   public static let gapGrace = Duration.milliseconds(1100)
 
-  /// Pushes everything waiting and pulls everything new, once, on a connection of its own.
+  /// Pushes everything waiting and pulls everything new, once.
   /// A pull stopped at a missing number waits for it, and then has the team pass it: at most a
   /// few seconds.
   ///
   /// - Throws: ``SyncProblem``.
   public func syncOnce() async throws(SyncProblem) -> Round {
     do {
-      return try await withServer { connection, description in
-        var round = try await self.round(on: connection, role: description.user)
+      return try await withServer { server in
+        var round = try await server.inTurn {
+          try await self.round(on: server.connection, role: server.role)
+        }
         for _ in 1...3 where round.waitingAt != nil {
           try await Task.sleep(for: Self.gapGrace)
-          let again = try await self.round(on: connection, role: description.user)
+          let again = try await server.inTurn {
+            try await self.round(on: server.connection, role: server.role)
+          }
           round.pushed += again.pushed
           round.pulled += again.pulled
           round.report.merge(again.report)
@@ -117,9 +131,11 @@ public actor TeamSyncEngine {
   public func checkAccess() async throws(SyncProblem) {
     let team = membership.team
     let logger = self.logger
-    _ = try await withServer { connection, description in
-      try await TeamServer.checkAccess(
-        team: team, role: description.user, on: connection, logger: logger)
+    _ = try await withServer { server in
+      try await server.inTurn {
+        try await TeamServer.checkAccess(
+          team: team, role: server.description.user, on: server.connection, logger: logger)
+      }
     }
   }
 
@@ -253,6 +269,9 @@ public actor TeamSyncEngine {
   /// of the server's, and the engine connects again at once.
   var isEndingForAFlood = false
 
+  /// The connection this run of the engine is on, which another team's flood may end.
+  var server: ServerLink.Open?
+
   /// How far this machine last told the server it has pulled, in this run of the engine.
   private var reportedPlace: Int64?
 
@@ -263,26 +282,11 @@ public actor TeamSyncEngine {
   // that one batch's statement ends well within the time the team gives a number to commit.
   private static let batchSize = 1000
 
-  /// Opens a connection to the team's server for `body`, and closes it after; every failure
-  /// comes out as a ``SyncProblem``.
+  /// Runs `body` on the connection to the team's server (``ServerLink``), which it may share
+  /// with other teams' engines; every failure comes out as a ``SyncProblem``.
   nonisolated func withServer<Result: Sendable>(
-    _ body: @escaping @Sendable (PostgresConnection, ConnectionDescription) async throws -> Result
+    _ body: @escaping @Sendable (ServerLink.Open) async throws -> Result
   ) async throws(SyncProblem) -> Result {
-    let description: ConnectionDescription
-    let password: String?
-    do {
-      description = try ConnectionDescription(url: membership.server, environment: environment)
-      password = try description.password(environment: environment)
-    } catch {
-      throw .connection(error)
-    }
-    do {
-      return try await description.withConnection(password: password, logger: logger) {
-        connection in
-        try await body(connection, description)
-      }
-    } catch {
-      throw SyncProblem.from(error, for: description)
-    }
+    try await link.withConnection(body)
   }
 }

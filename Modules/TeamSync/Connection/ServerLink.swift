@@ -1,0 +1,219 @@
+public import Foundation
+public import PostgresNIO
+import Synchronization
+
+/// The one connection this machine keeps to a team server, shared by the engines of every team
+/// it has joined there.
+///
+/// Why one: a person is often in several teams on one server, and a server's connections are
+/// few (a role may be limited to one or two, and every connection is a server process). Each
+/// team's ``TeamSyncEngine`` listens on its own channel and makes its own rounds, on this one
+/// connection.
+///
+/// Invariant: the engines take turns (`Open.inTurn`), so that the statements of one
+/// engine's round never interleave with another's: a push sets the session's isolation for its
+/// statement, and nothing else must run under it. Listening is not a turn: postgres-nio sends
+/// `LISTEN` and `UNLISTEN` when asked, perhaps between the statements of another engine's turn,
+/// and they read and write nothing a round does. Guarded by
+/// `ServerLinkTests`.
+///
+/// When the connection fails, every engine on it fails too, and the next to need it opens
+/// another. A team whose channel is flooded ends the connection for all (the quickest way to
+/// stop the flood); the others connect again at once, without a word, and the flooded team
+/// looks instead of listening (TeamSyncEngine+Floods.swift).
+///
+/// ```swift
+/// let link = ServerLink(server: "postgresql://alice@db.example.com/standups")
+/// let platform = TeamSyncEngine(database: database, membership: platform, link: link)
+/// let design = TeamSyncEngine(database: database, membership: design, link: link)
+/// ```
+public actor ServerLink {
+  /// The server's URL, as `standups team join` recorded it for each of the teams.
+  public nonisolated let server: String
+  let environment: [String: String]
+  let logger: Logger
+
+  private var current: Open?
+  private var users = 0
+  private var opening: Task<Swift.Result<Open, SyncProblem>, Never>?
+
+  /// A link to `server`, which connects when an engine first needs it.
+  ///
+  /// - Parameters:
+  ///   - server: The server's URL, as the teams' memberships hold it.
+  ///   - environment: Where `PGPASSWORD`, `PGPASSFILE`, `HOME` and the other `PG…` variables
+  ///     come from; the process's by default.
+  ///   - logger: Where postgres-nio logs.
+  public init(
+    server: String,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    logger: Logger = .teamSync
+  ) {
+    self.server = server
+    self.environment = environment
+    self.logger = logger
+  }
+
+  /// One link for each server among `servers`, keyed by its URL.
+  ///
+  /// ```swift
+  /// let links = ServerLink.one(forEach: memberships.map(\.server))
+  /// ```
+  public static func one(
+    forEach servers: [String],
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> [String: ServerLink] {
+    Dictionary(
+      servers.map { ($0, ServerLink(server: $0, environment: environment)) },
+      uniquingKeysWith: { first, _ in first })
+  }
+
+  /// The open connection, its server's description, and the turns its engines take.
+  final class Open: Sendable {
+    let connection: PostgresConnection
+    let description: ConnectionDescription
+    private let verdict: DeadLinkDetection.Verdict
+    private let turns = Turns()
+    private let isEndedForAFlood = Atomic(false)
+
+    init(
+      connection: PostgresConnection, description: ConnectionDescription,
+      verdict: DeadLinkDetection.Verdict
+    ) {
+      self.connection = connection
+      self.description = description
+      self.verdict = verdict
+    }
+
+    /// Runs `body` when no other engine's work runs on the connection.
+    func inTurn<Result: Sendable>(
+      _ body: @Sendable () async throws -> Result
+    ) async throws -> Result {
+      await turns.take()
+      defer { turns.give() }
+      return try await body()
+    }
+
+    /// Ends the connection for a flood of one team's announcements.
+    func endForAFlood() async {
+      isEndedForAFlood.store(true, ordering: .sequentiallyConsistent)
+      try? await connection.close()
+    }
+
+    /// Whether the connection was ended for a flood, of this engine's team or another's.
+    var wasEndedForAFlood: Bool {
+      isEndedForAFlood.load(ordering: .sequentiallyConsistent)
+    }
+
+    var whyClosed: any Error { verdict.whyClosed }
+
+    /// The role the connection is made as: the member's.
+    var role: String { description.user }
+  }
+
+  /// Runs `body` on the open connection (opening it if none is), while other engines may use it
+  /// too; closes the connection when the last of them is done. Every failure comes out as a
+  /// ``SyncProblem``.
+  ///
+  /// When the connection closes, `body` ends at once with why (`untilClosed`), as a
+  /// connection of its own would.
+  func withConnection<Result: Sendable>(
+    _ body: @escaping @Sendable (Open) async throws -> Result
+  ) async throws(SyncProblem) -> Result {
+    let open = try await opened().get()
+    users += 1
+    do {
+      let result = try await open.connection.untilClosed(
+        whyClosed: { open.whyClosed }, { try await body(open) })
+      await release(open)
+      return result
+    } catch {
+      await release(open)
+      throw SyncProblem.from(error, for: open.description)
+    }
+  }
+
+  private func opened() async -> Swift.Result<Open, SyncProblem> {
+    if let current, !current.connection.isClosed { return .success(current) }
+    if let opening { return adopting(await opening.value) }
+    let server = self.server
+    let environment = self.environment
+    let logger = self.logger
+    let task = Task { () -> Swift.Result<Open, SyncProblem> in
+      let description: ConnectionDescription
+      let password: String?
+      do throws(ConnectionProblem) {
+        description = try ConnectionDescription(url: server, environment: environment)
+        password = try description.password(environment: environment)
+      } catch {
+        return .failure(.connection(error))
+      }
+      let verdict = DeadLinkDetection.Verdict()
+      do {
+        let connection = try await description.connect(
+          password: password, logger: logger, answerLimit: DeadLinkDetection.answerLimit,
+          verdict: verdict)
+        return .success(Open(connection: connection, description: description, verdict: verdict))
+      } catch {
+        return .failure(SyncProblem.from(error, for: description))
+      }
+    }
+    opening = task
+    defer { opening = nil }
+    return adopting(await task.value)
+  }
+
+  /// `opened`, made the current connection by whichever of its waiters resumes first.
+  private func adopting(_ opened: Swift.Result<Open, SyncProblem>)
+    -> Swift.Result<Open, SyncProblem>
+  {
+    if case .success(let open) = opened, open !== current {
+      current = open
+      users = 0
+    }
+    return opened
+  }
+
+  private func release(_ open: Open) async {
+    guard open === current else { return }
+    users -= 1
+    guard users == 0 || open.connection.isClosed else { return }
+    current = nil
+    users = 0
+    try? await open.connection.close()
+  }
+}
+
+/// Turns on a connection: one holder at a time, the others waiting in the order they came.
+///
+/// A turn whose holder never ends (a statement the server never answers) holds only its own
+/// connection's turns: when that connection closes, the link opens another with turns of its own.
+private final class Turns: Sendable {
+  private let state = Mutex<(isTaken: Bool, waiting: [CheckedContinuation<Void, Never>])>(
+    (false, []))
+
+  func take() async {
+    await withCheckedContinuation { continuation in
+      let isMine = state.withLock { state in
+        guard state.isTaken else {
+          state.isTaken = true
+          return true
+        }
+        state.waiting.append(continuation)
+        return false
+      }
+      if isMine { continuation.resume() }
+    }
+  }
+
+  func give() {
+    let next = state.withLock { state in
+      guard !state.waiting.isEmpty else {
+        state.isTaken = false
+        return nil as CheckedContinuation<Void, Never>?
+      }
+      return state.waiting.removeFirst()
+    }
+    next?.resume()
+  }
+}
