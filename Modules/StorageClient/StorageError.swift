@@ -112,6 +112,22 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// What happened, said of the database rather than of a change: for work that was no edit of
+  /// the user's (a sync, a team command that only reads), of which "the change could not be
+  /// saved" would be false.
+  ///
+  /// ```swift
+  /// StorageError.writeFailed(problem).aboutTheDatabase
+  /// // "This machine's database could not be written: the disk is full (/home/blob/…)."
+  /// ```
+  public var aboutTheDatabase: String {
+    switch self {
+    case .writeFailed(let problem): "This machine's database could not be written: \(problem)."
+    case .unreadable(let problem): "This machine's database could not be read: \(problem)."
+    default: description
+    }
+  }
+
   /// What the system said, for logs.
   public var technicalDetail: String {
     switch self {
@@ -175,7 +191,8 @@ public struct FileProblem: Error, Equatable, Sendable, CustomStringConvertible {
     path.isEmpty ? reasonDescription : "\(reasonDescription) (\(path))"
   }
 
-  private var reasonDescription: String {
+  /// The reason alone, for a line with no room for the path: `the disk is full`.
+  public var reasonDescription: String {
     switch reason {
     case .busy: "another program kept the database locked"
     case .corrupt: "the database is damaged"

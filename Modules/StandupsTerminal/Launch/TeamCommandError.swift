@@ -50,7 +50,7 @@ public enum TeamCommandError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .sync(let problem, _): problem.description
     case .schema(let error): error.description
-    case .storage(let error): "Nothing was changed. \(error)"
+    case .storage(let error): "Nothing was changed. \(error.aboutTheDatabase)"
     case .noSuchStandup(let name): "No standup has the title or ID “\(name)”."
     case .ambiguous(let name, let count):
       "\(count) standups have the title “\(name)”: give the ID of the one you mean."

@@ -54,6 +54,10 @@ extension StandupsDatabase {
           isMovableAside: isMovableAside)
       case .SQLITE_FULL:
         problem = FileProblem(path: path, reason: .diskFull, technicalDetail: detail)
+      case _ where error.extendedResultCode == .SQLITE_IOERR_SHMSIZE:
+        // NB: The write-ahead log's shared-memory file could not grow: SQLite's words for a
+        // disk with no room left, met when a database is opened on a full disk.
+        problem = FileProblem(path: path, reason: .diskFull, technicalDetail: detail)
       case .SQLITE_BUSY, .SQLITE_LOCKED:
         problem = FileProblem(path: path, reason: .busy, technicalDetail: detail)
       case .SQLITE_IOERR:

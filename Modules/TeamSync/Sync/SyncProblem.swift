@@ -1,6 +1,6 @@
 import Foundation
 import PostgresNIO
-import StorageClient
+public import StorageClient
 
 /// Why a round with the team's server did not happen, in a sentence, with the exit code the
 /// commands end with (sysexits).
@@ -51,7 +51,7 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
   case notJoined
   /// This machine's database could not be read or written (another program holds it, the disk
   /// is full): nothing was lost, and the round is made again later.
-  case database(reason: String)
+  case database(StorageError)
 
   /// The code a command exits with: 69 (`EX_UNAVAILABLE`) when the server cannot be reached or
   /// used by this release, 75 (`EX_TEMPFAIL`) when it is up but could not sync now, 77
@@ -103,8 +103,9 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
     case .connection(let problem): problem.description
     case .notJoined:
       "This machine has joined no team: standups team join URL TEAM."
-    case .database(let reason):
-      "Nothing was synced: this machine's database could not be used. \(reason)"
+    case .database(let error):
+      "The sync stopped. \(error.aboutTheDatabase) Nothing is lost: what waits here and on the "
+        + "server goes at the next sync."
     }
   }
 
@@ -116,7 +117,7 @@ public enum SyncProblem: Error, Equatable, CustomStringConvertible {
       return .untrusted(server: server, reason: reason)
     }
     if let error = error as? TeamSchemaError { return .schema(error) }
-    if let error = error as? StorageError { return .database(reason: error.description) }
+    if let error = error as? StorageError { return .database(error) }
     if error is ServerClosedTheConnection { return .unreachable(server: server, reason: closed) }
     let underlying = (error as? PSQLError)?.underlying ?? error
     if underlying is DeadLinkDetection.NoAnswer { return .noAnswer(server: server) }

@@ -120,7 +120,7 @@ public actor TeamSyncEngine {
       unsent = try await database.waitingTeamChangeCount(in: membership.id)
       _ = try await database.leaveTeam(membership.id)
     } catch {
-      return .database(reason: error.description)
+      return .database(error)
     }
     return .removed(role: role, team: team, unsent: unsent)
   }

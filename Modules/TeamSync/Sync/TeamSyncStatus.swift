@@ -1,3 +1,5 @@
+import StorageClient
+
 /// Where the engine stands with the team's server, for the status line and `team status`.
 public enum TeamSyncStatus: Equatable, Sendable {
   /// Connecting for the first time.
@@ -19,8 +21,8 @@ public enum TeamSyncStatus: Equatable, Sendable {
     case .connecting: "team: connecting"
     case .online(0): "team: in sync"
     case .online(let waiting): "team: \(Self.changes(waiting)) on the way"
-    case .offline(let waiting, .database):
-      "team: waiting for this machine's database — \(Self.changes(waiting)) waiting"
+    case .offline(let waiting, .database(let error)):
+      "team: waiting for this machine's database\(Self.why(error)) — \(Self.changes(waiting)) waiting"
     case .offline(let waiting, .busy):
       "team: waiting on the server — \(Self.changes(waiting)) waiting"
     case .offline(let waiting, let problem):
@@ -45,6 +47,15 @@ public enum TeamSyncStatus: Equatable, Sendable {
     case .untrusted: "the server's certificate is not trusted"
     case .failed: "the server refused a change"
     default: "the server cannot be reached"
+    }
+  }
+
+  /// Why this machine's database cannot be used, in a few words, when it says.
+  private static func why(_ error: StorageError) -> String {
+    switch error {
+    case .writeFailed(let problem), .unreadable(let problem):
+      " (\(problem.reasonDescription))"
+    default: ""
     }
   }
 

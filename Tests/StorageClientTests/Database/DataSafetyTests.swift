@@ -3,8 +3,9 @@ import Foundation
 import GRDB
 import IdentifiedCollections
 import Models
-import StorageClient
 import Testing
+
+@testable import StorageClient
 
 #if canImport(Glibc)
   import Glibc
@@ -250,5 +251,30 @@ struct DataSafetyTests {
     try await full.apply(.edited(Standup.ID(UUID(3)), StandupEdit(title: "Still works")))
     #expect(
       try await folder.database().load().standups[id: Standup.ID(UUID(3))]?.title == "Still works")
+  }
+
+  /// A database opened on a disk with no room left: SQLite cannot grow the write-ahead log's
+  /// shared-memory file, and says so as an I/O error of its own kind (SQLITE_IOERR_SHMSIZE).
+  /// The user is told the disk is full, not that it failed.
+  @Test func aDatabaseOpenedOnAFullDiskIsToldAsAFullDisk() async throws {
+    let database = folder.database()
+    let error = await database.storageError(
+      DatabaseError(resultCode: .SQLITE_IOERR_SHMSIZE, message: "disk I/O error"),
+      at: folder.databasePath, while: .opening)
+    guard case .unreadable(let problem) = error else {
+      Issue.record("\(error)")
+      return
+    }
+    #expect(problem.reason == .diskFull)
+    #expect(problem.technicalDetail == "SQLite error 4874: disk I/O error")
+    let other = await database.storageError(
+      DatabaseError(resultCode: .SQLITE_IOERR_READ, message: "disk I/O error"),
+      at: folder.databasePath, while: .reading)
+    #expect(
+      other
+        == .unreadable(
+          FileProblem(
+            path: folder.databasePath, reason: .inputOutputError,
+            technicalDetail: "SQLite error 266: disk I/O error")))
   }
 }

@@ -136,4 +136,44 @@ struct StatusTests {
       try await alice.sync()
     }
   }
+
+  /// A machine whose disk fills: the round that would apply a teammate's meeting stops, says so
+  /// in a sync's words (not "the change could not be saved": the user changed nothing), and
+  /// applies it once there is room.
+  @Test func aFullDiskStopsTheSyncInASyncsWordsAndLosesNothing() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Machine.platformMembers)
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
+      let meeting = Meeting(
+        id: Meeting.ID(UUID()), date: Date(timeIntervalSince1970: 1_800_000_000),
+        transcript: String(repeating: "A long meeting. ", count: 4000))
+      try await bob.database.apply(.meetingRecorded(meeting, standup: .mock))
+      try await bob.sync()
+
+      // NB: SQLite keeps a database's page limit at its size at least: the disk is full now.
+      var options = StandupsDatabase.Options()
+      options.maximumPageCount = 1
+      let full = StandupsDatabase(
+        path: "\(alice.environment["HOME"] ?? "")/standups.sqlite", options: options)
+      _ = try await full.load()
+      guard let membership = try await alice.membership() else { return }
+      let engine = TeamSyncEngine(
+        database: full, membership: membership, environment: alice.environment)
+      let problem = await #expect(throws: SyncProblem.self) { try await engine.syncOnce() }
+      #expect(problem?.exitCode == 74)
+      let sentence = problem?.description ?? ""
+      #expect(
+        sentence.hasPrefix(
+          "The sync stopped. This machine's database could not be written: "
+            + "the disk is full"), "\(sentence)")
+      #expect(!sentence.contains("change could not be saved"), "\(sentence)")
+      #expect(
+        problem.map { TeamSyncStatus.offline(waiting: 0, problem: $0).line }
+          == "team: waiting for this machine's database (the disk is full) — 0 changes waiting")
+      #expect(try await alice.standups()[id: Standup.mock.id]?.meetings[id: meeting.id] == nil)
+
+      try await alice.sync()
+      #expect(try await alice.standups() == bob.standups())
+    }
+  }
 }
