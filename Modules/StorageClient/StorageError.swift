@@ -124,6 +124,7 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     switch self {
     case .writeFailed(let problem): "This machine's database could not be written: \(problem)."
     case .unreadable(let problem): "This machine's database could not be read: \(problem)."
+    case .refused(.readOnly(let reason)): reason.description
     default: description
     }
   }

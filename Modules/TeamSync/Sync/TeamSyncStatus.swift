@@ -55,6 +55,7 @@ public enum TeamSyncStatus: Equatable, Sendable {
     switch error {
     case .writeFailed(let problem), .unreadable(let problem):
       " (\(problem.reasonDescription))"
+    case .refused(.readOnly): " (it is only read)"
     default: ""
     }
   }

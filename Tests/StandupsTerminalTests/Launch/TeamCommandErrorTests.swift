@@ -31,4 +31,17 @@ struct TeamCommandErrorTests {
         + "at the next sync.")
     #expect(error.exitCode == 74)
   }
+
+  @Test func aCommandOnADatabaseOnlyReadSaysWhyWithoutSpeakingOfAChange() {
+    let readOnly = StorageError.refused(
+      .readOnly(.readOnlyFile(path: "/home/blob/standups.sqlite")))
+    let error = TeamCommandError.sync(.database(readOnly))
+    #expect(
+      error.description
+        == "The sync stopped. /home/blob/standups.sqlite is marked read-only, so changes are not "
+        + "saved to it. Nothing is lost: what waits here and on the server goes at the next sync.")
+    #expect(
+      TeamSyncStatus.offline(waiting: 1, problem: .database(readOnly)).line
+        == "team: waiting for this machine's database (it is only read) — 1 change waiting")
+  }
 }
