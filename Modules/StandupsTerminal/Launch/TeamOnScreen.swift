@@ -14,8 +14,9 @@ import TeamSync
 struct TeamOnScreen: Sendable {
   /// The database, on a connection of its own: the store's serves the store.
   let database: StandupsDatabase
-  /// The teams this machine had joined when the app started, which the engines sync with: one
-  /// it has left since (removed by the owner, or `team leave` in a shell) is no longer shown.
+  /// The teams this machine had joined when the team was first shown; what the screen shows
+  /// follows the database (``current()``): a team joined or left since (`team join` or
+  /// `team leave` in a shell, a removal by the owner) shows, or no longer does.
   let memberships: [TeamMembership]
 
   /// Shows the team on `app` and lets its keys share standups and answer the team's questions;
@@ -24,7 +25,8 @@ struct TeamOnScreen: Sendable {
   ///
   /// When another program holds an earlier release's database, its team tables cannot be read
   /// until the app has migrated it: with `waitingForTheDatabase`, they are read again at that
-  /// interval until they can be (the live app); without, the team is not shown (a script).
+  /// interval until they can be, and until this machine is in a team (the live app, which a
+  /// `team join` in a shell may put in one); without, the team is not shown (a script).
   @MainActor
   static func show(
     dataFile: URL, on app: TerminalApp, waitingForTheDatabase interval: Duration? = nil
@@ -86,17 +88,21 @@ struct TeamOnScreen: Sendable {
     return team
   }
 
-  /// The teams `database` holds; `nil` when they cannot be read, or, while another program
-  /// holds the database and `interval` is given, once they can be read again after it.
+  /// The teams `database` holds; `nil` when they cannot be read. With `interval`, they are
+  /// read again at that interval while another program holds the database or there are none.
   private static func memberships(
     in database: StandupsDatabase, readingAgainEvery interval: Duration?
   ) async -> [TeamMembership]? {
     while true {
       do {
-        return try await database.teamMemberships()
-      } catch {
+        let memberships = try await database.teamMemberships()
+        guard let interval, memberships.isEmpty else { return memberships }
+        try await Task.sleep(for: interval)
+      } catch let error as StorageError {
         guard let interval, error.isWaitingForAnotherProgram else { return nil }
         do { try await Task.sleep(for: interval) } catch { return nil }
+      } catch {
+        return nil
       }
     }
   }

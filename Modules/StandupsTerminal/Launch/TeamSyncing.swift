@@ -2,17 +2,16 @@ import Foundation
 import StorageClient
 import TeamSync
 
-/// The teams' servers beside the live app: for each team this machine has joined, a
+/// The teams' servers beside the live app: for each team this machine is in, a
 /// ``TeamSync/TeamSyncEngine`` runs for as long as the app does, on the database connection the
 /// teams are shown through (``TeamOnScreen``), the teams of one server sharing one connection
-/// to it (``TeamSync/ServerLink``). What it pulls reaches the screen as another
-/// instance's commits do (the app looks at once), with the questions it raises, which are read
-/// again every two seconds for the answers another instance gave; how it stands shows on the
-/// status line when that needs saying.
+/// to it (``TeamSync/ServerLink``). What it pulls reaches the screen as another instance's
+/// commits do (the app looks at once), with the questions it raises, which are read again every
+/// two seconds for the answers another instance gave; how it stands shows on the status line
+/// when that needs saying.
 enum TeamSyncing {
-  /// Shows the team and syncs with it until cancelled; does nothing when this machine has
-  /// joined no team (or its database cannot be opened a second time, which the app itself
-  /// reports).
+  /// Shows the team and syncs with it until cancelled; does nothing while this machine is in no
+  /// team (or its database cannot be opened a second time, which the app itself reports).
   ///
   /// An earlier release's database that another program holds at launch is not yet this
   /// release's: the team shows, and syncs, once the app has brought it up to date.
@@ -24,39 +23,63 @@ enum TeamSyncing {
           dataFile: dataFile, on: app, waitingForTheDatabase: Self.lookInterval)
       else { return }
       let lines = StatusLines()
-      let links = ServerLink.one(forEach: team.memberships.map(\.server))
-      await withDiscardingTaskGroup { group in
-        for membership in team.memberships {
-          let engine = TeamSyncEngine(
-            database: team.database, membership: membership, link: links[membership.server])
-          group.addTask {
-            await engine.run(
-              onStatus: { status in
-                let name = membership.name(among: team.memberships)
-                Task { await show(status, of: name, lines, team, app) }
-              },
-              onPulled: { report in
-                Task { @MainActor in
-                  app.lookForChangesElsewhere()
-                  if let sentences = notApplied(report.skipped) { app.tell(sentences) }
-                  if let sentAgain = report.sentAgainSentence { app.tell(sentAgain) }
-                  if let keptApart = report.keptApartSentence { app.tell(keptApart) }
-                }
-                if !report.deletedWhileChangedHere.isEmpty {
-                  Task { await team.askAboutDeletions(on: app) }
-                }
-              })
-          }
+      await syncEachTeam(in: team, every: Self.lookInterval) { membership, link in
+        let engine = TeamSyncEngine(database: team.database, membership: membership, link: link)
+        await engine.run(
+          onStatus: { status in
+            Task { await show(status, of: membership, lines, team, app) }
+          },
+          onPulled: { report in
+            Task { @MainActor in
+              app.lookForChangesElsewhere()
+              if let sentences = notApplied(report.skipped) { app.tell(sentences) }
+              if let sentAgain = report.sentAgainSentence { app.tell(sentAgain) }
+              if let keptApart = report.keptApartSentence { app.tell(keptApart) }
+            }
+            if !report.deletedWhileChangedHere.isEmpty {
+              Task { await team.askAboutDeletions(on: app) }
+            }
+          })
+      } lookingAlso: { teamsChanged in
+        // NB: As often as the app looks for other instances' commits, a question another
+        // instance answered closes here. Only the questions are read, a small table, and the
+        // shared standups only when the teams changed: an app holding thousands of standups
+        // stays idle.
+        if teamsChanged { await team.showSharedStandups(on: app) }
+        await team.askAboutDeletions(on: app)
+      }
+    }
+  }
+
+  /// Runs `sync` for each team of `team`'s database, from when this machine is in it, until
+  /// cancelled: the teams are read again every `interval`, so that a team joined in a shell
+  /// while the app runs syncs within it, and `look` is told whether they changed since it was
+  /// last called. Each server's teams share one ``TeamSync/ServerLink``. A team this machine
+  /// leaves needs nothing here: its engine stops once its membership is gone.
+  ///
+  /// Invariant: one `sync` for each membership ever seen, for as long as it runs (a team left
+  /// and joined again is a new membership). Guarded by `TeamSyncingTests`.
+  static func syncEachTeam(
+    in team: TeamOnScreen,
+    every interval: Duration,
+    clock: some Clock<Duration> = ContinuousClock(),
+    _ sync: @escaping @Sendable (TeamMembership, ServerLink) async -> Void,
+    lookingAlso look: (_ teamsChanged: Bool) async -> Void
+  ) async {
+    var links: [String: ServerLink] = [:]
+    var started: Set<TeamMembership.ID> = []
+    var teams = team.memberships.map(\.id)
+    await withDiscardingTaskGroup { group in
+      while !Task.isCancelled {
+        let current = await team.current()
+        for membership in current where started.insert(membership.id).inserted {
+          let link = links[membership.server] ?? ServerLink(server: membership.server)
+          links[membership.server] = link
+          group.addTask { await sync(membership, link) }
         }
-        group.addTask {
-          // NB: As often as the app looks for other instances' commits, a question another
-          // instance answered closes here. Only the questions are read, a small table: an
-          // app holding thousands of standups stays idle.
-          while !Task.isCancelled {
-            try? await Task.sleep(for: Self.lookInterval)
-            await team.askAboutDeletions(on: app)
-          }
-        }
+        await look(current.map(\.id) != teams)
+        teams = current.map(\.id)
+        try? await clock.sleep(for: interval)
       }
     }
   }
@@ -82,13 +105,13 @@ enum TeamSyncing {
   static let mostNamed = 3
 
   private static func show(
-    _ status: TeamSyncStatus, of name: String, _ lines: StatusLines, _ team: TeamOnScreen,
-    _ app: TerminalApp
+    _ status: TeamSyncStatus, of membership: TeamMembership, _ lines: StatusLines,
+    _ team: TeamOnScreen, _ app: TerminalApp
   ) async {
     let current = await team.current()
     let shared = await team.sharedStandups(among: current)
-    let names = team.memberships.map { $0.name(among: team.memberships) }
-    let said = await lines.saying(status, of: name, among: names)
+    let names = current.map { $0.name(among: current) }
+    let said = await lines.saying(status, of: membership.name(among: current), among: names)
     await app.showTeam(current.map { $0.name(among: current) }, status: said, shared: shared)
   }
 }

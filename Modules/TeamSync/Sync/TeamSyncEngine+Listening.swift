@@ -8,8 +8,10 @@ public import StorageClient
 // when one fails. A round itself (`round(on:role:)`) is in TeamSyncEngine.swift.
 
 extension TeamSyncEngine {
-  /// Syncs until cancelled: one connection, a round at each announcement of the server's and
-  /// each change of this machine's, and a new connection after a wait when one fails.
+  /// Syncs until cancelled, or until the machine leaves the team (it says why when the owner
+  /// removed it, and nothing when it left here): one connection, a round at each announcement of
+  /// the server's and each change of this machine's, and a new connection after a wait when one
+  /// fails.
   ///
   /// - Parameters:
   ///   - onStatus: Told whenever the status changes.
@@ -63,7 +65,10 @@ extension TeamSyncEngine {
         let waiting = (try? await waitingCount()) ?? 0
         let problem = await leavingIfRemoved(error)
         switch problem {
-        case .notAMember, .removed, .schema, .connection, .notJoined:
+        case .notJoined:
+          // NB: The machine left the team here (`team leave` in a shell): nothing to say.
+          return
+        case .notAMember, .removed, .schema, .connection:
           onStatus(.stopped(waiting: waiting, problem: problem))
           return
         case .unreachable, .noAnswer, .noFreeConnection, .busy, .failed, .refused, .untrusted,

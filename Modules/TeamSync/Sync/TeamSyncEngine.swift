@@ -154,10 +154,9 @@ public actor TeamSyncEngine {
       team: membership.team, role: role, on: connection, logger: logger)
     try await pushAgainWhatTheServerLost(from: machine, on: connection)
     round.pushed += try await pushWaiting(from: machine, on: connection)
-    let here = try await database.teamMembership(membership.id)
+    let here = try await place()
     let order = try await TeamServer.order(
-      team: membership.team, at: here?.lastSequence ?? 0, role: role, on: connection,
-      logger: logger)
+      team: membership.team, at: here.lastSequence, role: role, on: connection, logger: logger)
     let sendAgain = try await catchUp(
       with: order, from: here, as: role, on: connection, into: &round)
     try await pull(upTo: order.newest, as: role, on: connection, into: &round)
@@ -193,8 +192,7 @@ public actor TeamSyncEngine {
     into round: inout Round
   ) async throws {
     while true {
-      let after =
-        try await database.teamMembership(membership.id)?.lastSequence ?? membership.lastSequence
+      let after = try await place().lastSequence
       // NB: A server behind this machine has nothing after it to pull.
       guard after < newest else { break }
       let window: TeamServer.Window
@@ -224,6 +222,18 @@ public actor TeamSyncEngine {
       }
       if window.through <= after { break }
     }
+  }
+
+  /// This machine's membership of the team as it is now, with the place it has pulled to.
+  ///
+  /// - Throws: ``SyncProblem/notJoined`` once the machine has left the team (`team leave` in a
+  ///   shell while the app runs): the engine ends, rather than pull for a place it can no
+  ///   longer keep.
+  private func place() async throws -> TeamMembership {
+    guard let here = try await database.teamMembership(membership.id) else {
+      throw SyncProblem.notJoined
+    }
+    return here
   }
 
   /// Tells the server how far this machine has pulled, when that moved in this run of the

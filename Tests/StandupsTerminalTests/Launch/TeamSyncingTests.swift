@@ -1,7 +1,11 @@
-import StorageClient
+import Clocks
+import Foundation
+import Synchronization
+import TeamSync
 import Testing
 
 @testable import StandupsTerminal
+@testable import StorageClient
 
 struct TeamSyncingTests {
   @Test func changesNotAppliedAreNamedUpToThreeThenCounted() throws {
@@ -17,4 +21,73 @@ struct TeamSyncingTests {
     #expect(flood.hasSuffix(" 497 more of the team's changes were not applied here."))
     #expect(!flood.contains("change 4,"))
   }
+
+  /// The live app syncs each team this machine is in from when it joins it, not only those it was
+  /// in at launch: a team joined in a shell while the app runs starts its engine at the app's next
+  /// look, on the connection its server's other teams share; one left and joined again is a new
+  /// membership with an engine of its own.
+  @Test func aTeamJoinedWhileTheAppRunsSyncsOnItsServersSharedLink() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("each-team-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let database = StandupsDatabase(path: folder.appendingPathComponent("standups.sqlite").path)
+    _ = try await database.load()
+    let server = "postgresql://alice@127.0.0.1/team"
+    let platform = try await database.joinTeam(server: server, team: "platform", machine: UUID())
+    let team = TeamOnScreen(database: database, memberships: [platform])
+    let clock = TestClock()
+    let started = Mutex<[(team: String, id: TeamMembership.ID, link: ServerLink)]>([])
+    let (looks, looked) = AsyncStream.makeStream(of: Bool.self)
+
+    let syncing = Task {
+      await TeamSyncing.syncEachTeam(in: team, every: .seconds(2), clock: clock) {
+        membership, link in
+        started.withLock { $0.append((membership.team, membership.id, link)) }
+        await untilCancelled()
+      } lookingAlso: { teamsChanged in
+        looked.yield(teamsChanged)
+      }
+    }
+    var look = looks.makeAsyncIterator()
+    #expect(await look.next() == false)
+    #expect(started.withLock { $0.map(\.team) } == ["platform"])
+
+    // NB: Joined in a shell, and left and joined again: each a membership of its own.
+    let design = try await database.joinTeam(server: server, team: "design", machine: UUID())
+    _ = try await database.leaveTeam(platform.id)
+    let again = try await database.joinTeam(server: server, team: "platform", machine: UUID())
+    let elsewhere = try await database.joinTeam(
+      server: "postgresql://alice@db.example/team", team: "product", machine: UUID())
+    await advance(clock)
+    #expect(await look.next() == true, "the teams changed: the list's marks are drawn again")
+    let engines = started.withLock { $0 }
+    #expect(engines.map(\.id) == [platform.id, design.id, again.id, elsewhere.id])
+    #expect(engines[0].link === engines[1].link)
+    #expect(engines[1].link === engines[2].link)
+    #expect(engines[2].link !== engines[3].link)
+
+    await advance(clock)
+    #expect(await look.next() == false)
+    #expect(started.withLock { $0.count } == 4, "no team's engine started twice")
+    syncing.cancel()
+    await syncing.value
+  }
+
+  /// Advances `clock` past the app's next look, once the app waits for it.
+  func advance(_ clock: TestClock<Duration>) async {
+    while (try? await clock.checkSuspension()) != nil {}
+    await clock.advance(by: .seconds(2))
+  }
+
+  /// Returns once the task is cancelled: a fake engine, which runs until the app quits.
+  func untilCancelled() async {
+    let (stream, end) = AsyncStream.makeStream(of: Void.self)
+    await withTaskCancellationHandler {
+      for await _ in stream {}
+    } onCancel: {
+      end.finish()
+    }
+  }
+
 }

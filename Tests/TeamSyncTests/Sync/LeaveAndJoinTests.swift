@@ -78,4 +78,31 @@ struct LeaveAndJoinTests {
       #expect(try await alice.sync().pushed == 0)
     }
   }
+
+  /// `team leave` in a shell while the app runs: the team's engine ends at its next round,
+  /// without a word, rather than pull again and again for a place the machine no longer keeps.
+  @Test func aTeamLeftWhileItsEngineRunsEndsTheEngineQuietly() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Machine.platformMembers)
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
+      let (statuses, status) = AsyncStream.makeStream(of: TeamSyncStatus.self)
+      let engine = try await alice.engine()
+      let running = Task {
+        await engine.run(onStatus: { status.yield($0) }, onPulled: { _ in })
+        status.finish()
+      }
+      var told = statuses.makeAsyncIterator()
+      while let next = await told.next(), next != .online(waiting: 0) {}
+
+      let membership = try #require(try await alice.membership())
+      _ = try await alice.database.leaveTeam(membership.id)
+      try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's")))
+      try await bob.sync()
+      await running.value
+      var after: [TeamSyncStatus] = []
+      while let next = await told.next() { after.append(next) }
+      #expect(after.allSatisfy { $0 == .online(waiting: 0) }, "\(after)")
+      #expect(try await alice.standups()[id: Standup.mock.id]?.title != "Bob's")
+    }
+  }
 }
