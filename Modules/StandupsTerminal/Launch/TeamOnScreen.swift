@@ -151,10 +151,16 @@ struct TeamOnScreen: Sendable {
 /// that the count stays on the line however many teams there are.
 actor StatusLines {
   private var statuses: [String: TeamSyncStatus] = [:]
+  /// Teams whose engine stopped with something to say after the machine left them (the owner
+  /// removed it): no longer among the machine's teams, they still say so.
+  private var left: [String] = []
 
-  /// The status line once `team`'s engine says `status` (`nil`: nothing needs saying).
-  func saying(_ status: TeamSyncStatus, of team: String, among teams: [String]) -> String? {
+  /// The status line once `team`'s engine says `status` (`nil`: nothing needs saying), among the
+  /// teams this machine is in now.
+  func saying(_ status: TeamSyncStatus, of team: String, among current: [String]) -> String? {
     statuses[team] = status
+    if case .stopped = status, !current.contains(team), !left.contains(team) { left.append(team) }
+    let teams = current + left.filter { !current.contains($0) }
     var said: [(names: [String], status: TeamSyncStatus)] = []
     for name in teams {
       guard let status = statuses[name], status.needsSaying else { continue }
@@ -170,7 +176,9 @@ actor StatusLines {
     }
     guard teams.count > 1 else { return said.first?.status.line }
     let lines = said.map { names, status in
-      names.map { "“\($0)”" }.joined(separator: ", ") + ": \(status.line)"
+      // NB: A removal's line names its team already.
+      if case .stopped(_, .removed) = status { return status.line }
+      return names.map { "“\($0)”" }.joined(separator: ", ") + ": \(status.line)"
     }
     return lines.isEmpty ? nil : lines.joined(separator: " · ")
   }

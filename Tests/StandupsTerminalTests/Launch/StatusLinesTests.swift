@@ -40,4 +40,19 @@ struct StatusLinesTests {
     _ = await lines.saying(.online(waiting: 0), of: "design", among: teams)
     #expect(await lines.saying(.online(waiting: 0), of: "product", among: teams) == nil)
   }
+
+  /// The owner removed this machine from a team: the engine left it, so it is no longer among
+  /// the machine's teams, and its line still tells the user, beside the others'.
+  @Test func aTeamThisMachineWasRemovedFromStillSaysSo() async {
+    let lines = StatusLines()
+    let removed = TeamSyncStatus.stopped(
+      waiting: 0, problem: .removed(role: "alice", team: "platform", unsent: 0))
+    #expect(await lines.saying(removed, of: "platform", among: []) == removed.line)
+    let both = await lines.saying(
+      .offline(waiting: 1, problem: .noAnswer(server: server)), of: "design", among: ["design"])
+    #expect(
+      both
+        == "“design”: offline, the server does not answer — 1 change waiting · "
+        + "team: you are no longer in “platform” — its standups stay here as yours")
+  }
 }
