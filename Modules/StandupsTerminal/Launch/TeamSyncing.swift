@@ -58,7 +58,8 @@ enum TeamSyncing {
   /// leaves needs nothing here: its engine stops once its membership is gone.
   ///
   /// Invariant: one `sync` for each membership ever seen, for as long as it runs (a team left
-  /// and joined again is a new membership). Guarded by `TeamSyncingTests`.
+  /// and joined again is a new membership, and one joined again without leaving a new machine).
+  /// Guarded by `TeamSyncingTests`.
   static func syncEachTeam(
     in team: TeamOnScreen,
     every interval: Duration,
@@ -67,12 +68,16 @@ enum TeamSyncing {
     lookingAlso look: (_ teamsChanged: Bool) async -> Void
   ) async {
     var links: [String: ServerLink] = [:]
-    var started: Set<TeamMembership.ID> = []
+    // NB: By machine too: `team join` of a team this machine is in makes it another machine.
+    var started: Set<Engine> = []
     var teams = team.memberships.map(\.id)
     await withDiscardingTaskGroup { group in
       while !Task.isCancelled {
         let current = await team.current()
-        for membership in current where started.insert(membership.id).inserted {
+        for membership in current
+        where started.insert(Engine(membership: membership.id, machine: membership.machine))
+          .inserted
+        {
           let link = links[membership.server] ?? ServerLink(server: membership.server)
           links[membership.server] = link
           group.addTask { await sync(membership, link) }
@@ -82,6 +87,13 @@ enum TeamSyncing {
         try? await clock.sleep(for: interval)
       }
     }
+  }
+
+  /// An engine ``syncEachTeam(in:every:clock:_:lookingAlso:)`` started: one for each membership,
+  /// as each machine.
+  private struct Engine: Hashable {
+    var membership: TeamMembership.ID
+    var machine: UUID
   }
 
   /// How often the team's questions are read again for answers other instances of the app gave.

@@ -37,7 +37,12 @@ extension PostgresConnection {
             }
           }
         }
-        closeFuture.whenComplete { _ in resume(.failure(whyClosed())) }
+        closeFuture.whenComplete { _ in
+          // NB: Abandoned, the work is told so: what it waits on that heeds cancellation (a
+          // sleep, a task group's other children) ends, and a turn it waits for runs nothing.
+          work.withLock { $0 }?.cancel()
+          resume(.failure(whyClosed()))
+        }
       }
     } onCancel: {
       work.withLock { $0 }?.cancel()

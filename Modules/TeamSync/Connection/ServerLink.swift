@@ -36,6 +36,7 @@ public actor ServerLink {
   private var current: Open?
   private var users = 0
   private var opening: Task<Swift.Result<Open, SyncProblem>, Never>?
+  private var closing: Task<Void, Never>?
 
   /// A link to `server`, which connects when an engine first needs it.
   ///
@@ -91,6 +92,8 @@ public actor ServerLink {
     ) async throws -> Result {
       await turns.take()
       defer { turns.give() }
+      // NB: An engine stopped while it waited has nothing more to do here.
+      try Task.checkCancellation()
       return try await body()
     }
 
@@ -133,45 +136,51 @@ public actor ServerLink {
     }
   }
 
+  /// The open connection, or a new one: one connecting at a time, and none while the last is
+  /// still closing (a role limited to one connection has room for one only).
   private func opened() async -> Swift.Result<Open, SyncProblem> {
     if let current, !current.connection.isClosed { return .success(current) }
-    if let opening { return adopting(await opening.value) }
-    let server = self.server
-    let environment = self.environment
-    let logger = self.logger
+    if let opening {
+      let opened = await opening.value
+      // NB: Its task made it current; one that closed meanwhile is of no use: open another.
+      if case .success(let open) = opened, open.connection.isClosed { return await self.opened() }
+      return opened
+    }
+    await closing?.value
     let task = Task { () -> Swift.Result<Open, SyncProblem> in
-      let description: ConnectionDescription
-      let password: String?
-      do throws(ConnectionProblem) {
-        description = try ConnectionDescription(url: server, environment: environment)
-        password = try description.password(environment: environment)
-      } catch {
-        return .failure(.connection(error))
+      let opened = await Self.connect(to: server, environment: environment, logger: logger)
+      // NB: On the link, before any waiter resumes: a waiter finds it current.
+      opening = nil
+      if case .success(let open) = opened {
+        current = open
+        users = 0
       }
-      let verdict = DeadLinkDetection.Verdict()
-      do {
-        let connection = try await description.connect(
-          password: password, logger: logger, answerLimit: DeadLinkDetection.answerLimit,
-          verdict: verdict)
-        return .success(Open(connection: connection, description: description, verdict: verdict))
-      } catch {
-        return .failure(SyncProblem.from(error, for: description))
-      }
+      return opened
     }
     opening = task
-    defer { opening = nil }
-    return adopting(await task.value)
+    return await task.value
   }
 
-  /// `opened`, made the current connection by whichever of its waiters resumes first.
-  private func adopting(_ opened: Swift.Result<Open, SyncProblem>)
-    -> Swift.Result<Open, SyncProblem>
-  {
-    if case .success(let open) = opened, open !== current {
-      current = open
-      users = 0
+  private static func connect(
+    to server: String, environment: [String: String], logger: Logger
+  ) async -> Swift.Result<Open, SyncProblem> {
+    let description: ConnectionDescription
+    let password: String?
+    do throws(ConnectionProblem) {
+      description = try ConnectionDescription(url: server, environment: environment)
+      password = try description.password(environment: environment)
+    } catch {
+      return .failure(.connection(error))
     }
-    return opened
+    let verdict = DeadLinkDetection.Verdict()
+    do {
+      let connection = try await description.connect(
+        password: password, logger: logger, answerLimit: DeadLinkDetection.answerLimit,
+        verdict: verdict)
+      return .success(Open(connection: connection, description: description, verdict: verdict))
+    } catch {
+      return .failure(SyncProblem.from(error, for: description))
+    }
   }
 
   private func release(_ open: Open) async {
@@ -180,7 +189,9 @@ public actor ServerLink {
     guard users == 0 || open.connection.isClosed else { return }
     current = nil
     users = 0
-    try? await open.connection.close()
+    let closing = Task { _ = try? await open.connection.close() }
+    self.closing = closing
+    await closing.value
   }
 }
 

@@ -103,17 +103,24 @@ enum TeamServer {
   ) async throws {
     try await connection.query(
       "SET default_transaction_isolation = 'serializable'", logger: logger)
-    var wait = Duration.milliseconds(10)
-    while true {
-      do {
-        try await statement()
-        break
-      } catch let error as PSQLError
-        where error.serverInfo?[.sqlState] == "40001" && wait < .seconds(2)
-      {
-        try await Task.sleep(for: wait * Double.random(in: 0.5...1.5))
-        wait *= 2
+    do {
+      var wait = Duration.milliseconds(10)
+      while true {
+        do {
+          try await statement()
+          break
+        } catch let error as PSQLError
+          where error.serverInfo?[.sqlState] == "40001" && wait < .seconds(2)
+        {
+          try await Task.sleep(for: wait * Double.random(in: 0.5...1.5))
+          wait *= 2
+        }
       }
+    } catch {
+      // NB: Other teams' engines may go on on this connection (`ServerLink`): whatever ended the
+      // statement, the session reads committed again.
+      _ = try? await connection.query("RESET default_transaction_isolation", logger: logger)
+      throw error
     }
     try await connection.query("RESET default_transaction_isolation", logger: logger)
   }

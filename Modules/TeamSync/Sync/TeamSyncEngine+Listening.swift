@@ -22,6 +22,8 @@ extension TeamSyncEngine {
   ) async {
     while !Task.isCancelled {
       isEndingForAFlood = false
+      // NB: Set by this connection's body; a connection that failed before it ran was no flood's.
+      server = nil
       do {
         try await withServer { server in
           await self.connecting(on: server)
@@ -204,9 +206,10 @@ extension TeamSyncEngine {
   /// or the team's newest change is not the last one applied here (or the role can no longer
   /// see the team, which the round says). One statement when nothing waits here.
   func look(on connection: PostgresConnection, channel: String) async throws -> Look {
-    let here = try await database.teamMembership(membership.id)
+    // NB: A team left here makes a round, which ends the engine (`place()`).
+    guard let here = try await database.teamMembership(membership.id) else { return .round }
     let waiting = try await database.waitingTeamChangeCount(in: membership.id)
-    if gapSeen != nil || here?.resharePending == true || waiting > 0 {
+    if gapSeen != nil || here.resharePending || waiting > 0 {
       return .round
     }
     let rows = try await connection.query(
@@ -220,7 +223,7 @@ extension TeamSyncEngine {
     for try await row in rows.decode((String, Int64?).self) { found = row }
     guard let found else { return .round }
     guard found.channel == channel else { return .newChannel }
-    return (found.newest ?? 0) == (here?.lastSequence ?? 0) ? .nothing : .round
+    return (found.newest ?? 0) == here.lastSequence ? .nothing : .round
   }
 
   func waitingCount() async throws -> Int {

@@ -227,10 +227,12 @@ public actor TeamSyncEngine {
   /// This machine's membership of the team as it is now, with the place it has pulled to.
   ///
   /// - Throws: ``SyncProblem/notJoined`` once the machine has left the team (`team leave` in a
-  ///   shell while the app runs): the engine ends, rather than pull for a place it can no
-  ///   longer keep.
+  ///   shell while the app runs), or joined it again as another machine: the engine ends, rather
+  ///   than pull for a place it can no longer keep.
   private func place() async throws -> TeamMembership {
-    guard let here = try await database.teamMembership(membership.id) else {
+    guard let here = try await database.teamMembership(membership.id),
+      here.machine == membership.machine
+    else {
       throw SyncProblem.notJoined
     }
     return here
@@ -239,7 +241,7 @@ public actor TeamSyncEngine {
   /// Tells the server how far this machine has pulled, when that moved in this run of the
   /// engine: a prune keeps every change a machine still needs.
   private func reportPlace(on connection: PostgresConnection) async throws {
-    let pulled = try await database.teamMembership(membership.id)?.lastSequence ?? 0
+    let pulled = try await place().lastSequence
     guard pulled != reportedPlace else { return }
     try await TeamServer.reportPulled(
       through: pulled, machine: membership.machine, team: membership.team, on: connection,

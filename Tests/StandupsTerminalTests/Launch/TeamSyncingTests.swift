@@ -70,6 +70,14 @@ struct TeamSyncingTests {
     await advance(clock)
     #expect(await look.next() == false)
     #expect(started.withLock { $0.count } == 4, "no team's engine started twice")
+
+    // NB: `team join` of a team this machine is in makes it another machine there.
+    let asAnother = try await database.joinTeam(server: server, team: "design", machine: UUID())
+    #expect(asAnother.id == design.id)
+    await advance(clock)
+    _ = await look.next()
+    #expect(started.withLock { $0.map(\.id) }.last == design.id)
+    #expect(started.withLock { $0.count } == 5)
     syncing.cancel()
     await syncing.value
   }

@@ -142,6 +142,29 @@ struct ServerLinkTests {
     }
   }
 
+  /// A push that fails for a reason of its own leaves the session as it found it: the other
+  /// teams' statements on the shared connection still read committed.
+  @Test func aFailedSerializableStatementLeavesTheSharedSessionReadingCommitted() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.createRole("alice", password: "alice-secret")
+      let link = ServerLink(
+        server: server.url(for: "alice"), environment: ["PGPASSWORD": "alice-secret"])
+      let isolation = try await link.withConnection { open in
+        await #expect(throws: PSQLError.self) {
+          try await TeamServer.serializable(on: open.connection, logger: TestServer.logger) {
+            try await open.connection.query("SELECT 1 / 0", logger: TestServer.logger)
+          }
+        }
+        let rows = try await open.connection.query(
+          "SHOW default_transaction_isolation", logger: TestServer.logger)
+        var isolation = ""
+        for try await value in rows.decode(String.self) { isolation = value }
+        return isolation
+      }
+      #expect(isolation == "read committed")
+    }
+  }
+
   /// Alice's machine in "platform" (the mock, shared with bob) and "design" (the engineering
   /// mock, shared with carol), each member's machine up to date.
   func aliceInPlatformAndDesign(

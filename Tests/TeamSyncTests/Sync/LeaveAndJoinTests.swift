@@ -79,9 +79,13 @@ struct LeaveAndJoinTests {
     }
   }
 
-  /// `team leave` in a shell while the app runs: the team's engine ends at its next round,
-  /// without a word, rather than pull again and again for a place the machine no longer keeps.
-  @Test func aTeamLeftWhileItsEngineRunsEndsTheEngineQuietly() async throws {
+  /// `team leave` in a shell while the app runs, or `team join` of the same team: the team's
+  /// engine ends at its next round, without a word, rather than pull again and again for a place
+  /// the machine no longer keeps, or as a machine it no longer is.
+  @Test(arguments: [false, true])
+  func aTeamLeftOrJoinedAgainWhileItsEngineRunsEndsTheEngineQuietly(joiningAgain: Bool)
+    async throws
+  {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Machine.platformMembers)
       let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
@@ -95,7 +99,13 @@ struct LeaveAndJoinTests {
       while let next = await told.next(), next != .online(waiting: 0) {}
 
       let membership = try #require(try await alice.membership())
-      _ = try await alice.database.leaveTeam(membership.id)
+      if joiningAgain {
+        // NB: `team join` of the team it is in: the same membership, as another machine.
+        try await alice.database.joinTeam(
+          server: membership.server, team: membership.team, machine: UUID())
+      } else {
+        _ = try await alice.database.leaveTeam(membership.id)
+      }
       try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's")))
       try await bob.sync()
       await running.value
