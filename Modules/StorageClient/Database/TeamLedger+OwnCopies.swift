@@ -14,8 +14,14 @@ extension TeamLedger {
   /// says every machine holds it, and this machine's is kept as a personal copy of its own under
   /// a new ID: nothing of the team's differs here, and nothing of this machine's is lost or sent.
   /// Returns the copies' titles.
+  ///
+  /// The team's standup is compared as it ends once the `later` changes of the same pull are
+  /// applied: a machine back in a team it left holds the standup as the team's last changes made
+  /// it, not as it was first added, and a copy equal to that holds nothing the team's lacks.
+  /// Guarded by `LeaveAndJoinTests.backInTheTeamAfterEditsItHadPulledKeepsNoCopy`.
   static func keepApartOwnCopies(
-    of change: StandupsChange, makeID: () -> UUID, _ db: Database
+    of change: StandupsChange, later: ArraySlice<PulledTeamChange> = [], makeID: () -> UUID,
+    _ db: Database
   ) throws -> [String] {
     let theirs: [Standup]
     switch change {
@@ -32,6 +38,10 @@ extension TeamLedger {
           == 0,
         let own = try? StandupRows.fetchOne(db, id: standup.id), own != standup
       else { continue }
+      guard own != team(standup, after: later) else {
+        try StandupRecord.deleteOne(db, key: key)
+        continue
+      }
       let copy = Standup(
         id: Standup.ID(makeID()),
         attendees: IdentifiedArray(
@@ -49,5 +59,19 @@ extension TeamLedger {
       kept.append(copy.title)
     }
     return kept
+  }
+
+  /// `standup` with the `later` changes about it applied, as every machine applies them; those
+  /// that cannot be read are left out, as a pull skips them.
+  private static func team(_ standup: Standup, after later: ArraySlice<PulledTeamChange>)
+    -> Standup?
+  {
+    var standups: IdentifiedArrayOf<Standup> = [standup]
+    let id = standup.id.rawValue.uuidString
+    // NB: Only changes that name the standup are read: the others cannot touch it.
+    for pulled in later where pulled.tooLarge == nil && pulled.change.contains(id) {
+      if case .success(let change) = read(pulled.change) { change.apply(to: &standups) }
+    }
+    return standups[id: standup.id]
   }
 }

@@ -51,6 +51,26 @@ struct LeaveAndJoinTests {
     }
   }
 
+  /// Back in a team whose standup was edited after it was shared, with nothing changed
+  /// meanwhile: the machine's copy is the standup as the team's last changes made it, not as it
+  /// was first added, so none is kept apart and nothing is said of one.
+  @Test func backInTheTeamAfterEditsItHadPulledKeepsNoCopy() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Machine.platformMembers)
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
+      try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's")))
+      try await bob.sync()
+      try await alice.sync()
+      let membership = try #require(try await alice.database.teamMembership())
+
+      try await alice.database.leaveTeam()
+      try await alice.database.joinTeam(
+        server: membership.server, team: membership.team, machine: UUID())
+      #expect(try await alice.sync().report.keptApart.isEmpty)
+      #expect(try await alice.standups() == bob.standups())
+    }
+  }
+
   /// The same, when the owner pruned the history meanwhile: back in the team, the machine starts
   /// from the compacted state, which must keep apart what it changed while away as a replay does.
   @Test func backInAPrunedTeamItKeepsItsOwnMeetingApart() async throws {
