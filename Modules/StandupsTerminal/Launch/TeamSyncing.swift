@@ -41,10 +41,8 @@ enum TeamSyncing {
             }
           })
       } lookingAlso: { teamsChanged in
-        // NB: As often as the app looks for other instances' commits, a question another
-        // instance answered closes here. Only the questions are read, a small table, and the
-        // shared standups only when the teams changed: an app holding thousands of standups
-        // stays idle.
+        // NB: Only the questions (a small table) each look, the shared standups only when the
+        // teams changed: an app holding thousands of standups stays idle.
         if teamsChanged { await team.showSharedStandups(on: app) }
         await team.askAboutDeletions(on: app)
       }
