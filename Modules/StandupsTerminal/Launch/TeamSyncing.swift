@@ -23,30 +23,40 @@ enum TeamSyncing {
           dataFile: dataFile, on: app, waitingForTheDatabase: Self.lookInterval)
       else { return }
       let lines = StatusLines()
-      await syncEachTeam(in: team, every: Self.lookInterval) { membership, link in
-        let engine = TeamSyncEngine(database: team.database, membership: membership, link: link)
-        await engine.run(
-          onStatus: { status in
-            Task { await show(status, of: membership, lines, team, app) }
-          },
-          onPulled: { report in
-            Task { @MainActor in
-              app.lookForChangesElsewhere()
-              if let sentences = notApplied(report.skipped) { app.tell(sentences) }
-              if let sentAgain = report.sentAgainSentence { app.tell(sentAgain) }
-              if let keptApart = report.keptApartSentence { app.tell(keptApart) }
+      // NB: One task shows what the engines tell, in the order they tell it: a team's last word
+      // (a removal, say) is never drawn over by an earlier one that a task of its own delayed.
+      let (told, tell) = AsyncStream.makeStream(of: Told.self)
+      await withDiscardingTaskGroup { group in
+        group.addTask {
+          for await news in told {
+            switch news {
+            case .status(let status, let membership):
+              await show(status, of: membership, lines, team, app)
+            case .pulled(let report):
+              await show(report, team, app)
             }
-            if !report.deletedWhileChangedHere.isEmpty {
-              Task { await team.askAboutDeletions(on: app) }
-            }
-          })
-      } lookingAlso: { teamsChanged in
-        // NB: Only the questions (a small table) each look, the shared standups only when the
-        // teams changed: an app holding thousands of standups stays idle.
-        if teamsChanged { await team.showSharedStandups(on: app) }
-        await team.askAboutDeletions(on: app)
+          }
+        }
+        await syncEachTeam(in: team, every: Self.lookInterval) { membership, link in
+          let engine = TeamSyncEngine(database: team.database, membership: membership, link: link)
+          await engine.run(
+            onStatus: { tell.yield(.status($0, membership)) },
+            onPulled: { tell.yield(.pulled($0)) })
+        } lookingAlso: { teamsChanged in
+          // NB: Only the questions (a small table) each look, the shared standups only when the
+          // teams changed: an app holding thousands of standups stays idle.
+          if teamsChanged { await team.showSharedStandups(on: app) }
+          await team.askAboutDeletions(on: app)
+        }
+        tell.finish()
       }
     }
+  }
+
+  /// What an engine told, for the screen.
+  private enum Told: Sendable {
+    case status(TeamSyncStatus, TeamMembership)
+    case pulled(TeamPullReport)
   }
 
   /// Runs `sync` for each team of `team`'s database, from when this machine is in it, until
@@ -113,6 +123,17 @@ enum TeamSyncing {
 
   /// The most entries of a list of the team's a message names before it counts the rest.
   static let mostNamed = 3
+
+  private static func show(_ report: TeamPullReport, _ team: TeamOnScreen, _ app: TerminalApp) async
+  {
+    await MainActor.run {
+      app.lookForChangesElsewhere()
+      if let sentences = notApplied(report.skipped) { app.tell(sentences) }
+      if let sentAgain = report.sentAgainSentence { app.tell(sentAgain) }
+      if let keptApart = report.keptApartSentence { app.tell(keptApart) }
+    }
+    if !report.deletedWhileChangedHere.isEmpty { await team.askAboutDeletions(on: app) }
+  }
 
   private static func show(
     _ status: TeamSyncStatus, of membership: TeamMembership, _ lines: StatusLines,

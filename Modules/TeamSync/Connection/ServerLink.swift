@@ -90,9 +90,9 @@ public actor ServerLink {
     func inTurn<Result: Sendable>(
       _ body: @Sendable () async throws -> Result
     ) async throws -> Result {
-      await turns.take()
+      try await turns.take()
       defer { turns.give() }
-      // NB: An engine stopped while it waited has nothing more to do here.
+      // NB: An engine stopped just as its turn came has nothing more to do here.
       try Task.checkCancellation()
       return try await body()
     }
@@ -199,31 +199,63 @@ public actor ServerLink {
 ///
 /// A turn whose holder never ends (a statement the server never answers) holds only its own
 /// connection's turns: when that connection closes, the link opens another with turns of its own.
-private final class Turns: Sendable {
-  private let state = Mutex<(isTaken: Bool, waiting: [CheckedContinuation<Void, Never>])>(
-    (false, []))
+/// A waiter whose task is cancelled (its engine stopped, or its connection closed) leaves the
+/// line at once, so that nobody stays suspended behind such a holder. Guarded by
+/// `ServerLinkTurnsTests`.
+final class Turns: Sendable {
+  private struct Line {
+    var isTaken = false
+    var waiting: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+    var lastID = 0
+  }
+  private let line = Mutex(Line())
+  private enum Place { case holding, waiting, gone }
 
-  func take() async {
-    await withCheckedContinuation { continuation in
-      let isMine = state.withLock { state in
-        guard state.isTaken else {
-          state.isTaken = true
-          return true
+  /// Returns once the turn is the caller's; throws `CancellationError` if the caller's task is
+  /// cancelled first, the turn then not being the caller's.
+  func take() async throws {
+    let id = line.withLock { line in
+      line.lastID += 1
+      return line.lastID
+    }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        let place = line.withLock { line -> Place in
+          // NB: Under the lock: a cancellation handler that ran before this found nobody to
+          // take out of the line, and the flag it follows is already set.
+          if Task.isCancelled { return .gone }
+          guard line.isTaken else {
+            line.isTaken = true
+            return .holding
+          }
+          line.waiting.append((id, continuation))
+          return .waiting
         }
-        state.waiting.append(continuation)
-        return false
+        switch place {
+        case .holding: continuation.resume()
+        case .gone: continuation.resume(throwing: CancellationError())
+        case .waiting: break
+        }
       }
-      if isMine { continuation.resume() }
+    } onCancel: {
+      let waiter = line.withLock { line in
+        line.waiting.firstIndex { $0.id == id }.map { line.waiting.remove(at: $0).continuation }
+      }
+      waiter?.resume(throwing: CancellationError())
     }
   }
 
+  /// How many wait for the turn.
+  var waitingCount: Int { line.withLock { $0.waiting.count } }
+
+  /// Gives the turn to the first in line, if anyone waits.
   func give() {
-    let next = state.withLock { state in
-      guard !state.waiting.isEmpty else {
-        state.isTaken = false
-        return nil as CheckedContinuation<Void, Never>?
+    let next = line.withLock { line in
+      guard !line.waiting.isEmpty else {
+        line.isTaken = false
+        return nil as CheckedContinuation<Void, any Error>?
       }
-      return state.waiting.removeFirst()
+      return line.waiting.removeFirst().continuation
     }
     next?.resume()
   }

@@ -269,3 +269,41 @@ private final class Engines: Sendable {
     for task in running { task.cancel() }
   }
 }
+
+/// The turns a shared connection's engines take (`Turns`), without a server.
+@Suite(.timeLimit(.minutes(1)))
+struct ServerLinkTurnsTests {
+  /// An engine stopped while it waits behind a holder that never ends (a statement the server
+  /// never answers) leaves the line at once; the turn still passes in order to those after it.
+  @Test func aWaiterWhoseTaskIsCancelledLeavesTheLineAndTheTurnStillPasses() async throws {
+    let turns = Turns()
+    try await turns.take()
+    let (entered, enter) = AsyncStream.makeStream(of: String.self)
+    let stopped = Task {
+      try await turns.take()
+      enter.yield("stopped holds the turn")
+    }
+    while turns.waitingCount < 1 { await Task.yield() }
+    let next = Task {
+      try await turns.take()
+      enter.yield("next holds the turn")
+      turns.give()
+    }
+    while turns.waitingCount < 2 { await Task.yield() }
+    var told = entered.makeAsyncIterator()
+
+    stopped.cancel()
+    await #expect(throws: CancellationError.self) { try await stopped.value }
+    turns.give()
+    try await next.value
+    #expect(await told.next() == "next holds the turn")
+
+    let late = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      try await turns.take()
+    }
+    await #expect(throws: CancellationError.self) { try await late.value }
+    try await turns.take()
+    turns.give()
+  }
+}
