@@ -560,6 +560,8 @@ let package = Package(
       dependencies: [
         "Models", "PostgresTestServer", "StorageClient", "StorageTestSupport", "TeamSync",
         .identifiedCollections, .postgresNIO, .propertyBased,
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
       ],
       path: "Tests/TeamSyncTests"
     ),

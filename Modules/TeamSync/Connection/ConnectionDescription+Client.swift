@@ -116,7 +116,7 @@ extension ConnectionDescription {
     let connection = try await connect(
       password: password, logger: logger, answerLimit: answerLimit, verdict: verdict)
     do {
-      let result = try await connection.untilClosed(
+      let result = try await CloseWatch(connection).untilClosed(
         whyClosed: { verdict.whyClosed }, { try await body(connection) })
       try? await connection.close()
       return result

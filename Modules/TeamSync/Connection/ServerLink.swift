@@ -73,6 +73,8 @@ public actor ServerLink {
   final class Open: Sendable {
     let connection: PostgresConnection
     let description: ConnectionDescription
+    /// What ends each engine's work on the connection when it closes.
+    let closeWatch: CloseWatch
     private let verdict: DeadLinkDetection.Verdict
     private let turns = Turns()
     private let isEndedForAFlood = Atomic(false)
@@ -83,6 +85,7 @@ public actor ServerLink {
     ) {
       self.connection = connection
       self.description = description
+      self.closeWatch = CloseWatch(connection)
       self.verdict = verdict
     }
 
@@ -118,7 +121,7 @@ public actor ServerLink {
   /// too; closes the connection when the last of them is done. Every failure comes out as a
   /// ``SyncProblem``.
   ///
-  /// When the connection closes, `body` ends at once with why (`untilClosed`), as a
+  /// When the connection closes, `body` ends at once with why (`CloseWatch`), as a
   /// connection of its own would.
   func withConnection<Result: Sendable>(
     _ body: @escaping @Sendable (Open) async throws -> Result
@@ -126,7 +129,7 @@ public actor ServerLink {
     let open = try await opened().get()
     users += 1
     do {
-      let result = try await open.connection.untilClosed(
+      let result = try await open.closeWatch.untilClosed(
         whyClosed: { open.whyClosed }, { try await body(open) })
       await release(open)
       return result

@@ -1,0 +1,57 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+import Testing
+
+@testable import TeamSync
+
+/// Work on a connection ends as soon as the connection closes (`CloseWatch`), and the watch
+/// holds only the calls running: one connection the teams share for hours does not grow.
+@Suite(.timeLimit(.minutes(1)))
+struct CloseWatchTests {
+  @Test func callsThatEndLeaveNothingOnTheWatch() async throws {
+    let closed = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Void.self)
+    defer { closed.succeed() }
+    let watch = CloseWatch(closed.futureResult)
+    for number in 1...100 {
+      let answer = try await watch.untilClosed {
+        #expect(watch.waitingCount == 1)
+        return number
+      }
+      #expect(answer == number)
+    }
+    await #expect(throws: Oops.self) { try await watch.untilClosed { throw Oops() } }
+    #expect(watch.waitingCount == 0)
+  }
+
+  @Test func workTheConnectionsCloseAbandonsEndsWithWhyAndIsCancelled() async throws {
+    let closed = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Void.self)
+    let watch = CloseWatch(closed.futureResult)
+    let (started, start) = AsyncStream.makeStream(of: Void.self)
+    let wasCancelled = Mutex(false)
+    let waiting = Task {
+      try await watch.untilClosed(whyClosed: { Oops() }) {
+        start.yield()
+        // NB: A statement the server never answers: nothing ends it but cancellation.
+        let (never, _) = AsyncStream.makeStream(of: Void.self)
+        for await _ in never {}
+        wasCancelled.withLock { $0 = Task.isCancelled }
+      }
+    }
+    var didStart = started.makeAsyncIterator()
+    await didStart.next()
+
+    closed.succeed()
+    await #expect(throws: Oops.self) { try await waiting.value }
+    #expect(watch.waitingCount == 0)
+    while !wasCancelled.withLock({ $0 }) { await Task.yield() }
+
+    let ran = Mutex(false)
+    await #expect(throws: ServerClosedTheConnection.self) {
+      try await watch.untilClosed { ran.withLock { $0 = true } }
+    }
+    #expect(!ran.withLock { $0 })
+  }
+
+  private struct Oops: Error {}
+}
