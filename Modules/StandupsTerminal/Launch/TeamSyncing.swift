@@ -1,5 +1,6 @@
 import Foundation
 import StorageClient
+import Synchronization
 import TeamSync
 
 /// The teams' servers beside the live app: for each team this machine is in, a
@@ -23,40 +24,70 @@ enum TeamSyncing {
           dataFile: dataFile, on: app, waitingForTheDatabase: Self.lookInterval)
       else { return }
       let lines = StatusLines()
-      // NB: One task shows what the engines tell, in the order they tell it: a team's last word
-      // (a removal, say) is never drawn over by an earlier one that a task of its own delayed.
-      let (told, tell) = AsyncStream.makeStream(of: Told.self)
+      let told = Told()
       await withDiscardingTaskGroup { group in
         group.addTask {
-          for await news in told {
-            switch news {
-            case .status(let status, let membership):
+          for await _ in told.news {
+            let (report, statuses) = told.take()
+            if !report.isEmpty { await show(report, team, app) }
+            for (status, membership) in statuses {
               await show(status, of: membership, lines, team, app)
-            case .pulled(let report):
-              await show(report, team, app)
             }
           }
         }
         await syncEachTeam(in: team, every: Self.lookInterval) { membership, link in
           let engine = TeamSyncEngine(database: team.database, membership: membership, link: link)
           await engine.run(
-            onStatus: { tell.yield(.status($0, membership)) },
-            onPulled: { tell.yield(.pulled($0)) })
+            onStatus: { told.status($0, of: membership) },
+            onPulled: { told.pulled($0) })
         } lookingAlso: { teamsChanged in
           // NB: Only the questions (a small table) each look, the shared standups only when the
           // teams changed: an app holding thousands of standups stays idle.
           if teamsChanged { await team.showSharedStandups(on: app) }
           await team.askAboutDeletions(on: app)
         }
-        tell.finish()
+        told.finish()
       }
     }
   }
 
-  /// What an engine told, for the screen.
-  private enum Told: Sendable {
-    case status(TeamSyncStatus, TeamMembership)
-    case pulled(TeamPullReport)
+  /// What the engines told that the screen has yet to show, for the one task that shows it:
+  /// each team's last status, and the pulls' reports merged.
+  ///
+  /// Invariant: what waits is one status a team and one report, however fast the engines tell
+  /// (a member's rounds, four a second); and a team's last word (a removal, say) is never drawn
+  /// over by an earlier one. Guarded by `TeamSyncingTests`.
+  final class Told: Sendable {
+    /// Says there is something to show; one signal waits at most.
+    let news: AsyncStream<Void>
+    private let signal: AsyncStream<Void>.Continuation
+    private let waiting = Mutex<
+      (report: TeamPullReport, statuses: [TeamMembership.ID: (TeamSyncStatus, TeamMembership)])
+    >((TeamPullReport(), [:]))
+
+    init() {
+      (news, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    func status(_ status: TeamSyncStatus, of membership: TeamMembership) {
+      waiting.withLock { $0.statuses[membership.id] = (status, membership) }
+      signal.yield()
+    }
+
+    func pulled(_ report: TeamPullReport) {
+      waiting.withLock { $0.report.merge(report) }
+      signal.yield()
+    }
+
+    /// What waits, leaving nothing.
+    func take() -> (report: TeamPullReport, statuses: [(TeamSyncStatus, TeamMembership)]) {
+      waiting.withLock { waiting in
+        defer { waiting = (TeamPullReport(), [:]) }
+        return (waiting.report, Array(waiting.statuses.values))
+      }
+    }
+
+    func finish() { signal.finish() }
   }
 
   /// Runs `sync` for each team of `team`'s database, from when this machine is in it, until

@@ -71,15 +71,6 @@ final class CloseWatch: Sendable {
       try await withCheckedThrowingContinuation { continuation in
         caller.withLock { $0 = continuation }
         guard !Task.isCancelled else { return resume(.failure(CancellationError())) }
-        work.withLock {
-          $0 = Task {
-            do {
-              resume(.success(try await body()))
-            } catch {
-              resume(.failure(error))
-            }
-          }
-        }
         let closed: @Sendable () -> Void = {
           // NB: Abandoned, the work is told so: what it waits on that heeds cancellation (a
           // sleep, a turn) ends, and a turn it waits for runs nothing.
@@ -90,7 +81,19 @@ final class CloseWatch: Sendable {
           if !watchers.isClosed { watchers.waiting[id] = closed }
           return watchers.isClosed
         }
-        if isClosed { closed() }
+        guard !isClosed else { return resume(.failure(whyClosed())) }
+        work.withLock {
+          $0 = Task {
+            do {
+              resume(.success(try await body()))
+            } catch {
+              resume(.failure(error))
+            }
+          }
+        }
+        // NB: A close or a cancellation that came before the work had a task found none to
+        // cancel; the caller it resumed is gone.
+        if caller.withLock({ $0 == nil }) { work.withLock { $0 }?.cancel() }
       }
     } onCancel: {
       work.withLock { $0 }?.cancel()

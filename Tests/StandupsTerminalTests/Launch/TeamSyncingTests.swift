@@ -1,5 +1,6 @@
 import Clocks
 import Foundation
+import Models
 import Synchronization
 import TeamSync
 import Testing
@@ -20,6 +21,36 @@ struct TeamSyncingTests {
     #expect(flood.hasPrefix(skipped.prefix(3).map(\.sentence).joined(separator: " ")))
     #expect(flood.hasSuffix(" 497 more of the team's changes were not applied here."))
     #expect(!flood.contains("change 4,"))
+  }
+
+  /// However fast the engines tell, what waits for the screen is one status a team (its last)
+  /// and one report; the screen's task is signalled at most once for it.
+  @Test func whatTheEnginesTellWaitsAsEachTeamsLastStatusAndOneReport() async throws {
+    let server = "postgresql://alice@127.0.0.1/team"
+    let platform = TeamMembership(id: 1, server: server, team: "platform", machine: UUID())
+    let design = TeamMembership(id: 2, server: server, team: "design", machine: UUID())
+    let removed = TeamSyncStatus.stopped(
+      waiting: 0, problem: .removed(role: "alice", team: "design", unsent: 0))
+    let told = TeamSyncing.Told()
+    for number in 1...1000 {
+      told.status(.online(waiting: number), of: platform)
+      told.status(.online(waiting: number), of: design)
+      var report = TeamPullReport()
+      report.standupIDs = [Standup.ID(UUID())]
+      told.pulled(report)
+    }
+    told.status(removed, of: design)
+    told.status(.online(waiting: 0), of: platform)
+
+    let (report, statuses) = told.take()
+    #expect(report.standupIDs.count == 1000)
+    #expect(
+      Dictionary(uniqueKeysWithValues: statuses.map { ($1.team, $0) })
+        == ["platform": .online(waiting: 0), "design": removed])
+    let (nothing, none) = told.take()
+    #expect(nothing.isEmpty && none.isEmpty)
+    told.finish()
+    #expect(await told.news.reduce(0) { count, _ in count + 1 } == 1)
   }
 
   /// The live app syncs each team this machine is in from when it joins it, not only those it was

@@ -274,29 +274,34 @@ private final class Engines: Sendable {
 @Suite(.timeLimit(.minutes(1)))
 struct ServerLinkTurnsTests {
   /// An engine stopped while it waits behind a holder that never ends (a statement the server
-  /// never answers) leaves the line at once; the turn still passes in order to those after it.
-  @Test func aWaiterWhoseTaskIsCancelledLeavesTheLineAndTheTurnStillPasses() async throws {
+  /// never answers) leaves the line at once; the others keep their places and take their turns
+  /// in the order they came.
+  @Test func aWaiterWhoseTaskIsCancelledLeavesTheLineAndTheOthersKeepTheirOrder() async throws {
     let turns = Turns()
     try await turns.take()
-    let (entered, enter) = AsyncStream.makeStream(of: String.self)
-    let stopped = Task {
-      try await turns.take()
-      enter.yield("stopped holds the turn")
+    let (held, hold) = AsyncStream.makeStream(of: String.self)
+    let waiter = { @Sendable (name: String) in
+      Task {
+        try await turns.take()
+        hold.yield(name)
+        turns.give()
+      }
     }
+    let first = waiter("first")
     while turns.waitingCount < 1 { await Task.yield() }
-    let next = Task {
-      try await turns.take()
-      enter.yield("next holds the turn")
-      turns.give()
-    }
+    let stopped = waiter("stopped")
     while turns.waitingCount < 2 { await Task.yield() }
-    var told = entered.makeAsyncIterator()
+    let last = waiter("last")
+    while turns.waitingCount < 3 { await Task.yield() }
 
     stopped.cancel()
     await #expect(throws: CancellationError.self) { try await stopped.value }
+    #expect(turns.waitingCount == 2)
     turns.give()
-    try await next.value
-    #expect(await told.next() == "next holds the turn")
+    try await first.value
+    try await last.value
+    hold.finish()
+    #expect(await held.reduce(into: []) { $0.append($1) } == ["first", "last"])
 
     let late = Task {
       withUnsafeCurrentTask { $0?.cancel() }
