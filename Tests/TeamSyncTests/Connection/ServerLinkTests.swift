@@ -21,11 +21,7 @@ struct ServerLinkTests {
       let engines = try await Engines(alice, sharing: true)
       defer { engines.stop() }
 
-      try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's")))
-      try await bob.sync()
-      try await carol.database.apply(
-        .edited(Standup.engineeringMock.id, StandupEdit(title: "Carol's")))
-      try await carol.sync()
+      try await renameEachTeamsStandup(bob, carol)
       try await engines.waitUntil {
         try await alice.standups().map(\.title) == ["Bob's", "Carol's"]
       }
@@ -70,11 +66,7 @@ struct ServerLinkTests {
           """, logger: TestServer.logger)
       }
       try await engines.waitUntil { await engines.platform.quietUntil != nil }
-      try await carol.database.apply(
-        .edited(Standup.engineeringMock.id, StandupEdit(title: "Carol's")))
-      try await carol.sync()
-      try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's")))
-      try await bob.sync()
+      try await renameEachTeamsStandup(bob, carol)
       try await engines.waitUntil {
         try await alice.standups().map(\.title) == ["Bob's", "Carol's"]
       }
@@ -96,11 +88,7 @@ struct ServerLinkTests {
           team: "design", roles: [server.role("alice")], on: connection, logger: TestServer.logger)
       }
       try await engines.waitUntil(whateverTheProblems: true) { engines.designStopped }
-      try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's")))
-      try await bob.sync()
-      try await carol.database.apply(
-        .edited(Standup.engineeringMock.id, StandupEdit(title: "Carol's")))
-      try await carol.sync()
+      try await renameEachTeamsStandup(bob, carol)
       try await engines.waitUntil { try await alice.standups().map(\.title).first == "Bob's" }
       #expect(try await alice.standups().map(\.title) == ["Bob's", "Engineering"])
       #expect(try await alice.database.teamMemberships().map(\.team) == ["platform"])
@@ -163,6 +151,15 @@ struct ServerLinkTests {
       }
       #expect(isolation == "read committed")
     }
+  }
+
+  /// bob renames "platform"'s standup "Bob's", and carol "design"'s "Carol's"; each syncs.
+  func renameEachTeamsStandup(_ bob: Machine, _ carol: Machine) async throws {
+    try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's")))
+    try await bob.sync()
+    try await carol.database.apply(
+      .edited(Standup.engineeringMock.id, StandupEdit(title: "Carol's")))
+    try await carol.sync()
   }
 
   /// Alice's machine in "platform" (the mock, shared with bob) and "design" (the engineering

@@ -21,8 +21,7 @@ struct LeaveAndJoinTests {
       try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's")))
       try await bob.sync()
 
-      try await alice.database.joinTeam(
-        server: membership.server, team: membership.team, machine: UUID())
+      try await alice.joinAgain(membership)
       let round = try await alice.sync()
       #expect(round.report.keptApart == ["Alice's (kept here)"])
       let standups = try await alice.standups()
@@ -37,35 +36,25 @@ struct LeaveAndJoinTests {
     }
   }
 
-  @Test func backInTheTeamWithNothingChangedMeanwhileKeepsNoCopy() async throws {
+  /// Back in the team with nothing changed meanwhile, whether or not the team's standup was
+  /// edited after it was shared: the machine's copy is the standup as the team's last changes
+  /// made it, not as it was first added, so none is kept apart and nothing is said of one.
+  @Test(arguments: [false, true])
+  func backInTheTeamWithNothingChangedMeanwhileKeepsNoCopy(afterEditsItHadPulled: Bool)
+    async throws
+  {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Machine.platformMembers)
       let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
+      if afterEditsItHadPulled {
+        try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's")))
+        try await bob.sync()
+        try await alice.sync()
+      }
       let membership = try #require(try await alice.database.teamMembership())
 
       try await alice.database.leaveTeam()
-      try await alice.database.joinTeam(
-        server: membership.server, team: membership.team, machine: UUID())
-      #expect(try await alice.sync().report.keptApart.isEmpty)
-      #expect(try await alice.standups() == bob.standups())
-    }
-  }
-
-  /// Back in a team whose standup was edited after it was shared, with nothing changed
-  /// meanwhile: the machine's copy is the standup as the team's last changes made it, not as it
-  /// was first added, so none is kept apart and nothing is said of one.
-  @Test func backInTheTeamAfterEditsItHadPulledKeepsNoCopy() async throws {
-    try await TestServer.withTestServer { server in
-      try await server.makeTeam("platform", members: Machine.platformMembers)
-      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
-      try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's")))
-      try await bob.sync()
-      try await alice.sync()
-      let membership = try #require(try await alice.database.teamMembership())
-
-      try await alice.database.leaveTeam()
-      try await alice.database.joinTeam(
-        server: membership.server, team: membership.team, machine: UUID())
+      try await alice.joinAgain(membership)
       #expect(try await alice.sync().report.keptApart.isEmpty)
       #expect(try await alice.standups() == bob.standups())
     }
@@ -85,8 +74,7 @@ struct LeaveAndJoinTests {
       try await alice.database.apply(.meetingRecorded(meeting, standup: .mock))
       _ = try await prune(server)
 
-      try await alice.database.joinTeam(
-        server: membership.server, team: membership.team, machine: UUID())
+      try await alice.joinAgain(membership)
       let round = try await alice.sync()
       #expect(round.report.startedFromCompactedState != nil)
       #expect(round.report.keptApart == ["\(Standup.mock.displayTitle) (kept here)"])
@@ -121,8 +109,7 @@ struct LeaveAndJoinTests {
       let membership = try #require(try await alice.membership())
       if joiningAgain {
         // NB: `team join` of the team it is in: the same membership, as another machine.
-        try await alice.database.joinTeam(
-          server: membership.server, team: membership.team, machine: UUID())
+        try await alice.joinAgain(membership)
       } else {
         _ = try await alice.database.leaveTeam(membership.id)
       }
@@ -134,5 +121,13 @@ struct LeaveAndJoinTests {
       #expect(after.allSatisfy { $0 == .online(waiting: 0) }, "\(after)")
       #expect(try await alice.standups()[id: Standup.mock.id]?.title != "Bob's")
     }
+  }
+}
+
+extension Machine {
+  /// `standups team join` of the team `membership` names, as a new machine.
+  fileprivate func joinAgain(_ membership: TeamMembership) async throws {
+    try await database.joinTeam(
+      server: membership.server, team: membership.team, machine: UUID())
   }
 }
