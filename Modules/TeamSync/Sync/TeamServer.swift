@@ -29,6 +29,16 @@ enum TeamServer {
     } catch let error as TeamSchemaError {
       throw SyncProblem.schema(error)
     }
+    return try await requireMembership(team: team, role: role, on: connection, logger: logger)
+  }
+
+  /// Throws unless the connected role is still a member of `team`, in one statement: what a
+  /// round checks first, the schema having been checked when the connection was taken
+  /// (``checkAccess(team:role:on:logger:)``). Returns the team's channel.
+  @discardableResult
+  static func requireMembership(
+    team: String, role: String, on connection: PostgresConnection, logger: Logger
+  ) async throws -> String {
     // NB: Row-level security shows a role only the teams it is a member of.
     let rows = try await connection.query(
       "SELECT channel FROM standups_team.teams WHERE name = \(team)", logger: logger)

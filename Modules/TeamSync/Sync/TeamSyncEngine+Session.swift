@@ -28,6 +28,8 @@ extension TeamSyncEngine {
     let description = try ConnectionDescription(url: membership.server, environment: environment)
     let connection = try await description.connect(
       password: description.password(environment: environment), logger: logger)
+    try await TeamServer.checkAccess(
+      team: membership.team, role: description.user, on: connection, logger: logger)
     return Session(engine: self, connection: connection, role: description.user)
   }
 }

@@ -91,7 +91,10 @@ public actor TeamSyncEngine {
     do {
       return try await withServer { server in
         var round = try await server.inTurn {
-          try await self.round(on: server.connection, role: server.role)
+          try await TeamServer.checkAccess(
+            team: self.membership.team, role: server.role, on: server.connection,
+            logger: self.logger)
+          return try await self.round(on: server.connection, role: server.role)
         }
         for _ in 1...3 where round.waitingAt != nil {
           try await Task.sleep(for: Self.gapGrace)
@@ -141,6 +144,9 @@ public actor TeamSyncEngine {
 
   /// One round on an open connection: push this machine's waiting changes, read the team's
   /// order, pull and apply what is new, and tell the server how far this machine has pulled.
+  /// Its caller checked the schema when it took the connection (`TeamServer.checkAccess`); the
+  /// round checks only that the role is still in the team, before the recoveries read a history
+  /// that row-level security would hide from a member removed.
   ///
   /// The recoveries are the calls between those steps (TeamSyncEngine+Recovery.swift), each of
   /// which finds nothing to do on an ordinary round: before the push, changes the server
@@ -150,7 +156,7 @@ public actor TeamSyncEngine {
   func round(on connection: PostgresConnection, role: String) async throws -> Round {
     var round = Round()
     let machine = MemberMachine(madeBy: role, machine: membership.machine)
-    try await TeamServer.checkAccess(
+    try await TeamServer.requireMembership(
       team: membership.team, role: role, on: connection, logger: logger)
     try await pushAgainWhatTheServerLost(from: machine, on: connection)
     round.pushed += try await pushWaiting(from: machine, on: connection)
