@@ -86,8 +86,22 @@ public struct TeamPullReport: Equatable, Sendable {
 
   /// Standups of this machine's own (not shared) that the team shares too, with other values
   /// (a machine back in a team it left, with edits made meanwhile): the team's took their
-  /// place, and each was kept here as a personal copy, under the title given.
-  public var keptApart: [String] = []
+  /// place, and each was kept here as a personal copy.
+  public var keptApart: [KeptCopy] = []
+
+  /// A standup of this machine's own that a pull kept apart as a personal copy.
+  public struct KeptCopy: Equatable, Sendable {
+    /// The standup as this machine held it, under the team's ID.
+    public var held: Standup
+    /// The personal copy, under IDs of its own and the title "… (kept here)".
+    public var copy: Standup
+
+    /// `held`, kept apart as `copy`.
+    public init(held: Standup, copy: Standup) {
+      self.held = held
+      self.copy = copy
+    }
+  }
 
   /// A report of nothing applied.
   public init() {}
@@ -112,7 +126,7 @@ public struct TeamPullReport: Equatable, Sendable {
   /// What the user is told of the standups kept apart, or `nil`.
   public var keptApartSentence: String? {
     guard !keptApart.isEmpty else { return nil }
-    let named = keptApart.prefix(3).map { "“\($0)”" }.joined(separator: ", ")
+    let named = keptApart.prefix(3).map { "“\($0.copy.title)”" }.joined(separator: ", ")
     let more = keptApart.count > 3 ? ", and \(keptApart.count - 3) more" : ""
     return "The team shares standups this machine held as its own, with other values: the "
       + "team's are shown as shared, and yours are kept here as \(named)\(more)."

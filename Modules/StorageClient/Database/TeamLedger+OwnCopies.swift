@@ -13,23 +13,21 @@ extension TeamLedger {
   /// file). When this machine's copy has other values, the team's takes its place, as the order
   /// says every machine holds it, and this machine's is kept as a personal copy of its own under
   /// a new ID: nothing of the team's differs here, and nothing of this machine's is lost or sent.
-  /// Returns the copies' titles.
   ///
-  /// The team's standup is compared as it ends once the `later` changes of the same pull are
-  /// applied: a machine back in a team it left holds the standup as the team's last changes made
-  /// it, not as it was first added, and a copy equal to that holds nothing the team's lacks.
-  /// Guarded by `LeaveAndJoinTests.backInTheTeamAfterEditsItHadPulledKeepsNoCopy`.
+  /// The team's standup is compared as the change adds it; a machine back in a team it left
+  /// holds it as the team's last changes made it, which later changes of the pull may reach. So
+  /// once the pull has caught up, the copies equal to the team's standup are removed again
+  /// (``removeCopiesTheTeamCaughtUpWith(_:_:)``).
   static func keepApartOwnCopies(
-    of change: StandupsChange, later: ArraySlice<PulledTeamChange> = [], makeID: () -> UUID,
-    _ db: Database
-  ) throws -> [String] {
+    of change: StandupsChange, makeID: () -> UUID, _ db: Database
+  ) throws -> [TeamPullReport.KeptCopy] {
     let theirs: [Standup]
     switch change {
     case .added(let standups): theirs = standups
     case .meetingRecorded(_, let standup): theirs = [standup]
     case .edited, .deleted: return []
     }
-    var kept: [String] = []
+    var kept: [TeamPullReport.KeptCopy] = []
     for standup in theirs {
       let key = standup.id.rawValue.uuidString
       guard
@@ -38,10 +36,6 @@ extension TeamLedger {
           == 0,
         let own = try? StandupRows.fetchOne(db, id: standup.id), own != standup
       else { continue }
-      guard own != team(standup, after: later) else {
-        try StandupRecord.deleteOne(db, key: key)
-        continue
-      }
       let copy = Standup(
         id: Standup.ID(makeID()),
         attendees: IdentifiedArray(
@@ -56,22 +50,26 @@ extension TeamLedger {
         title: "\(own.displayTitle) (kept here)")
       try StandupRecord.deleteOne(db, key: key)
       _ = try StandupsDatabase.write(.added([copy]), replacing: nil, db)
-      kept.append(copy.title)
+      kept.append(TeamPullReport.KeptCopy(held: own, copy: copy))
     }
     return kept
   }
 
-  /// `standup` with the `later` changes about it applied, as every machine applies them; those
-  /// that cannot be read are left out, as a pull skips them.
-  private static func team(_ standup: Standup, after later: ArraySlice<PulledTeamChange>)
-    -> Standup?
-  {
-    var standups: IdentifiedArrayOf<Standup> = [standup]
-    let id = standup.id.rawValue.uuidString
-    // NB: Only changes that name the standup are read: the others cannot touch it.
-    for pulled in later where pulled.tooLarge == nil && pulled.change.contains(id) {
-      if case .success(let change) = read(pulled.change) { change.apply(to: &standups) }
+  /// Removes each copy of `kept` whose standup the team now holds as this machine held it, the
+  /// copy untouched since: the copy holds nothing the team's lacks. Returns the copies still
+  /// kept. Guarded by `LeaveAndJoinTests.backInTheTeamWithNothingChangedMeanwhileKeepsNoCopy`.
+  static func removeCopiesTheTeamCaughtUpWith(
+    _ kept: [TeamPullReport.KeptCopy], _ db: Database
+  ) throws -> [TeamPullReport.KeptCopy] {
+    var stillKept: [TeamPullReport.KeptCopy] = []
+    for kept in kept {
+      guard try StandupRows.fetchOne(db, id: kept.copy.id) == kept.copy else { continue }
+      guard try StandupRows.fetchOne(db, id: kept.held.id) == kept.held else {
+        stillKept.append(kept)
+        continue
+      }
+      try StandupRecord.deleteOne(db, key: kept.copy.id.rawValue.uuidString)
     }
-    return standups[id: standup.id]
+    return stillKept
   }
 }

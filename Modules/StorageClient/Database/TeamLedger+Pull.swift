@@ -32,7 +32,7 @@ extension TeamLedger {
     var touched = Set<Standup.ID>()
     var seen = try machinesSeen(in: team, db)
     var seenNow: [MemberMachine: Int64] = [:]
-    for (index, change) in pulled.enumerated() {
+    for change in pulled {
       // NB: A pull made again from the start (the server forgot changes: `rewind`) meets
       // changes applied here already; each machine's come in the order it numbered them.
       let from = MemberMachine(madeBy: change.madeBy, machine: change.machine)
@@ -60,8 +60,7 @@ extension TeamLedger {
       let refusal =
         decoded.bringsBack
         ? try bringBack(
-          decoded, from: change, before: pulled[(index + 1)...], isOwn: isOwn, outbox, at: now,
-          makeID: makeID, into: &report, db)
+          decoded, from: change, isOwn: isOwn, outbox, at: now, makeID: makeID, into: &report, db)
         : try writeUnlessRefused(decoded, db)
       if let problem = refusal {
         report.skipped.append(

@@ -228,6 +228,10 @@ public actor TeamSyncEngine {
       }
       if window.through <= after { break }
     }
+    // NB: A copy kept apart at a standup's add may hold nothing the team's standup lacks once
+    // the later windows are applied.
+    round.report.keptApart = try await database.removeCopiesTheTeamCaughtUpWith(
+      round.report.keptApart)
   }
 
   /// This machine's membership of the team as it is now, with the place it has pulled to.
