@@ -20,7 +20,7 @@ extension TeamLedger {
   ///   told (a pulled change's is): the state cannot say whether its author had seen it.
   /// - A standup of the state that is here but not shared (this machine left the team and joined
   ///   it again, and changed it meanwhile) is kept apart as a personal copy, as a replay keeps it
-  ///   (``keepApartOwnCopies(of:later:makeID:_:)``): a machine that starts from the state loses
+  ///   (``keepApartOwnCopies(of:makeID:_:)``): a machine that starts from the state loses
   ///   nothing a replay would have kept.
   /// - A shared standup the state lacks was deleted by the team, and is deleted here too, unless
   ///   its share is still on its way to the server, or this machine changed it (a change still

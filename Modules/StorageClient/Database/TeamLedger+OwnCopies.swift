@@ -57,14 +57,15 @@ extension TeamLedger {
 
   /// Removes each copy of `kept` whose standup the team now holds as this machine held it, the
   /// copy untouched since: the copy holds nothing the team's lacks. Returns the copies still
-  /// kept. Guarded by `LeaveAndJoinTests.backInTheTeamWithNothingChangedMeanwhileKeepsNoCopy`.
+  /// kept (a copy the user has deleted meanwhile is not among them; one they changed is).
+  /// Guarded by `LeaveAndJoinTests.backInTheTeamWithNothingChangedMeanwhileKeepsNoCopy`.
   static func removeCopiesTheTeamCaughtUpWith(
     _ kept: [TeamPullReport.KeptCopy], _ db: Database
   ) throws -> [TeamPullReport.KeptCopy] {
     var stillKept: [TeamPullReport.KeptCopy] = []
     for kept in kept {
-      guard try StandupRows.fetchOne(db, id: kept.copy.id) == kept.copy else { continue }
-      guard try StandupRows.fetchOne(db, id: kept.held.id) == kept.held else {
+      guard let copy = try StandupRows.fetchOne(db, id: kept.copy.id) else { continue }
+      guard copy == kept.copy, try StandupRows.fetchOne(db, id: kept.held.id) == kept.held else {
         stillKept.append(kept)
         continue
       }

@@ -252,11 +252,18 @@ public enum TeamSchema {
   ///   upgrade).
   static func requireSyncable(on connection: PostgresConnection, logger: Logger) async throws {
     let found = try await installed(on: connection, logger: logger)
-    if found.version > currentVersion, found.compatibleFrom <= currentVersion { return }
-    guard found.version == currentVersion else {
-      throw found.version > currentVersion
-        ? TeamSchemaError.newerSchema(found: found.version, supported: currentVersion)
-        : TeamSchemaError.otherVersion(found: found.version, supported: currentVersion)
+    try requireSyncable(version: found.version, compatibleFrom: found.compatibleFrom)
+  }
+
+  /// Throws unless this release can sync with a schema of `version`, compatible from
+  /// `compatibleFrom`: the rule ``requireSyncable(on:logger:)`` applies, for a version read
+  /// with other things in one statement (as each round's `TeamServer.requireMembership` does).
+  static func requireSyncable(version: Int, compatibleFrom: Int) throws(TeamSchemaError) {
+    if version > currentVersion, compatibleFrom <= currentVersion { return }
+    guard version == currentVersion else {
+      throw version > currentVersion
+        ? TeamSchemaError.newerSchema(found: version, supported: currentVersion)
+        : TeamSchemaError.otherVersion(found: version, supported: currentVersion)
     }
   }
 

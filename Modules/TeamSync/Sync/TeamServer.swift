@@ -32,19 +32,33 @@ enum TeamServer {
     return try await requireMembership(team: team, role: role, on: connection, logger: logger)
   }
 
-  /// Throws unless the connected role is still a member of `team`, in one statement: what a
-  /// round checks first, the schema having been checked when the connection was taken
-  /// (``checkAccess(team:role:on:logger:)``). Returns the team's channel.
+  /// Throws unless the connected role is still a member of `team` and this release can still
+  /// sync with the schema, in one statement: what a round checks first, the schema's presence
+  /// and the role's use of it having been checked when the connection was taken
+  /// (``checkAccess(team:role:on:logger:)``). A newer release's upgrade made meanwhile stops the
+  /// round before it pushes or pulls. Returns the team's channel.
   @discardableResult
   static func requireMembership(
     team: String, role: String, on connection: PostgresConnection, logger: Logger
   ) async throws -> String {
-    // NB: Row-level security shows a role only the teams it is a member of.
+    // NB: Row-level security shows a role only the teams it is a member of. The version is read
+    // through the row's JSON, as `TeamSchema.requireSyncable` reads it.
     let rows = try await connection.query(
-      "SELECT channel FROM standups_team.teams WHERE name = \(team)", logger: logger)
-    var channel: String?
-    for try await value in rows.decode(String.self) { channel = value }
-    guard let channel else { throw SyncProblem.notAMember(role: role, team: team) }
+      """
+      SELECT v.version, COALESCE((to_jsonb(v) ->> 'compatible_from')::integer, v.version),
+        t.channel
+      FROM standups_team.schema_version AS v
+      LEFT JOIN standups_team.teams AS t ON t.name = \(team)
+      """, logger: logger)
+    var found: (version: Int, compatibleFrom: Int, channel: String?)?
+    for try await row in rows.decode((Int, Int, String?).self) { found = row }
+    guard let found else { throw SyncProblem.schema(.missingSchema) }
+    do {
+      try TeamSchema.requireSyncable(version: found.version, compatibleFrom: found.compatibleFrom)
+    } catch {
+      throw SyncProblem.schema(error)
+    }
+    guard let channel = found.channel else { throw SyncProblem.notAMember(role: role, team: team) }
     return channel
   }
 

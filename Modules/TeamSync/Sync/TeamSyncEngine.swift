@@ -144,9 +144,10 @@ public actor TeamSyncEngine {
 
   /// One round on an open connection: push this machine's waiting changes, read the team's
   /// order, pull and apply what is new, and tell the server how far this machine has pulled.
-  /// Its caller checked the schema when it took the connection (`TeamServer.checkAccess`); the
-  /// round checks only that the role is still in the team, before the recoveries read a history
-  /// that row-level security would hide from a member removed.
+  /// Its caller checked the role's access when it took the connection (`TeamServer.checkAccess`);
+  /// the round checks again, in one statement, that the role is still in the team and the schema
+  /// still one this release syncs with, before the recoveries read a history that row-level
+  /// security would hide from a member removed, or a newer release's schema would change.
   ///
   /// The recoveries are the calls between those steps (TeamSyncEngine+Recovery.swift), each of
   /// which finds nothing to do on an ordinary round: before the push, changes the server

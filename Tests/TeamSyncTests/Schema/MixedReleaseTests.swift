@@ -99,6 +99,44 @@ struct MixedReleaseTests {
     }
   }
 
+  /// The same upgrade made while the app syncs: the engine's next round stops before it pushes
+  /// or pulls, though its connection was taken, and the schema checked, before the upgrade.
+  @Test func aSchemaUpgradedWhileTheEngineRunsStopsItsNextRound() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let alice = try await Machine.platform(server, as: "alice")
+      try await alice.shareTheMock()
+      let (statuses, status) = AsyncStream.makeStream(of: TeamSyncStatus.self)
+      let engine = try await alice.engine()
+      let running = Task {
+        await engine.run(onStatus: { status.yield($0) }, onPulled: { _ in })
+        status.finish()
+      }
+      defer { running.cancel() }
+      var told = statuses.makeAsyncIterator()
+      while let next = await told.next(), next != .online(waiting: 0) {}
+      let changesOnTheServer = try await server.administer(
+        "SELECT count(*) FROM standups_team.changes")
+
+      let newer = TeamSchema.currentVersion + 1
+      try await upgradeAsANewerRelease(server, compatibleFrom: newer)
+      try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Waiting")))
+      var after: TeamSyncStatus?
+      while let next = await told.next() {
+        if case .stopped = next { after = next }
+        if after != nil || next == .online(waiting: 0) { break }
+      }
+      #expect(
+        after
+          == .stopped(
+            waiting: 1,
+            problem: .schema(.newerSchema(found: newer, supported: TeamSchema.currentVersion))))
+      #expect(
+        try await server.administer("SELECT count(*) FROM standups_team.changes")
+          == changesOnTheServer)
+    }
+  }
+
   @Test func aServerOfTheFirstSchemaIsNotSyncedWithUntilItsOwnerSetsItUpAgain() async throws {
     try await TestServer.withTestServer { server in
       // NB: The first release's schema and members, as its `team setup` and `team add` made
