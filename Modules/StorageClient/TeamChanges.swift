@@ -1,4 +1,5 @@
 public import Foundation
+import IdentifiedCollections
 public import Models
 public import Tagged
 
@@ -96,10 +97,21 @@ public struct TeamPullReport: Equatable, Sendable {
     /// The personal copy, under IDs of its own and the title "… (kept here)".
     public var copy: Standup
 
-    /// `held`, kept apart as `copy`.
-    public init(held: Standup, copy: Standup) {
+    /// `held` kept apart: its values under IDs `makeID` gives, and the title "… (kept here)".
+    public init(keepingApart held: Standup, makeID: () -> UUID) {
       self.held = held
-      self.copy = copy
+      self.copy = Standup(
+        id: Standup.ID(makeID()),
+        attendees: IdentifiedArray(
+          uniqueElements: held.attendees.map { Attendee(id: Attendee.ID(makeID()), name: $0.name) }
+        ),
+        duration: held.duration,
+        meetings: IdentifiedArray(
+          uniqueElements: held.meetings.map {
+            Meeting(id: Meeting.ID(makeID()), date: $0.date, transcript: $0.transcript)
+          }),
+        theme: held.theme,
+        title: "\(held.displayTitle) (kept here)")
     }
   }
 

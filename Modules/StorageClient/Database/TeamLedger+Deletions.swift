@@ -128,13 +128,12 @@ extension TeamLedger {
   /// Writes `change`, which carries standups whole (`StandupsChange.bringsBack`), made
   /// by `pulled`'s machine: another member's first keeps apart this machine's own copies of
   /// them that differ from the team's (``keepApartOwnCopies(of:makeID:_:)``), and a standup
-  /// held here for a deletion's
-  /// question makes way for the copy it carries (``bringBackAsCarried(_:_:tell:)``), the values
-  /// of this machine's it replaces told. Returns why it was refused, as a write does.
+  /// held here for a deletion's question makes way for the copy it carries
+  /// (``bringBackAsCarried(_:_:tell:)``), the values of this machine's it replaces told. Returns
+  /// why it was refused, as a write does.
   static func bringBack(
     _ change: StandupsChange, from pulled: PulledTeamChange, isOwn: Bool, _ outbox: Outbox,
-    at now: Date, makeID: () -> UUID,
-    into report: inout TeamPullReport, _ db: Database
+    at now: Date, makeID: () -> UUID, into report: inout TeamPullReport, _ db: Database
   ) throws -> String? {
     if !isOwn {
       report.keptApart += try keepApartOwnCopies(of: change, makeID: makeID, db)

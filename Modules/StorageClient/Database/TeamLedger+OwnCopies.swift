@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import IdentifiedCollections
 import Models
 
 // A standup this machine holds as its own under an ID the team's order uses: it was shared
@@ -36,21 +35,10 @@ extension TeamLedger {
           == 0,
         let own = try? StandupRows.fetchOne(db, id: standup.id), own != standup
       else { continue }
-      let copy = Standup(
-        id: Standup.ID(makeID()),
-        attendees: IdentifiedArray(
-          uniqueElements: own.attendees.map { Attendee(id: Attendee.ID(makeID()), name: $0.name) }
-        ),
-        duration: own.duration,
-        meetings: IdentifiedArray(
-          uniqueElements: own.meetings.map {
-            Meeting(id: Meeting.ID(makeID()), date: $0.date, transcript: $0.transcript)
-          }),
-        theme: own.theme,
-        title: "\(own.displayTitle) (kept here)")
+      let copy = TeamPullReport.KeptCopy(keepingApart: own, makeID: makeID)
       try StandupRecord.deleteOne(db, key: key)
-      _ = try StandupsDatabase.write(.added([copy]), replacing: nil, db)
-      kept.append(TeamPullReport.KeptCopy(held: own, copy: copy))
+      _ = try StandupsDatabase.write(.added([copy.copy]), replacing: nil, db)
+      kept.append(copy)
     }
     return kept
   }

@@ -9,13 +9,9 @@ import Testing
 struct TeamLedgerOwnCopiesTests: LedgerTesting {
   @Test func aCopyIsRemovedOnlyWhenTheTeamsStandupIsAsHeldAndTheCopyIsUntouched() async throws {
     let (database, _) = try await joined(holding: [.mock])
-    let untouched = copy(of: .mock)
-    let changed = copy(of: .mock)
-    let deleted = copy(of: .mock)
-    try await database.apply(.added([untouched, changed, deleted]))
-    let kept = [untouched, changed, deleted].map {
-      TeamPullReport.KeptCopy(held: .mock, copy: $0)
-    }
+    let kept = (0..<3).map { _ in TeamPullReport.KeptCopy(keepingApart: .mock, makeID: UUID.init) }
+    let (changed, deleted) = (kept[1].copy, kept[2].copy)
+    try await database.apply(.added(kept.map(\.copy)))
 
     // NB: The team's standup is not yet as this machine held it: every copy stays.
     try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Not yet")))
@@ -27,21 +23,5 @@ struct TeamLedgerOwnCopiesTests: LedgerTesting {
     #expect(try await database.removeCopiesTheTeamCaughtUpWith(kept) == [kept[1]])
     let titles = try await database.load().standups.map(\.title)
     #expect(titles.sorted() == [Standup.mock.title, "Mine now"].sorted())
-  }
-
-  /// `standup` kept apart as a pull keeps it: its values under IDs of its own.
-  private func copy(of standup: Standup) -> Standup {
-    Standup(
-      id: Standup.ID(UUID()),
-      attendees: IdentifiedArray(
-        uniqueElements: standup.attendees.map { Attendee(id: Attendee.ID(UUID()), name: $0.name) }
-      ),
-      duration: standup.duration,
-      meetings: IdentifiedArray(
-        uniqueElements: standup.meetings.map {
-          Meeting(id: Meeting.ID(UUID()), date: $0.date, transcript: $0.transcript)
-        }),
-      theme: standup.theme,
-      title: "\(standup.displayTitle) (kept here)")
   }
 }
