@@ -86,11 +86,6 @@ extension PersistedApp.State {
     return "\(named)\(more), so \(shown), and the stored \(one ? "row is" : "rows are") left as "
       + "\(one ? "it is" : "they are"); every other standup is shown and saved."
   }
-
-  /// Lets the app delete only where deletions are kept: a recovery file cannot carry one.
-  mutating func keepDeletionsInStep() {
-    app.deletions = storage.isWritable ? .allowed : .refused
-  }
 }
 
 extension OpeningReport {
@@ -248,33 +243,5 @@ extension PersistedApp {
     case .keepUnreadableDataAside, .letAttendeeGo, .letDeletedStandupGo, .putReplacedValueBack:
       return .none
     }
-  }
-}
-
-extension PersistedApp.State {
-  /// Shows `alert`, or holds it back until the alert the user is answering closes, or the
-  /// meeting the user records ends: a message about the data never replaces a question, nor
-  /// comes between the user's keys and the transcript.
-  mutating func notify(_ alert: AlertState<PersistedApp.Action.Alert>) {
-    guard isAnsweringAlert || app.isRecordingAMeeting else {
-      self.alert = alert
-      return
-    }
-    // NB: The same message twice in a row (two failed writes) is shown once.
-    if storage.waitingAlerts.last != alert {
-      storage.waitingAlerts.append(alert)
-    }
-  }
-
-  /// Shows the oldest alert held back, once no other alert is up and no meeting is recorded.
-  mutating func showWaitingAlert() {
-    guard !storage.waitingAlerts.isEmpty, !isAnsweringAlert, !app.isRecordingAMeeting else {
-      return
-    }
-    alert = storage.waitingAlerts.removeFirst()
-  }
-
-  private var isAnsweringAlert: Bool {
-    alert != nil || app.list.alert != nil || app.path.contains(where: \.hasAlert)
   }
 }

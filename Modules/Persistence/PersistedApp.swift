@@ -217,3 +217,36 @@ public struct PersistedApp: Reducer {
     }
   }
 }
+
+extension PersistedApp.State {
+  /// Lets the app delete only where deletions are kept: a recovery file cannot carry one.
+  mutating func keepDeletionsInStep() {
+    app.deletions = storage.isWritable ? .allowed : .refused
+  }
+
+  /// Shows `alert`, or holds it back until the alert the user is answering closes, or the
+  /// meeting the user records ends: a message about the data never replaces a question, nor
+  /// comes between the user's keys and the transcript.
+  mutating func notify(_ alert: AlertState<PersistedApp.Action.Alert>) {
+    guard isAnsweringAlert || app.isRecordingAMeeting else {
+      self.alert = alert
+      return
+    }
+    // NB: The same message twice in a row (two failed writes) is shown once.
+    if storage.waitingAlerts.last != alert {
+      storage.waitingAlerts.append(alert)
+    }
+  }
+
+  /// Shows the oldest alert held back, once no other alert is up and no meeting is recorded.
+  mutating func showWaitingAlert() {
+    guard !storage.waitingAlerts.isEmpty, !isAnsweringAlert, !app.isRecordingAMeeting else {
+      return
+    }
+    alert = storage.waitingAlerts.removeFirst()
+  }
+
+  private var isAnsweringAlert: Bool {
+    alert != nil || app.list.alert != nil || app.path.contains(where: \.hasAlert)
+  }
+}
