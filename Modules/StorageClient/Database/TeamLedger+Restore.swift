@@ -3,11 +3,28 @@ import GRDB
 import IdentifiedCollections
 import Models
 
-// A server restored from an older backup: this machine replays its order from the beginning,
-// applying only what is new here, and sends again the standups whose last change the server
-// lost.
+// A server restored from an older backup: this machine's changes it lost are pushed again; when
+// it lost changes this machine applied, this machine replays its order from the beginning,
+// applying only what is new here, and sends again the standups whose last change it lost.
 
 extension TeamLedger {
+  /// The number of the newest change of this machine's `team`'s server committed and that has
+  /// not come back in a pull yet, or `nil` when there is none.
+  static func newestPushed(in team: TeamMembership.ID, _ db: Database) throws -> Int64? {
+    try Int64.fetchOne(
+      db, sql: "SELECT max(sequence) FROM teamOutbox WHERE membership = ? AND pushed = 1",
+      arguments: [team.rawValue])
+  }
+
+  /// Marks this machine's changes for `team` numbered after `sequence` as not pushed: the
+  /// server no longer has them (it was restored from an older backup), so the next push sends
+  /// them again.
+  static func notPushed(in team: TeamMembership.ID, after sequence: Int64, _ db: Database) throws {
+    try db.execute(
+      sql: "UPDATE teamOutbox SET pushed = 0 WHERE membership = ? AND pushed = 1 AND sequence > ?",
+      arguments: [team.rawValue, sequence])
+  }
+
   /// Starts again from the server's first change after `prunedThrough` (where its history
   /// begins), because the server has forgotten changes this machine applied (it was restored
   /// from an older backup): the next pull reads its whole order and applies only what is new

@@ -119,23 +119,6 @@ public enum TeamLedger {
     }
   }
 
-  /// The number of the newest change of this machine's `team`'s server committed and that has
-  /// not come back in a pull yet, or `nil` when there is none.
-  static func newestPushed(in team: TeamMembership.ID, _ db: Database) throws -> Int64? {
-    try Int64.fetchOne(
-      db, sql: "SELECT max(sequence) FROM teamOutbox WHERE membership = ? AND pushed = 1",
-      arguments: [team.rawValue])
-  }
-
-  /// Marks this machine's changes for `team` numbered after `sequence` as not pushed: the
-  /// server no longer has them (it was restored from an older backup), so the next push sends
-  /// them again.
-  static func notPushed(in team: TeamMembership.ID, after sequence: Int64, _ db: Database) throws {
-    try db.execute(
-      sql: "UPDATE teamOutbox SET pushed = 0 WHERE membership = ? AND pushed = 1 AND sequence > ?",
-      arguments: [team.rawValue, sequence])
-  }
-
   /// How many changes wait for `team`'s server, or for every team's when `team` is `nil`.
   static func waitingCount(in team: TeamMembership.ID?, _ db: Database) throws -> Int {
     try Int.fetchOne(
