@@ -46,7 +46,7 @@ public enum TeamSchema {
   ///   schema; postgres-nio's errors when the server refuses (not the database's owner, say).
   public static func setUp(on connection: PostgresConnection, logger: Logger) async throws {
     try await transaction(on: connection, logger: logger) {
-      try await connection.query("SELECT pg_advisory_xact_lock(\(setUpLock))", logger: logger)
+      _ = try await connection.allRows("SELECT pg_advisory_xact_lock(\(setUpLock))", logger: logger)
       let found = try await version(on: connection, logger: logger)
       guard found <= currentVersion else {
         throw TeamSchemaError.newerSchema(found: found, supported: currentVersion)
@@ -99,15 +99,15 @@ public enum TeamSchema {
     try await transaction(on: connection, logger: logger) {
       try await requireCurrentVersion(on: connection, logger: logger)
       for role in roles {
-        let rows = try await connection.query(
+        let rows = try await connection.allRows(
           "SELECT rolcanlogin FROM pg_catalog.pg_roles WHERE rolname = \(role)",
           logger: logger
         )
         var canLogIn: Bool?
-        for try await (value) in rows.decode(Bool.self) { canLogIn = value }
+        for (value) in try rows.decode(Bool.self) { canLogIn = value }
         guard let canLogIn else { throw TeamSchemaError.noSuchRole(role) }
         guard canLogIn else { throw TeamSchemaError.notALoginRole(role) }
-        try await connection.query(
+        _ = try await connection.allRows(
           "SELECT standups_team.add_member(\(team), \(role))",
           logger: logger
         )
@@ -128,11 +128,11 @@ public enum TeamSchema {
   private static func limitConnections(
     of role: String, on connection: PostgresConnection, logger: Logger
   ) async throws -> Bool {
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       "SELECT rolconnlimit, quote_ident(rolname) FROM pg_catalog.pg_roles WHERE rolname = \(role)",
       logger: logger)
     var found: (limit: Int, quoted: String)?
-    for try await row in rows.decode((Int, String).self) { found = row }
+    for row in try rows.decode((Int, String).self) { found = row }
     guard let found, found.limit < 0 else { return true }
     // NB: ALTER ROLE takes no bound parameters: the name is quoted by the server.
     try await connection.query("SAVEPOINT connection_limit", logger: logger)
@@ -171,7 +171,7 @@ public enum TeamSchema {
           "DELETE FROM standups_team.team_members WHERE team = \(team) AND role = \(role)",
           logger: logger)
       }
-      try await connection.query(
+      _ = try await connection.allRows(
         """
         WITH old AS (SELECT channel FROM standups_team.teams WHERE name = \(team)),
           rotated AS (
@@ -272,16 +272,16 @@ public enum TeamSchema {
   private static func installed(on connection: PostgresConnection, logger: Logger) async throws
     -> (version: Int, compatibleFrom: Int)
   {
-    let exists = try await connection.query(
+    let exists = try await connection.allRows(
       "SELECT to_regclass(\("standups_team.schema_version")) IS NOT NULL",
       logger: logger
     )
     var hasTable = false
-    for try await (value) in exists.decode(Bool.self) { hasTable = value }
+    for (value) in try exists.decode(Bool.self) { hasTable = value }
     guard hasTable else { return (0, 0) }
     // NB: Read through the row's JSON, so that a version 1 schema, which has no
     // `compatible_from` yet, answers too: it is compatible only with itself.
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       """
       SELECT version, COALESCE((to_jsonb(v) ->> 'compatible_from')::integer, version)
       FROM standups_team.schema_version AS v
@@ -289,7 +289,7 @@ public enum TeamSchema {
       logger: logger
     )
     var found = (version: 0, compatibleFrom: 0)
-    for try await (version, compatibleFrom) in rows.decode((Int, Int).self) {
+    for (version, compatibleFrom) in try rows.decode((Int, Int).self) {
       found = (version, compatibleFrom)
     }
     return found

@@ -125,20 +125,20 @@ public enum TeamHistory {
     idleDays: Int, as role: String, on connection: PostgresConnection, logger: Logger
   ) async throws -> [Pruned] {
     try await TeamSchema.requireCurrentVersion(on: connection, logger: logger)
-    let owner = try await connection.query(
+    let owner = try await connection.allRows(
       "SELECT standups_team.is_administrator()", logger: logger)
-    for try await isOwner in owner.decode(Bool.self) where !isOwner {
+    for isOwner in try owner.decode(Bool.self) where !isOwner {
       throw TeamSchemaError.notTheOwner(role)
     }
     // NB: A session's lock, taken before any transaction: a prune's snapshot of the server is
     // taken after the one before it committed.
-    try await connection.query("SELECT pg_advisory_lock(\(pruneLock))", logger: logger)
+    _ = try await connection.allRows("SELECT pg_advisory_lock(\(pruneLock))", logger: logger)
     var pruned: [Pruned] = []
     for team in try await teams(on: connection, logger: logger) {
       pruned.append(
         try await prune(team, idleDays: idleDays, as: role, on: connection, logger: logger))
     }
-    try await connection.query("SELECT pg_advisory_unlock(\(pruneLock))", logger: logger)
+    _ = try await connection.allRows("SELECT pg_advisory_unlock(\(pruneLock))", logger: logger)
     return pruned
   }
 
@@ -148,9 +148,9 @@ public enum TeamHistory {
     -> [String]
   {
     var teams: [String] = []
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       "SELECT name FROM standups_team.teams ORDER BY name", logger: logger)
-    for try await name in rows.decode(String.self) { teams.append(name) }
+    for name in try rows.decode(String.self) { teams.append(name) }
     return teams
   }
 
@@ -221,7 +221,7 @@ public enum TeamHistory {
   private static func settledOrder(
     of team: String, on connection: PostgresConnection, logger: Logger
   ) async throws -> (newest: Int64, prunedThrough: Int64) {
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       """
       WITH state AS (
         SELECT COALESCE(max(s.through), 0) AS through, COALESCE(max(s.pruned_through), 0) AS pruned
@@ -240,7 +240,7 @@ public enum TeamHistory {
       FROM state, base
       """, logger: logger)
     var settled: (newest: Int64, prunedThrough: Int64) = (0, 0)
-    for try await row in rows.decode((Int64, Int64).self) { settled = row }
+    for row in try rows.decode((Int64, Int64).self) { settled = row }
     return settled
   }
 
@@ -248,7 +248,7 @@ public enum TeamHistory {
     _ query: PostgresQuery, on connection: PostgresConnection, logger: Logger
   ) async throws -> Int {
     var count = 0
-    for try await value in try await connection.query(query, logger: logger).decode(Int.self) {
+    for value in try await connection.allRows(query, logger: logger).decode(Int.self) {
       count = value
     }
     return count
@@ -262,14 +262,14 @@ public enum TeamHistory {
   private static func firstRecentChange(
     of team: String, idleDays: Int, on connection: PostgresConnection, logger: Logger
   ) async throws -> Int64? {
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       """
       SELECT min(sequence) FROM standups_team.changes
       WHERE team = \(team)
         AND numbered_at >= now() - make_interval(days => CAST(\(idleDays) AS integer))
       """, logger: logger)
     var first: Int64?
-    for try await value in rows.decode(Int64?.self) { first = value }
+    for value in try rows.decode(Int64?.self) { first = value }
     return first
   }
 
@@ -311,7 +311,7 @@ public enum TeamHistory {
     of team: String, idleDays: Int, on connection: PostgresConnection, logger: Logger
   ) async throws -> (waitedFor: [MachinePlace], passedOver: [MachinePlace]) {
     // NB: A removed member's machines have left the team: no prune waits for them.
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       """
       SELECT m.made_by::text, m.machine, m.pulled_through, m.seen_at,
         m.seen_at >= now() - make_interval(days => CAST(\(idleDays) AS integer))
@@ -321,8 +321,8 @@ public enum TeamHistory {
       ORDER BY m.pulled_through, m.made_by, m.machine
       """, logger: logger)
     var machines: (waitedFor: [MachinePlace], passedOver: [MachinePlace]) = ([], [])
-    for try await (madeBy, machine, pulledThrough, seenAt, isRecent)
-      in rows.decode((String, UUID, Int64, Date, Bool).self)
+    for (madeBy, machine, pulledThrough, seenAt, isRecent)
+      in try rows.decode((String, UUID, Int64, Date, Bool).self)
     {
       let place = MachinePlace(
         madeBy: madeBy, machine: machine, pulledThrough: pulledThrough, seenAt: seenAt)
@@ -370,7 +370,7 @@ extension TeamServer {
     team: String, after: Int64, through: Int64, budget: Int = pullBudget,
     on connection: PostgresConnection, logger: Logger
   ) async throws -> Window {
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       """
       SELECT w.sequence, w.machine, w.machine_sequence, w.made_by, w.based_on, w.change, w.size,
         w.total
@@ -382,8 +382,8 @@ extension TeamServer {
       ORDER BY w.sequence
       """, logger: logger)
     var read: [WindowRow] = []
-    for try await row
-      in rows.decode((Int64, UUID, Int64, String, Int64, String?, Int32, Int64).self)
+    for row
+      in try rows.decode((Int64, UUID, Int64, String, Int64, String?, Int32, Int64).self)
     {
       read.append(row)
     }

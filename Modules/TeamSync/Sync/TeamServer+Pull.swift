@@ -50,7 +50,7 @@ extension TeamServer {
   ) async throws -> Window {
     // NB: `start` is the number before the next change, so a run of passed numbers costs one
     // window; bounds are empty unless the next change may be applied (the header row alone).
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       """
       SELECT bounds.pruned_through, bounds.horizon, bounds.next, bounds.after,
         w.sequence, w.machine, w.machine_sequence, w.made_by, w.based_on, w.change, w.size,
@@ -80,8 +80,8 @@ extension TeamServer {
     var header: (prunedThrough: Int64, horizon: Int64, next: Int64?, start: Int64) =
       (0, 0, nil, after)
     var read: [WindowRow] = []
-    for try await row
-      in rows.decode(
+    for row
+      in try rows.decode(
         (
           Int64, Int64, Int64?, Int64?, Int64?, UUID?, Int64?, String?, Int64?, String?, Int32?,
           Int64?

@@ -27,7 +27,7 @@ extension TeamServer {
     logger: Logger
   ) async throws -> [MemberMachine: Int64] {
     guard !machines.isEmpty else { return [:] }
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       """
       SELECT asked.made_by::text, asked.machine, GREATEST(
         (SELECT max(c.machine_sequence) FROM standups_team.changes AS c
@@ -39,7 +39,7 @@ extension TeamServer {
         AS asked (made_by, machine)
       """, logger: logger)
     var known: [MemberMachine: Int64] = [:]
-    for try await (madeBy, machine, newest) in rows.decode((String, UUID, Int64).self)
+    for (madeBy, machine, newest) in try rows.decode((String, UUID, Int64).self)
     where newest > 0 {
       known[MemberMachine(madeBy: madeBy, machine: machine)] = newest
     }
@@ -53,7 +53,7 @@ extension TeamServer {
     logger: Logger
   ) async throws -> Set<TeamChangeOrigin> {
     guard !changes.isEmpty else { return [] }
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       """
       SELECT asked.made_by, asked.machine, asked.machine_sequence
       FROM unnest(
@@ -71,7 +71,7 @@ extension TeamServer {
       )
       """, logger: logger)
     var kept = Set<TeamChangeOrigin>()
-    for try await (madeBy, machine, machineSequence) in rows.decode((String, UUID, Int64).self) {
+    for (madeBy, machine, machineSequence) in try rows.decode((String, UUID, Int64).self) {
       kept.insert(
         TeamChangeOrigin(
           memberMachine: MemberMachine(madeBy: madeBy, machine: machine),
@@ -86,7 +86,7 @@ extension TeamServer {
   static func compactedState(
     team: String, on connection: PostgresConnection, logger: Logger
   ) async throws -> CompactedTeamState? {
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       """
       SELECT s.through, s.standups::text, m.roles, m.machines, m.sequences
       FROM standups_team.compacted_states AS s,
@@ -98,8 +98,8 @@ extension TeamServer {
       WHERE s.team = \(team)
       """, logger: logger)
     var state: CompactedTeamState?
-    for try await (through, standups, roles, machines, sequences)
-      in rows.decode((Int64, String, [String], [UUID], [Int64]).self)
+    for (through, standups, roles, machines, sequences)
+      in try rows.decode((Int64, String, [String], [UUID], [Int64]).self)
     {
       var seen: [MemberMachine: Int64] = [:]
       for (role, (machine, sequence)) in zip(roles, zip(machines, sequences)) {

@@ -15,13 +15,13 @@ enum TeamServer {
   ) async throws -> String {
     // NB: A role the owner never added has no use of the schema; asked, PostgreSQL would only
     // say "permission denied".
-    let usable = try await connection.query(
+    let usable = try await connection.allRows(
       """
       SELECT CASE WHEN to_regnamespace('standups_team') IS NULL THEN NULL
         ELSE has_schema_privilege('standups_team', 'USAGE') END
       """, logger: logger)
     var mayUse: Bool?
-    for try await value in usable.decode(Bool?.self) { mayUse = value }
+    for value in try usable.decode(Bool?.self) { mayUse = value }
     guard let mayUse else { throw SyncProblem.schema(.missingSchema) }
     guard mayUse else { throw SyncProblem.notAMember(role: role, team: team) }
     do {
@@ -43,7 +43,7 @@ enum TeamServer {
   ) async throws -> String {
     // NB: Row-level security shows a role only the teams it is a member of. The version is read
     // through the row's JSON, as `TeamSchema.requireSyncable` reads it.
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       """
       SELECT v.version, COALESCE((to_jsonb(v) ->> 'compatible_from')::integer, v.version),
         t.channel
@@ -51,7 +51,7 @@ enum TeamServer {
       LEFT JOIN standups_team.teams AS t ON t.name = \(team)
       """, logger: logger)
     var found: (version: Int, compatibleFrom: Int, channel: String?)?
-    for try await row in rows.decode((Int, Int, String?).self) { found = row }
+    for row in try rows.decode((Int, Int, String?).self) { found = row }
     guard let found else { throw SyncProblem.schema(.missingSchema) }
     do {
       try TeamSchema.requireSyncable(version: found.version, compatibleFrom: found.compatibleFrom)
@@ -109,7 +109,7 @@ enum TeamServer {
     async throws
   {
     try await serializable(on: connection, logger: logger) {
-      try await connection.query("SELECT standups_team.pass_gaps(\(team))", logger: logger)
+      _ = try await connection.allRows("SELECT standups_team.pass_gaps(\(team))", logger: logger)
     }
   }
 
@@ -174,7 +174,7 @@ enum TeamServer {
     team: String, at place: Int64, role: String, on connection: PostgresConnection,
     logger: Logger
   ) async throws -> Order {
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       """
       SELECT GREATEST(
           (SELECT max(c.sequence) FROM standups_team.changes AS c WHERE c.team = t.name),
@@ -187,8 +187,8 @@ enum TeamServer {
       WHERE t.name = \(team)
       """, logger: logger)
     var order: Order?
-    for try await (newest, pruned, compacted, madeBy, machine, machineSequence)
-      in rows.decode((Int64, Int64, Int64, String?, UUID?, Int64?).self)
+    for (newest, pruned, compacted, madeBy, machine, machineSequence)
+      in try rows.decode((Int64, Int64, Int64, String?, UUID?, Int64?).self)
     {
       var found = Order(newest: newest, prunedThrough: pruned, compactedThrough: compacted)
       if let madeBy, let machine, let machineSequence {

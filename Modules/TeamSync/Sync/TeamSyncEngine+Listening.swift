@@ -212,7 +212,7 @@ extension TeamSyncEngine {
     if gapSeen != nil || here.resharePending || waiting > 0 {
       return .round
     }
-    let rows = try await connection.query(
+    let rows = try await connection.allRows(
       """
       SELECT t.channel, GREATEST(
         (SELECT max(c.sequence) FROM standups_team.changes AS c WHERE c.team = t.name),
@@ -220,7 +220,7 @@ extension TeamSyncEngine {
       FROM standups_team.teams AS t WHERE t.name = \(membership.team)
       """, logger: logger)
     var found: (channel: String, newest: Int64?)?
-    for try await row in rows.decode((String, Int64?).self) { found = row }
+    for row in try rows.decode((String, Int64?).self) { found = row }
     guard let found else { return .round }
     guard found.channel == channel else { return .newChannel }
     return (found.newest ?? 0) == here.lastSequence ? .nothing : .round
