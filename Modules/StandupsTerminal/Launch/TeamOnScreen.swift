@@ -31,7 +31,10 @@ struct TeamOnScreen: Sendable {
   static func show(
     dataFile: URL, on app: TerminalApp, waitingForTheDatabase interval: Duration? = nil
   ) async -> TeamOnScreen? {
-    let database = StandupsDatabase(path: dataFile.path)
+    var options = StandupsDatabase.Options()
+    // NB: The app opened the file first; one moved away since is not made again here.
+    options.makesTheFileWhenMissing = false
+    let database = StandupsDatabase(path: dataFile.path, options: options)
     guard (try? await database.load()) != nil,
       let memberships = await memberships(in: database, readingAgainEvery: interval),
       !memberships.isEmpty

@@ -28,6 +28,10 @@ extension StandupsDatabase {
       isUnreadableDataInTheWay = true
       throw .notADatabase(problem, isMovableAside: DataFileLocation.isMovableAside(problem.path))
     case .missing(let file):
+      guard options.makesTheFileWhenMissing else {
+        throw .unreadable(
+          FileProblem(path: file, reason: .doesNotExist, technicalDetail: "no file at the path"))
+      }
       let folder = (file as NSString).deletingLastPathComponent
       if let error = FileSystem.live.createDirectories(folder) {
         throw .unreadable(error.problem(at: folder))
@@ -38,6 +42,7 @@ extension StandupsDatabase {
       try createDatabase(at: file)
       return try openForWriting(file)
     case .file(let file):
+      let inspected = FileIdentity(ofFileAt: file)
       if let reason = DataFileLocation.readOnlyReason(ofFileAt: file) {
         let opened = try openReadOnly(file, reason: reason, isImmutable: true)
         return (opened.queue, .readOnly(opened.reason))
@@ -46,7 +51,7 @@ extension StandupsDatabase {
         let opened = try openReadOnly(file, reason: .anotherName(path: file), isImmutable: false)
         return (opened.queue, .readOnly(opened.reason))
       }
-      return try openForWriting(file)
+      return try openForWriting(file, expecting: inspected)
     }
   }
 
@@ -73,13 +78,29 @@ extension StandupsDatabase {
   /// Opens `file` to read and write; a database of a newer release is opened read-only instead.
   /// Only reads: the schema is migrated when opening finishes, once the write lock is free
   /// (``finishOpening()``).
+  ///
+  /// A handle that must not make the file (``Options/makesTheFileWhenMissing``) checks that the
+  /// file SQLite opened is `expected`, the one looked at: SQLite makes a file at a path with
+  /// none, and the user's may have been moved away in between. The empty file it made is
+  /// removed again. Guarded by `OtherProgramsTests`' database moved away while the app runs.
   func openForWriting(
-    _ file: String
+    _ file: String, expecting expected: FileIdentity? = nil
   ) throws(StorageError) -> (queue: DatabaseQueue?, access: StorageAccess) {
     let queue: DatabaseQueue
     let isSuperseded: Bool
     do {
       queue = try DatabaseQueue(path: file, configuration: configuration(readOnly: false))
+    } catch {
+      throw storageError(error, at: file, while: .opening)
+    }
+    if !options.makesTheFileWhenMissing, let expected,
+      let problem = expected.problem(ofFileNowAt: file)
+    {
+      try? queue.close()
+      Self.removeIfEmpty(file)
+      throw .replaced(problem)
+    }
+    do {
       isSuperseded = try queue.writeWithoutTransaction { db in
         try Self.checkIsStandupsDatabase(db, at: file)
         // NB: Damage SQLite meets only on some pages (an index) would otherwise show up after
@@ -102,6 +123,15 @@ extension StandupsDatabase {
     guard isSuperseded else { return (queue, .readWrite) }
     let opened = try openReadOnly(file, reason: .newerRelease(path: file), isImmutable: false)
     return (opened.queue, .readOnly(.newerRelease(path: file)))
+  }
+
+  /// Removes the file at `file` when it is empty: one SQLite made on opening, which holds
+  /// nothing.
+  static func removeIfEmpty(_ file: String) {
+    guard let size = try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int,
+      size == 0
+    else { return }
+    try? FileManager.default.removeItem(atPath: file)
   }
 
   /// Makes a new, empty database at `file` whole: it is built under a name of its own beside

@@ -56,6 +56,12 @@ public actor StandupsDatabase {
     /// change writes only what it changes.
     package var onStatement: (@Sendable (String) -> Void)?
 
+    /// Whether a path with nothing at it gets a new, empty database. The app's own opening
+    /// makes one (a first launch); a second handle on the file the app opened, such as the
+    /// teams' beside the live app, must not: the file may have been moved away since, and a new
+    /// database in its place would be written to where the user's data no longer is.
+    public var makesTheFileWhenMissing = true
+
     /// Options that import `importingOnFirstLaunch` when the database is new.
     public init(importingOnFirstLaunch: String? = nil) {
       self.importingOnFirstLaunch = importingOnFirstLaunch

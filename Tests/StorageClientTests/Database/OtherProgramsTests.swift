@@ -180,4 +180,24 @@ struct OtherProgramsTests {
     try FileManager.default.copyItem(atPath: folder.databasePath, toPath: copy)
     #expect(try await folder.database(at: copy).readStandups() == [.mock, .engineeringMock])
   }
+
+  /// A second handle on the file the app opened (the teams', beside the live app) never makes
+  /// a database where the file was: not when the path is empty, nor when the file is moved away
+  /// between the look at the path and SQLite's opening, which makes a file at a path with none.
+  @Test func aHandleThatMustNotMakeTheFileLeavesAPathMovedAwayEmpty() async throws {
+    try await folder.seed([.mock])
+    let secondHandle = folder.database { $0.makesTheFileWhenMissing = false }
+    let looked = try #require(FileIdentity(ofFileAt: folder.databasePath))
+    #expect(rename(folder.databasePath, folder.path("moved.sqlite")) == 0)
+
+    await #expect(throws: StorageError.self) { try await secondHandle.load() }
+    #expect(!FileManager.default.fileExists(atPath: folder.databasePath))
+
+    await #expect(throws: StorageError.self) {
+      try await secondHandle.openForWriting(folder.databasePath, expecting: looked)
+    }
+    #expect(
+      !FileManager.default.fileExists(atPath: folder.databasePath), "nothing made in its place")
+    #expect(try await folder.database(at: folder.path("moved.sqlite")).readStandups() == [.mock])
+  }
 }
