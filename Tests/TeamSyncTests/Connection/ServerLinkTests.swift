@@ -89,7 +89,11 @@ struct ServerLinkTests {
       }
       try await engines.waitUntil(whateverTheProblems: true) { engines.designStopped }
       try await renameEachTeamsStandup(bob, carol)
-      try await engines.waitUntil { try await alice.standups().map(\.title).first == "Bob's" }
+      // NB: The removal is the problem told, and no other: the platform engine reports none.
+      try await engines.waitUntil(whateverTheProblems: true) {
+        try await alice.standups().map(\.title).first == "Bob's"
+      }
+      #expect(engines.problems.allSatisfy { if case .removed = $0 { true } else { false } })
       #expect(try await alice.standups().map(\.title) == ["Bob's", "Engineering"])
       #expect(try await alice.database.teamMemberships().map(\.team) == ["platform"])
     }
@@ -260,6 +264,11 @@ private final class Engines: Sendable {
   /// The first problem either engine reported, if any.
   var problem: SyncProblem? {
     told.problems.withLock { $0.first }
+  }
+
+  /// Every problem the engines reported, in the order told.
+  var problems: [SyncProblem] {
+    told.problems.withLock { $0 }
   }
 
   func stop() {
