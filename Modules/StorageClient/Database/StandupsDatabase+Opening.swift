@@ -131,7 +131,7 @@ extension StandupsDatabase {
     guard let size = try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int,
       size == 0
     else { return }
-    try? FileManager.default.removeItem(atPath: file)
+    _ = FileSystem.live.remove(file)
   }
 
   /// Makes a new, empty database at `file` whole: it is built under a name of its own beside
