@@ -93,6 +93,8 @@ extension PersistedApp {
       return writeNext(&state)
     }
     if case .replaced = error {
+      // NB: A write and a look under way may each find the file gone; the user hears it once.
+      if case .notSaving = state.storage.status { return .none }
       state.storage.status = .notSaving(error)
       state.storage.hasChangesOnlyInMemory = true
       state.storage.lastWriteError = nil

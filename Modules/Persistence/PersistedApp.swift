@@ -232,8 +232,9 @@ extension PersistedApp.State {
       self.alert = alert
       return
     }
-    // NB: The same message twice in a row (two failed writes) is shown once.
-    if storage.waitingAlerts.last != alert {
+    // NB: The same message twice in a row (two failed writes) is shown once, whether the first
+    // waits or is on screen.
+    if (storage.waitingAlerts.last ?? self.alert) != alert {
       storage.waitingAlerts.append(alert)
     }
   }

@@ -176,6 +176,32 @@ struct WritingTests {
     #expect(store.state.alert == .saveFailed(error))
     #expect(store.state.storage.waitingAlerts.isEmpty)
   }
+
+  @Test func aFileMovedAwayIsToldOnceHoweverManyStepsFindItGone() async throws {
+    try await folder.seed([.mock, .engineeringMock])
+    let store = await makeStore(on: folder.database())
+    #expect(
+      rename(folder.databasePath, folder.url.appendingPathComponent("moved.sqlite").path) == 0)
+    store.exhaustivity = .off
+
+    await store.send(.app(.list(.delegate(.deleteStandup(Standup.mock.id)))))
+    await store.receive(\.writeFailed)
+    guard case .notSaving(let error) = store.state.storage.status, case .replaced = error else {
+      Issue.record("Expected saving to stop, got \(store.state.storage.status)")
+      return
+    }
+    #expect(store.state.alert == .stoppedSaving(error))
+
+    // NB: A look under way when the write failed finds the file gone too, before and after the
+    // user has read the alert.
+    await store.send(.writeFailed(error))
+    #expect(store.state.alert == .stoppedSaving(error))
+    #expect(store.state.storage.waitingAlerts.isEmpty)
+    await store.send(.alert(.dismiss))
+    await store.send(.writeFailed(error))
+    #expect(store.state.alert == nil)
+    #expect(store.state.storage.waitingAlerts.isEmpty)
+  }
 }
 
 /// A gate effects wait at until the test opens it.

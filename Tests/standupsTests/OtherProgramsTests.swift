@@ -119,15 +119,16 @@ struct OtherProgramsTests {
     terminal.type("a")
     #expect(await terminal.read(untilItShows: "New standup"))
     terminal.type("Retro\r")
-    #expect(await terminal.read(untilItShows: "no longer the file"))
+    #expect(await terminal.read(untilItShows: "no longer the file"), "\(terminal.lastText())")
     await terminal.pauseToReadTheScreen()
     terminal.type("\r")
     terminal.type("q")
-    #expect(await terminal.read(untilItShows: "Quit with unsaved changes?"))
+    #expect(
+      await terminal.read(untilItShows: "Quit with unsaved changes?"), "\(terminal.lastText())")
     await terminal.pauseToReadTheScreen()
     terminal.type("q")
 
-    #expect(await terminal.waitForExit() == 74)
+    #expect(await terminal.waitForExit() == 74, "\(terminal.lastText())")
     let recovered = try #require(try recoveryFiles(in: folder).first)
     #expect(
       try StandupsFile.decode(Data(contentsOf: recovered)).standups.map(\.title)

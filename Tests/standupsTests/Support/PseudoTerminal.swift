@@ -28,6 +28,13 @@ final class PseudoTerminal {
   /// Everything the app has written so far.
   var output: String { String(decoding: bytes, as: UTF8.self) }
 
+  /// The text of the app's last `count` bytes, its escape sequences taken out: what a failed
+  /// wait prints, so that the failure says what was on the screen instead.
+  func lastText(_ count: Int = 2_000) -> String {
+    String(decoding: bytes.suffix(count), as: UTF8.self)
+      .replacing(/\u{1B}\[[0-9;?]*[A-Za-z]/, with: " ")
+  }
+
   /// Starts `standups` on a new 80×24 pseudo-terminal.
   init(_ arguments: [String] = [], environment: [String: String]) throws {
     var controller: Int32 = -1
