@@ -65,10 +65,12 @@ extension PersistedApp.State {
     }
   }
 
-  /// Adds sentences to the notice.
+  /// Adds sentences to the notice, each once: a look that finds what an earlier one told (a
+  /// standup still unreadable) adds nothing.
   mutating func tell(_ sentences: [String]) {
-    guard !sentences.isEmpty else { return }
-    storage.notice = ([storage.notice].compactMap { $0 } + sentences).joined(separator: " ")
+    let new = sentences.filter { !(storage.notice?.contains($0) ?? false) }
+    guard !new.isEmpty else { return }
+    storage.notice = ([storage.notice].compactMap { $0 } + new).joined(separator: " ")
   }
 
   /// A sentence naming standups that cannot be read, at most three of them: at launch, they are

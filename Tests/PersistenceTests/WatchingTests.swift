@@ -3,6 +3,7 @@ import Clocks
 import Composable
 import ComposableTestSupport
 import Foundation
+import GRDB
 import IdentifiedCollections
 import Models
 import Persistence
@@ -337,5 +338,29 @@ struct WatchingTests {
     await store.receive(\.changesElsewhereFound)
 
     #expect(store.state.app.list.standups.isEmpty, "the deletion made here is not undone")
+  }
+
+  @Test func aRowBrokenElsewhereIsNamedOnceHoweverOftenItIsTouched() async throws {
+    try await folder.seed([.mock, .engineeringMock])
+    let store = await makeStore(on: folder.database())
+    let other = try DatabaseQueueOnFile(folder.databasePath)
+    let design = Standup.mock.id.rawValue.uuidString
+    try await other.queue.write { db in
+      try db.execute(sql: "UPDATE standup SET theme = 'nonsense' WHERE id = ?", arguments: [design])
+    }
+    store.exhaustivity = .off
+
+    await store.send(.lookForChangesElsewhere)
+    await store.receive(\.changesElsewhereFound)
+    let told = try #require(store.state.storage.notice)
+    #expect(told.contains("“Design”"))
+    // NB: Each commit that touches the row again makes the next look read it, and find it
+    // broken as before.
+    try await other.queue.write { db in
+      try db.execute(sql: "UPDATE standup SET title = title WHERE id = ?", arguments: [design])
+    }
+    await store.send(.lookForChangesElsewhere)
+    await store.receive(\.changesElsewhereFound)
+    #expect(store.state.storage.notice == told)
   }
 }

@@ -91,8 +91,9 @@ public enum TeamCommands {
       try await engine.checkAccess()
       round = try await engine.syncOnce()
     } catch {
-      // NB: Not joined after all: the machine is as it was, in the teams it was in.
-      _ = try await storage { try await database.leaveTeam(joined.id) }
+      // NB: Not joined after all: the machine is in the teams it was in, and its own standups
+      // are as they were. The team's standups a pull cut short brought stay, as personal ones.
+      try await storage { try await engine.leaveAfterAFailedJoin() }
       throw .sync(error)
     }
     let held = try await storage { try await database.sharedStandupIDs(in: joined.id) }

@@ -50,8 +50,14 @@ extension StandupsDatabase {
   /// Stops syncing with the team `id` names: its standups stay here as personal ones, and
   /// changes that were waiting for its server are dropped; the other teams are untouched.
   /// Returns how many standups here were its.
+  ///
+  /// A join whose sync failed passes the copies that sync kept apart (`puttingBack`): in the same
+  /// transaction, each goes back in its standup's place, so that this machine's own standups are
+  /// as they were before the join (`TeamLedger.putBackOwnCopies`).
   @discardableResult
-  public func leaveTeam(_ id: TeamMembership.ID) throws(StorageError) -> Int {
+  public func leaveTeam(
+    _ id: TeamMembership.ID, puttingBack kept: [TeamPullReport.KeptCopy] = []
+  ) throws(StorageError) -> Int {
     let queue = try writableQueue()
     return try commit(queue) { db in
       let shared = try TeamLedger.sharedIDs(in: id, db).count
@@ -60,6 +66,7 @@ extension StandupsDatabase {
         try db.execute(sql: "DELETE FROM \(table) WHERE membership = ?", arguments: [id.rawValue])
       }
       try db.execute(sql: "DELETE FROM teamMembership WHERE id = ?", arguments: [id.rawValue])
+      try TeamLedger.putBackOwnCopies(kept, db)
       return shared
     }
   }

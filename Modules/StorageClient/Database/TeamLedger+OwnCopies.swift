@@ -11,7 +11,8 @@ extension TeamLedger {
   /// holds as its own, not shared: the same standup, shared here once and left (or copied from a
   /// file). When this machine's copy has other values, the team's takes its place, as the order
   /// says every machine holds it, and this machine's is kept as a personal copy of its own under
-  /// a new ID: nothing of the team's differs here, and nothing of this machine's is lost or sent.
+  /// a new ID, in its place in the list: nothing of the team's differs here, and nothing of this
+  /// machine's is lost or sent.
   ///
   /// The team's standup is compared as the change adds it; a machine back in a team it left
   /// holds it as the team's last changes made it, which later changes of the pull may reach. So
@@ -33,11 +34,13 @@ extension TeamLedger {
         try Int.fetchOne(
           db, sql: "SELECT count(*) FROM sharedStandup WHERE standupId = ?", arguments: [key])
           == 0,
-        let own = try? StandupRows.fetchOne(db, id: standup.id), own != standup
+        let own = try? StandupRows.fetchOne(db, id: standup.id), own != standup,
+        let position = try StandupRows.position(of: own.id, db)
       else { continue }
       let copy = TeamPullReport.KeptCopy(keepingApart: own, makeID: makeID)
+      try StandupsDatabase.checkRules(copy.copy)
       try StandupRecord.deleteOne(db, key: key)
-      _ = try StandupsDatabase.write(.added([copy.copy]), replacing: nil, db)
+      try StandupRows.insert(copy.copy, at: position, db)
       kept.append(copy)
     }
     return kept
@@ -60,5 +63,21 @@ extension TeamLedger {
       try StandupRecord.deleteOne(db, key: kept.copy.id.rawValue.uuidString)
     }
     return stillKept
+  }
+
+  /// Puts each copy of `kept` back as the standup this machine held before the team's took its
+  /// ID, in the copy's place in the list, which was its own: for a join whose sync failed, which
+  /// leaves the team again. A copy the user has changed or deleted since is theirs,
+  /// and stays as it is; the team's standup then stays beside it, as a personal one.
+  /// Guarded by `TeamCommandLineTests.aJoinCutShortPutsBackWhatItKeptApart`.
+  static func putBackOwnCopies(_ kept: [TeamPullReport.KeptCopy], _ db: Database) throws {
+    for kept in kept.reversed() {
+      guard let position = try StandupRows.position(of: kept.copy.id, db),
+        try StandupRows.fetchOne(db, id: kept.copy.id) == kept.copy
+      else { continue }
+      try StandupRecord.deleteOne(db, key: kept.copy.id.rawValue.uuidString)
+      try StandupRecord.deleteOne(db, key: kept.held.id.rawValue.uuidString)
+      try StandupRows.insert(kept.held, at: position, db)
+    }
   }
 }

@@ -105,27 +105,15 @@ public actor TeamSyncEngine {
           round.pulled += again.pulled
           round.report.merge(again.report)
           round.waitingAt = again.waitingAt
+          // NB: A later round may catch up with a copy an earlier one kept apart.
+          round.report.keptApart = try await self.database.removeCopiesTheTeamCaughtUpWith(
+            round.report.keptApart)
         }
         return round
       }
     } catch {
       throw await leavingIfRemoved(error)
     }
-  }
-
-  /// `problem`, unless it says this machine's role is no longer in the team: then the machine
-  /// leaves the team (its standups stay as personal ones, and nothing more is pushed or
-  /// pulled), and the problem is ``SyncProblem/removed(role:team:unsent:)``.
-  func leavingIfRemoved(_ problem: SyncProblem) async -> SyncProblem {
-    guard case .notAMember(let role, let team) = problem else { return problem }
-    let unsent: Int
-    do {
-      unsent = try await database.waitingTeamChangeCount(in: membership.id)
-      _ = try await database.leaveTeam(membership.id)
-    } catch {
-      return .database(error)
-    }
-    return .removed(role: role, team: team, unsent: unsent)
   }
 
   /// Connects and checks that the role may use the team, changing nothing.
@@ -156,6 +144,8 @@ public actor TeamSyncEngine {
   /// standups a restore lost are sent again.
   func round(on connection: PostgresConnection, role: String) async throws -> Round {
     var round = Round()
+    // NB: Noted also when the round fails part way: a join that fails puts them back.
+    defer { copiesKeptApart += round.report.keptApart }
     let machine = MemberMachine(madeBy: role, machine: membership.machine)
     try await TeamServer.requireMembership(
       team: membership.team, role: role, on: connection, logger: logger)
@@ -294,6 +284,11 @@ public actor TeamSyncEngine {
 
   /// The connection this run of the engine is on, which another team's flood may end.
   var server: ServerLink.Open?
+
+  /// The copies of this machine's own standups this engine's rounds kept apart (as
+  /// ``TeamPullReport/keptApart`` tells them), for ``leaveAfterAFailedJoin()``. A copy is made
+  /// once for each standup of this machine's the team takes over, so they are few.
+  var copiesKeptApart: [TeamPullReport.KeptCopy] = []
 
   /// How far this machine last told the server it has pulled, in this run of the engine.
   private var reportedPlace: Int64?

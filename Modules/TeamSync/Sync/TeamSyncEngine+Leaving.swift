@@ -1,0 +1,34 @@
+public import StorageClient
+
+// How an engine's membership ends on its own: the owner removed this machine's role from the
+// team, or a join's first sync failed. Leaving at a user's word is `StandupsDatabase.leaveTeam`,
+// through `standups team leave`.
+
+extension TeamSyncEngine {
+  /// Leaves the team after a join whose first ``syncOnce()`` failed, so that the machine's own
+  /// standups are as they were before the join: each copy this engine's rounds kept apart goes
+  /// back in its standup's place (`StandupsDatabase.leaveTeam(_:puttingBack:)`). The team's
+  /// standups the join brought stay, as personal ones, as after any leave.
+  ///
+  /// ```swift
+  /// do { try await engine.syncOnce() } catch { try await engine.leaveAfterAFailedJoin() }
+  /// ```
+  public func leaveAfterAFailedJoin() async throws(StorageError) {
+    _ = try await database.leaveTeam(membership.id, puttingBack: copiesKeptApart)
+  }
+
+  /// `problem`, unless it says this machine's role is no longer in the team: then the machine
+  /// leaves the team (its standups stay as personal ones, and nothing more is pushed or
+  /// pulled), and the problem is ``SyncProblem/removed(role:team:unsent:)``.
+  func leavingIfRemoved(_ problem: SyncProblem) async -> SyncProblem {
+    guard case .notAMember(let role, let team) = problem else { return problem }
+    let unsent: Int
+    do {
+      unsent = try await database.waitingTeamChangeCount(in: membership.id)
+      _ = try await database.leaveTeam(membership.id)
+    } catch {
+      return .database(error)
+    }
+    return .removed(role: role, team: team, unsent: unsent)
+  }
+}
