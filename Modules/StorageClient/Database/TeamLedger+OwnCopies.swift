@@ -69,7 +69,7 @@ extension TeamLedger {
   /// ID, in the copy's place in the list, which was its own: for a join whose sync failed, which
   /// leaves the team again. A copy the user has changed or deleted since is theirs,
   /// and stays as it is; the team's standup then stays beside it, as a personal one.
-  /// Guarded by `TeamCommandLineTests.aJoinCutShortPutsBackWhatItKeptApart`.
+  /// Guarded by `JoinCutShortTests.aJoinCutShortPutsBackWhatItKeptApart`.
   static func putBackOwnCopies(_ kept: [TeamPullReport.KeptCopy], _ db: Database) throws {
     for kept in kept.reversed() {
       guard let position = try StandupRows.position(of: kept.copy.id, db),
