@@ -14,8 +14,9 @@ public import TerminalUI
 ///
 /// This is what the `standups` executable drives from a real terminal and what tests drive with
 /// keys. After every change of the store it catches the view state up with the stack, and does
-/// for each pushed screen what appearing does on other platforms: a recorder that appears is
-/// sent `onTask`, which starts its timer and transcription (popping it cancels them).
+/// for each pushed screen what appearing does on other platforms: a recorder that appears opens
+/// a meeting in the typed transcript and is sent `onTask`, which starts its timer and
+/// transcription (popping it cancels them).
 ///
 /// Keys belong to the screen the user saw. When what is in front of the user changes without a
 /// key of theirs (a meeting ends on time, an alert appears), an ``InputGuard`` drops the keys
@@ -369,6 +370,9 @@ public final class TerminalApp {
     }
     for id in change.pushed {
       if case .record? = state.app.path[id: id] {
+        // NB: Before the meeting listens (an effect of `onTask`), keys typed ahead of the screen
+        // are its transcript already.
+        transcript.openMeeting()
         store.send(.app(.path(.element(id: id, action: .record(.onTask)))))
       }
     }

@@ -10,13 +10,19 @@ public import SpeechClient
 /// That last line is a partial result, as a recogniser reports the words it is still hearing: a
 /// meeting that ends at any moment (its time is up, the user saves it, the app is stopped) keeps
 /// what was typed. Each meeting starts a new transcript; a line submitted when no meeting is
-/// listening is refused, so the screen keeps it.
+/// open is refused, so the screen keeps it.
+///
+/// A meeting is open from the moment its screen is (``openMeeting()``), before it starts
+/// listening: the meeting starts transcription in an effect, which runs after the keys typed
+/// ahead of the screen (`s`, then a line and ⏎, in one burst) have been handled. Those lines
+/// wait in the transcript and are the first result the meeting hears.
 ///
 /// ```swift
 /// let transcript = TypedTranscript()
 /// let store = Store(initialState: AppFeature.State()) { AppFeature() } withDependencies: {
 ///   $0.speechClient = transcript.client
 /// }
+/// transcript.openMeeting()
 /// transcript.setLineInProgress("Blob: shipped")
 /// transcript.submit("Blob: shipped the release")
 /// ```
@@ -24,7 +30,8 @@ public final class TypedTranscript: Sendable {
   private struct Meeting {
     var lines: [String] = []
     var lineInProgress = ""
-    var continuation: AsyncThrowingStream<TranscriptionResult, any Error>.Continuation
+    /// Where results go once the meeting listens; `nil` while it is open but not yet listening.
+    var continuation: Continuation?
     var number: Int
 
     /// The submitted lines, then the line in progress when there is one.
@@ -37,6 +44,8 @@ public final class TypedTranscript: Sendable {
     var meeting: Meeting?
     var meetingsStarted = 0
   }
+
+  private typealias Continuation = AsyncThrowingStream<TranscriptionResult, any Error>.Continuation
 
   private let listening = LockIsolated(Listening())
 
@@ -52,18 +61,33 @@ public final class TypedTranscript: Sendable {
     )
   }
 
-  /// Whether a meeting is listening for lines.
+  /// Whether a meeting is listening for lines: it has started transcription and not stopped.
   public var isListening: Bool {
-    listening.value.meeting != nil
+    listening.value.meeting?.continuation != nil
   }
 
-  /// The whole transcript of the meeting listening, the line in progress included; `nil` when
-  /// no meeting is listening.
+  /// The whole transcript of the meeting open, the line in progress included; `nil` when no
+  /// meeting is open.
   public var currentTranscript: String? {
     listening.value.meeting?.transcript
   }
 
-  /// Adds a line to the transcript of the meeting listening, in place of the line in progress.
+  /// Opens a new meeting, ending the one before: the lines typed from now on are its transcript,
+  /// whether or not it listens yet.
+  ///
+  /// Call it when a meeting's screen appears, before the meeting starts transcription.
+  public func openMeeting() {
+    let previous = listening.withValue { listening in
+      let previous = listening.meeting?.continuation
+      listening.meetingsStarted += 1
+      listening.meeting = Meeting(number: listening.meetingsStarted)
+      return previous
+    }
+    // NB: Finishing runs that stream's termination handler, so it happens outside the lock.
+    previous?.finish()
+  }
+
+  /// Adds a line to the transcript of the meeting open, in place of the line in progress.
   ///
   /// - Parameter line: What was said.
   /// - Returns: Whether a meeting heard it.
@@ -92,7 +116,7 @@ public final class TypedTranscript: Sendable {
     listening.withValue { listening in
       guard var meeting = listening.meeting else { return false }
       if change(&meeting) {
-        meeting.continuation.yield(
+        meeting.continuation?.yield(
           TranscriptionResult(transcript: meeting.transcript, isFinal: false))
       }
       listening.meeting = meeting
@@ -100,12 +124,22 @@ public final class TypedTranscript: Sendable {
     }
   }
 
+  /// Starts listening: to the meeting opened and not yet listening, whose lines so far are the
+  /// first result, or else to a new meeting, which ends the one before.
   private func startMeeting() -> AsyncThrowingStream<TranscriptionResult, any Error> {
     // NB: Each result holds the whole transcript so far, so only the newest matters: keys that
     // arrive faster than the meeting reads its results cost one result, not one each.
     let (stream, continuation) = AsyncThrowingStream<TranscriptionResult, any Error>.makeStream(
       bufferingPolicy: .bufferingNewest(1))
-    let (number, previous) = listening.withValue { listening in
+    let (number, previous) = listening.withValue { listening -> (Int, Continuation?) in
+      if var opened = listening.meeting, opened.continuation == nil {
+        opened.continuation = continuation
+        listening.meeting = opened
+        if !opened.transcript.isEmpty {
+          continuation.yield(TranscriptionResult(transcript: opened.transcript, isFinal: false))
+        }
+        return (opened.number, nil)
+      }
       let previous = listening.meeting?.continuation
       listening.meetingsStarted += 1
       listening.meeting = Meeting(continuation: continuation, number: listening.meetingsStarted)

@@ -31,6 +31,31 @@ struct TerminalAppTests {
       #expect(driver.clock.now == .init(), "no time passed")
     }
   }
+
+  /// A person types ahead: `s` and the first lines come in one burst, handled before the meeting
+  /// starts listening (an effect). The lines are the meeting's all the same.
+  @Test(.timeLimit(.minutes(1)))
+  func linesTypedAheadOfTheMeetingListeningAreItsTranscript() async {
+    await withSerialEffects {
+      let driver = await Driver(standups: [.engineeringMock])
+      await driver.start()
+      driver.press(.enter, .character("s"))
+      driver.type("Blob: the build is green")
+      driver.press(.enter)
+      driver.type("Blob Jr: almost")
+      #expect(driver.app.transcript.isListening == false, "typed ahead of the meeting's effect")
+      #expect(!driver.screen.contains("› Blob: the build is green"), "the line left the prompt")
+
+      let expected = "Blob: the build is green\nBlob Jr: almost"
+      await driver.settle(
+        until: { driver.state.path.last?[case: \.record]?.transcript == expected },
+        "the meeting to hear both lines")
+      await driver.app.saveMeetingInProgress()
+      await driver.app.flush()
+      let stored = try? await driver.database.readStandups()
+      #expect(stored?[id: Standup.engineeringMock.id]?.meetings.map(\.transcript) == [expected])
+    }
+  }
 }
 
 /// The detail screen's `t`, in a team: it asks first, keeping the standup personal unless told.

@@ -19,6 +19,33 @@ struct TypedTranscriptTests {
     #expect(try await results.next()?.transcript == "Blob: one\nBlob Jr: two")
   }
 
+  @Test func linesTypedWhileTheMeetingIsOpenButNotYetListeningAreItsFirstResult() async throws {
+    let transcript = TypedTranscript()
+    transcript.openMeeting()
+    #expect(transcript.isListening == false)
+    #expect(transcript.submit("Blob: early"))
+    transcript.setLineInProgress("Blob Jr")
+    #expect(transcript.currentTranscript == "Blob: early\nBlob Jr")
+
+    let stream = await transcript.client.startTranscription()
+    #expect(transcript.isListening)
+    var results = stream.makeAsyncIterator()
+    #expect(try await results.next()?.transcript == "Blob: early\nBlob Jr")
+    transcript.submit("Blob Jr: late")
+    #expect(try await results.next()?.transcript == "Blob: early\nBlob Jr: late")
+  }
+
+  @Test func openingAMeetingEndsTheOneListening() async throws {
+    let transcript = TypedTranscript()
+    let first = await transcript.client.startTranscription()
+    transcript.submit("first meeting")
+    transcript.openMeeting()
+    #expect(transcript.currentTranscript == "")
+    var firstResults: [String] = []
+    for try await result in first { firstResults.append(result.transcript) }
+    #expect(firstResults == ["first meeting"])
+  }
+
   @Test func aResultNotYetReadGivesWayToTheNewestWhichHoldsItAll() async throws {
     let transcript = TypedTranscript()
     let stream = await transcript.client.startTranscription()

@@ -92,10 +92,15 @@ final class PseudoTerminal {
     }
   }
 
-  /// Reads until `text` appears after `offset`.
+  /// Reads until `text` appears after `offset`. When it never does, prints the screen's last
+  /// text, so that the failure says what the app showed instead.
   @discardableResult
   func read(from offset: Int = 0, untilItShows text: String) async -> Bool {
-    await read(from: offset) { $0.contains(text) }
+    let shown = await read(from: offset) { $0.contains(text) }
+    if !shown {
+      print("Waited in vain for \"\(text)\". The screen's last text:\n\(lastText())")
+    }
+    return shown
   }
 
   /// Lets the app's input guard lapse: after a change of screen the user did not make, the app
