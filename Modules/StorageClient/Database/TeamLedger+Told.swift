@@ -36,15 +36,18 @@ extension TeamLedger {
     by change: StandupsChange, of member: String, _ fields: [(String, String)], _ outbox: Outbox,
     at now: Date, makeID: () -> UUID, _ db: Database
   ) throws {
-    guard case .edited(let id, let edit) = change, !fields.isEmpty,
-      let stored = try? StandupRows.fetchOne(db, id: id)
-    else { return }
+    guard case .edited(let id, let edit) = change, !fields.isEmpty else { return }
     let key = id.rawValue.uuidString
     let owned = Set(
       try String.fetchAll(
         db.cachedStatement(sql: "SELECT field FROM teamFieldOwner WHERE standupId = ?"),
         arguments: [key]))
     let waiting = Set(outbox.entries.flatMap(\.fields).filter { $0.0 == key }.map(\.1))
+    // NB: Every value an edit replaces is in a field it sets (`fields`), so the standup is read
+    // only when one of those is still this machine's: for most pulled changes, none is.
+    guard fields.contains(where: { owned.contains($0.1) && !waiting.contains($0.1) }),
+      let stored = try? StandupRows.fetchOne(db, id: id)
+    else { return }
     for replacement in edit.valuesReplaced(in: stored) + attendeesReplaced(by: edit, in: stored) {
       let field = TeamField(of: replacement.replaced).column
       guard owned.contains(field), !waiting.contains(field) else { continue }
