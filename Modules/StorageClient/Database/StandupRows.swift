@@ -5,7 +5,7 @@ import Models
 
 /// A standup as rows: reading standups from the database and writing the rows a change touches.
 ///
-/// Writes go row by row and column by column: ``write(from:to:position:_:)`` compares the standup
+/// Writes go row by row and column by column: ``write(from:to:_:)`` compares the standup
 /// as stored with the standup as it should be and updates, inserts or deletes only the rows and
 /// columns that differ.
 enum StandupRows {
@@ -122,27 +122,47 @@ enum StandupRows {
   }
 
   /// Writes the rows and columns in which `after` differs from `before`, the standup as stored.
+  ///
+  /// The standup's row and its attendees' rows are updated through statements prepared once per
+  /// connection, rather than GRDB's `updateChanges`, which encodes both records to compare them:
+  /// a pull writes a standup for every change it applies (`Sync.Team`). The standup keeps its
+  /// place in the list. Guarded by `StandupRowsTests.aWriteLeavesTheRowsTheRecordsWould`.
   static func write(from before: Standup, to after: Standup, _ db: Database) throws {
     guard before != after else { return }
-    let position =
-      try Int.fetchOne(
-        db, sql: "SELECT position FROM standup WHERE id = ?",
-        arguments: [before.id.rawValue.uuidString]) ?? nextPosition(db)
-    try StandupRecord(after, position: position)
-      .updateChanges(db, from: StandupRecord(before, position: position))
+    let id = before.id.rawValue.uuidString
+    let (old, new) = (StandupRecord(before, position: 0), StandupRecord(after, position: 0))
+    if old.title != new.title {
+      try db.cachedStatement(sql: "UPDATE standup SET title = ? WHERE id = ?")
+        .execute(arguments: [new.title, id])
+    }
+    if old.durationMilliseconds != new.durationMilliseconds {
+      try db.cachedStatement(sql: "UPDATE standup SET durationMilliseconds = ? WHERE id = ?")
+        .execute(arguments: [new.durationMilliseconds, id])
+    }
+    if old.theme != new.theme {
+      try db.cachedStatement(sql: "UPDATE standup SET theme = ? WHERE id = ?")
+        .execute(arguments: [new.theme, id])
+    }
 
     for attendee in before.attendees where after.attendees[id: attendee.id] == nil {
       try AttendeeRecord.deleteOne(
-        db,
-        key: ["standupId": before.id.rawValue.uuidString, "id": attendee.id.rawValue.uuidString])
+        db, key: ["standupId": id, "id": attendee.id.rawValue.uuidString])
     }
     for (index, attendee) in after.attendees.enumerated() {
-      let record = AttendeeRecord(attendee, of: after.id, position: index)
+      let row = AttendeeRecord(attendee, of: after.id, position: index)
       if let stored = before.attendees.index(id: attendee.id) {
-        try record.updateChanges(
-          db, from: AttendeeRecord(before.attendees[stored], of: before.id, position: stored))
+        if stored != index {
+          try db.cachedStatement(
+            sql: "UPDATE attendee SET position = ? WHERE standupId = ? AND id = ?"
+          ).execute(arguments: [row.position, row.standupId, row.id])
+        }
+        if before.attendees[stored].name != attendee.name {
+          try db.cachedStatement(
+            sql: "UPDATE attendee SET name = ? WHERE standupId = ? AND id = ?"
+          ).execute(arguments: [row.name, row.standupId, row.id])
+        }
       } else {
-        try record.insert(db)
+        try row.insert(db)
       }
     }
 

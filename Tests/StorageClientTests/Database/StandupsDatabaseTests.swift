@@ -60,7 +60,7 @@ struct StandupsDatabaseTests {
     let writes = log.take().filter(\.isWrite)
     #expect(
       writes == [
-        #"UPDATE "standup" SET "title"='Design review' WHERE "id"='\#(Standup.mock.id.rawValue.uuidString)'"#
+        "UPDATE standup SET title = 'Design review' WHERE id = '\(Standup.mock.id.rawValue.uuidString)'"
       ])
   }
 
