@@ -15,8 +15,7 @@ public import TerminalUI
 /// This is what the `standups` executable drives from a real terminal and what tests drive with
 /// keys. After every change of the store it catches the view state up with the stack, and does
 /// for each pushed screen what appearing does on other platforms: a recorder that appears opens
-/// a meeting in the typed transcript and is sent `onTask`, which starts its timer and
-/// transcription (popping it cancels them).
+/// its meeting's transcript and is sent `onTask`, which starts its timer and listening.
 ///
 /// Keys belong to the screen the user saw. When what is in front of the user changes without a
 /// key of theirs (a meeting ends on time, an alert appears), an ``InputGuard`` drops the keys
@@ -370,8 +369,7 @@ public final class TerminalApp {
     }
     for id in change.pushed {
       if case .record? = state.app.path[id: id] {
-        // NB: Before the meeting listens (an effect of `onTask`), keys typed ahead of the screen
-        // are its transcript already.
+        // NB: Lines typed ahead of `onTask`'s effect, which starts listening, are the meeting's.
         transcript.openMeeting()
         store.send(.app(.path(.element(id: id, action: .record(.onTask)))))
       }
@@ -395,9 +393,8 @@ public final class TerminalApp {
   /// while the effects of a key on it still ran (a meeting saved, a deletion confirmed), and
   /// nothing new appeared over what it uncovered.
   private func isClosedByTheUser(_ shown: AppViewState.Shown, state: AppFeature.State) -> Bool {
-    guard let screen = shown.screen, screensActedOn[screen] != nil,
-      state.path[id: screen] == nil, view.shown.alert == nil, view.shown.form == shown.form
-    else { return false }
-    return true
+    guard let screen = shown.screen else { return false }
+    return screensActedOn[screen] != nil && state.path[id: screen] == nil
+      && view.shown.alert == nil && view.shown.form == shown.form
   }
 }
