@@ -127,6 +127,11 @@ public final class TypedTranscript: Sendable {
   /// Starts listening: to the meeting opened and not yet listening, whose lines so far are the
   /// first result, or else to a new meeting, which ends the one before.
   private func startMeeting() -> AsyncThrowingStream<TranscriptionResult, any Error> {
+    // NB: A meeting whose screen closed before its effect ran is cancelled by then: it must not
+    // take the meeting opened since, whose lines belong to the screen in front of the user.
+    guard !Task.isCancelled else {
+      return AsyncThrowingStream { $0.finish() }
+    }
     // NB: Each result holds the whole transcript so far, so only the newest matters: keys that
     // arrive faster than the meeting reads its results cost one result, not one each.
     let (stream, continuation) = AsyncThrowingStream<TranscriptionResult, any Error>.makeStream(

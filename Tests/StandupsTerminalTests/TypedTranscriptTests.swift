@@ -35,6 +35,20 @@ struct TypedTranscriptTests {
     #expect(try await results.next()?.transcript == "Blob: early\nBlob Jr: late")
   }
 
+  /// A recorder closed before its effect ran (a meeting ended at once, and another started) still
+  /// runs that effect, cancelled: it leaves the meeting opened since, and its lines, alone.
+  @Test func aCancelledMeetingStartingLateLeavesTheMeetingOpenedSince() async {
+    let transcript = TypedTranscript()
+    transcript.openMeeting()
+    transcript.submit("Blob: for the second meeting")
+    await Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      _ = await transcript.client.startTranscription()
+    }.value
+    #expect(transcript.currentTranscript == "Blob: for the second meeting")
+    #expect(transcript.isListening == false, "open, waiting for its own screen's effect")
+  }
+
   @Test func openingAMeetingEndsTheOneListening() async throws {
     let transcript = TypedTranscript()
     let first = await transcript.client.startTranscription()
