@@ -77,12 +77,7 @@ public final class TypedTranscript: Sendable {
   ///
   /// Call it when a meeting's screen appears, before the meeting starts transcription.
   public func openMeeting() {
-    let previous = listening.withValue { listening in
-      let previous = listening.meeting?.continuation
-      listening.meetingsStarted += 1
-      listening.meeting = Meeting(number: listening.meetingsStarted)
-      return previous
-    }
+    let previous = listening.withValue { Self.replaceMeeting(in: &$0, listeningWith: nil).previous }
     // NB: Finishing runs that stream's termination handler, so it happens outside the lock.
     previous?.finish()
   }
@@ -145,10 +140,7 @@ public final class TypedTranscript: Sendable {
         }
         return (opened.number, nil)
       }
-      let previous = listening.meeting?.continuation
-      listening.meetingsStarted += 1
-      listening.meeting = Meeting(continuation: continuation, number: listening.meetingsStarted)
-      return (listening.meetingsStarted, previous)
+      return Self.replaceMeeting(in: &listening, listeningWith: continuation)
     }
     // NB: One meeting at a time: a new one ends the transcript of the one before. Finishing
     // runs that stream's termination handler, so it happens outside the lock.
@@ -161,5 +153,16 @@ public final class TypedTranscript: Sendable {
       }
     }
     return stream
+  }
+
+  /// Makes a new meeting the one open, listening through `continuation` if given; returns its
+  /// number and the stream of the meeting it ends, which the caller finishes outside the lock.
+  private static func replaceMeeting(
+    in listening: inout Listening, listeningWith continuation: Continuation?
+  ) -> (number: Int, previous: Continuation?) {
+    let previous = listening.meeting?.continuation
+    listening.meetingsStarted += 1
+    listening.meeting = Meeting(continuation: continuation, number: listening.meetingsStarted)
+    return (listening.meetingsStarted, previous)
   }
 }

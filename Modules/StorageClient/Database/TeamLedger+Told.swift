@@ -42,9 +42,11 @@ extension TeamLedger {
       try String.fetchAll(
         db.cachedStatement(sql: "SELECT field FROM teamFieldOwner WHERE standupId = ?"),
         arguments: [key]))
+    // NB: Every value an edit replaces is in a field it sets (`fields`), so the outbox and the
+    // standup are read only when one of those is still this machine's: for most pulled changes,
+    // none is.
+    guard fields.contains(where: { owned.contains($0.1) }) else { return }
     let waiting = Set(outbox.entries.flatMap(\.fields).filter { $0.0 == key }.map(\.1))
-    // NB: Every value an edit replaces is in a field it sets (`fields`), so the standup is read
-    // only when one of those is still this machine's: for most pulled changes, none is.
     guard fields.contains(where: { owned.contains($0.1) && !waiting.contains($0.1) }),
       let stored = try? StandupRows.fetchOne(db, id: id)
     else { return }

@@ -17,10 +17,7 @@ struct StandupRowsTests {
   func anInsertWritesTheRowsTheRecordsWould(seed: UInt64) throws {
     var random = Xoshiro(seed: (seed, seed &* 13, ~seed, seed ^ 0x5EED))
     let standups = (0..<40).map { _ in Standup.random(using: &random) }
-    let fast = try DatabaseQueue()
-    let plain = try DatabaseQueue()
-    try Schema.migrator.migrate(fast)
-    try Schema.migrator.migrate(plain)
+    let (fast, plain) = (try migratedDatabase(), try migratedDatabase())
 
     try fast.write { db in
       for (position, standup) in standups.enumerated() {
@@ -39,12 +36,7 @@ struct StandupRowsTests {
       }
     }
 
-    for table in ["standup", "attendee", "meeting"] {
-      let sql = "SELECT rowid, * FROM \(table) ORDER BY rowid"
-      let fastRows = try fast.read { try Row.fetchAll($0, sql: sql) }
-      #expect(!fastRows.isEmpty, "\(table)")
-      #expect(fastRows == (try plain.read { try Row.fetchAll($0, sql: sql) }), "\(table)")
-    }
+    try expectSameRows(fast, plain)
     #expect(try fast.read { try StandupRows.fetchAll($0) }.standups.elements == standups)
   }
 
@@ -56,10 +48,8 @@ struct StandupRowsTests {
     var random = Xoshiro(seed: (seed, seed &* 31, ~seed, seed ^ 0xED17))
     let before = (0..<40).map { _ in Standup.random(using: &random) }
     let after = before.map { changed($0, using: &random) }
-    let fast = try DatabaseQueue()
-    let plain = try DatabaseQueue()
+    let (fast, plain) = (try migratedDatabase(), try migratedDatabase())
     for database in [fast, plain] {
-      try Schema.migrator.migrate(database)
       try database.write { db in
         for (position, standup) in before.enumerated() {
           try StandupRows.insert(standup, at: position, db)
@@ -95,13 +85,28 @@ struct StandupRowsTests {
       }
     }
 
+    try expectSameRows(fast, plain)
+    #expect(try fast.read { try StandupRows.fetchAll($0) }.standups.elements == after)
+  }
+
+  private func migratedDatabase() throws -> DatabaseQueue {
+    let database = try DatabaseQueue()
+    try Schema.migrator.migrate(database)
+    return database
+  }
+
+  /// Every row of the standups' tables is the same in `fast` as in `plain`, in the same order.
+  private func expectSameRows(
+    _ fast: DatabaseQueue, _ plain: DatabaseQueue, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
     for table in ["standup", "attendee", "meeting"] {
       let sql = "SELECT rowid, * FROM \(table) ORDER BY rowid"
       let fastRows = try fast.read { try Row.fetchAll($0, sql: sql) }
-      #expect(!fastRows.isEmpty, "\(table)")
-      #expect(fastRows == (try plain.read { try Row.fetchAll($0, sql: sql) }), "\(table)")
+      #expect(!fastRows.isEmpty, "\(table)", sourceLocation: sourceLocation)
+      #expect(
+        fastRows == (try plain.read { try Row.fetchAll($0, sql: sql) }), "\(table)",
+        sourceLocation: sourceLocation)
     }
-    #expect(try fast.read { try StandupRows.fetchAll($0) }.standups.elements == after)
   }
 
   /// `standup` with any of its parts changed, as edits, imports and meetings change them.
