@@ -19,6 +19,11 @@ struct OpenTransactionTests {
       let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
 
       try await server.asMember("mallory") { mallory in
+        // NB: As psql's: the server never ends mallory's transaction for being idle, however
+        // long the rounds below take.
+        let idleLimit = try await mallory.query(
+          "SHOW idle_in_transaction_session_timeout", logger: TestServer.logger)
+        #expect(try await idleLimit.collect().map { try $0.decode(String.self) } == ["0"])
         try await mallory.query("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: TestServer.logger)
         try await mallory.query(
           """
@@ -33,9 +38,10 @@ struct OpenTransactionTests {
         #expect(pulled.waitingAt == nil, "the team passed mallory's number")
         #expect(try await alice.standups().first?.title == "Bob's")
 
-        await #expect(throws: PSQLError.self, "a number the team passed never commits") {
+        let refusal = await #expect(throws: PSQLError.self, "a number the team passed") {
           try await mallory.query("COMMIT", logger: TestServer.logger)
         }
+        #expect(refusal?.serverInfo?[.sqlState] == "40001", "a serialization failure")
       }
       #expect(
         try await server.administer(
@@ -51,6 +57,8 @@ struct OpenTransactionTests {
       try await server.makeTeam("platform", members: Machine.platformMembers)
       let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
 
+      // NB: Each row sleeps before it is numbered, but the first: mallory holds a number at
+      // once, and goes on taking them, one each half second, for 15 s.
       let insertSlowly = Task {
         try await server.asMember("mallory") { mallory in
           try await mallory.query(
@@ -59,23 +67,26 @@ struct OpenTransactionTests {
             """
             INSERT INTO standups_team.changes (team, machine, machine_sequence, based_on, change)
             SELECT 'platform', \(UUID()), n, 0,
-              jsonb_build_object('n', n, 'slept', pg_sleep(0.5)::text)
+              jsonb_build_object('n', n, 'slept', pg_sleep(least(n - 1, 1) * 0.5)::text)
             FROM generate_series(1, 30) AS n
             """, logger: TestServer.logger)
         }
       }
-      try await server.waitUntilAStatementRuns(as: "mallory")
-      // NB: Before, each of bob's pushes waited for mallory's statement (15 s) on the team's
-      // row, and a round timed out.
+      try await server.waitUntilANumberIsTaken(on: "platform", after: 1)
       for title in ["One", "Two", "Three"] {
         try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: title)))
         #expect(try await bob.sync().pushed == 1)
       }
       try await alice.sync()
       #expect(try await alice.standups().first?.title == "Three")
-      await #expect(throws: (any Error).self, "the team went past mallory's numbers") {
+      let refusal = await #expect(throws: PSQLError.self, "the team passed mallory's number") {
         try await insertSlowly.value
       }
+      #expect(refusal?.serverInfo?[.sqlState] == "40001", "a serialization failure")
+      #expect(
+        try await server.administer(
+          "SELECT count(*) FROM standups_team.changes WHERE made_by = '\(server.role("mallory"))'"
+        ) == "0\n")
       #expect(try await bob.sync().pulled == 0)
       #expect(try await alice.standups() == bob.standups())
     }
@@ -84,23 +95,33 @@ struct OpenTransactionTests {
 
 extension TestServer {
   /// Runs `body` on a connection of member `name`'s own, as psql or a program of theirs would
-  /// make it, password "`name`-secret".
+  /// make it, password "`name`-secret": without the app's session settings, so the server
+  /// leaves an idle transaction of theirs open and a statement running for as long as they
+  /// like.
   func asMember(
     _ name: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> Void
   ) async throws {
     let description = try ConnectionDescription(url: url(for: name), environment: [:])
-    try await description.withConnection(password: "\(name)-secret", logger: TestServer.logger) {
-      try await body($0)
+    let connection = try await PostgresConnection.connect(
+      configuration: description.connectionConfiguration(password: "\(name)-secret"), id: 1,
+      logger: TestServer.logger)
+    do {
+      try await body(connection)
+      try await connection.close()
+    } catch {
+      try? await connection.close()
+      throw error
     }
   }
 
-  /// Returns once an insert of member `name`'s is running; throws after a minute without one.
-  func waitUntilAStatementRuns(as name: String) async throws {
+  /// Returns once `team` has given out a number above `last`: the team's own sequence, read as
+  /// the administrator, since nobody else may read it; throws after a minute without one.
+  func waitUntilANumberIsTaken(on team: String, after last: Int) async throws {
     try await waitUntil(
       """
-      SELECT count(*) FROM pg_stat_activity
-      WHERE usename = '\(role(name))' AND state = 'active' AND query LIKE 'INSERT%'
-      """, answers: "1\n", else: "no statement of \(name)'s started")
+      SELECT pg_sequence_last_value(numbers) > \(last) FROM standups_team.teams
+      WHERE name = '\(team)'
+      """, answers: "t\n", else: "no number of \(team)'s was taken after \(last)")
   }
 
   /// Returns once member `name` has no session left; throws after a minute. A client that
