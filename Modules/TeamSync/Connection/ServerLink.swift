@@ -32,6 +32,9 @@ public actor ServerLink {
   public nonisolated let server: String
   let environment: [String: String]
   let logger: Logger
+  /// How long the server may leave a statement without a word before the connection is taken
+  /// for dead (`DeadLinkDetection.AnswerWatch`).
+  let answerLimit: Duration?
 
   private var current: Open?
   private var users = 0
@@ -45,14 +48,19 @@ public actor ServerLink {
   ///   - environment: Where `PGPASSWORD`, `PGPASSFILE`, `HOME` and the other `PG…` variables
   ///     come from; the process's by default.
   ///   - logger: Where postgres-nio logs.
+  ///   - answerLimit: How long the server may leave a statement without a word before the
+  ///     connection is taken for dead; `nil` waits for ever, as a test of a connection that
+  ///     hangs does.
   public init(
     server: String,
     environment: [String: String] = ProcessInfo.processInfo.environment,
-    logger: Logger = .teamSync
+    logger: Logger = .teamSync,
+    answerLimit: Duration? = DeadLinkDetection.answerLimit
   ) {
     self.server = server
     self.environment = environment
     self.logger = logger
+    self.answerLimit = answerLimit
   }
 
   /// One link for each server among `servers`, keyed by its URL.
@@ -151,7 +159,8 @@ public actor ServerLink {
     }
     await closing?.value
     let task = Task { () -> Swift.Result<Open, SyncProblem> in
-      let opened = await Self.connect(to: server, environment: environment, logger: logger)
+      let opened = await Self.connect(
+        to: server, environment: environment, logger: logger, answerLimit: answerLimit)
       // NB: On the link, before any waiter resumes: a waiter finds it current.
       opening = nil
       if case .success(let open) = opened {
@@ -165,7 +174,7 @@ public actor ServerLink {
   }
 
   private static func connect(
-    to server: String, environment: [String: String], logger: Logger
+    to server: String, environment: [String: String], logger: Logger, answerLimit: Duration?
   ) async -> Swift.Result<Open, SyncProblem> {
     let description: ConnectionDescription
     let password: String?
@@ -178,8 +187,7 @@ public actor ServerLink {
     let verdict = DeadLinkDetection.Verdict()
     do {
       let connection = try await description.connect(
-        password: password, logger: logger, answerLimit: DeadLinkDetection.answerLimit,
-        verdict: verdict)
+        password: password, logger: logger, answerLimit: answerLimit, verdict: verdict)
       return .success(Open(connection: connection, description: description, verdict: verdict))
     } catch {
       return .failure(SyncProblem.from(error, for: description))

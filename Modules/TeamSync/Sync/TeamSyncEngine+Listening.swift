@@ -20,6 +20,20 @@ extension TeamSyncEngine {
     onStatus: @escaping @Sendable (TeamSyncStatus) -> Void,
     onPulled: @escaping @Sendable (TeamPullReport) -> Void
   ) async {
+    told = nil
+    await withDiscardingTaskGroup { group in
+      group.addTask { await self.tellWaitingWhileOffline(to: onStatus) }
+      await syncUntilStopped(onStatus: onStatus, onPulled: onPulled)
+      group.cancelAll()
+    }
+  }
+
+  /// Connects, keeps syncing, and connects again after a wait when the connection fails, until
+  /// the engine is cancelled or has a reason to stop.
+  private func syncUntilStopped(
+    onStatus: @escaping @Sendable (TeamSyncStatus) -> Void,
+    onPulled: @escaping @Sendable (TeamPullReport) -> Void
+  ) async {
     while !Task.isCancelled {
       isEndingForAFlood = false
       // NB: Set by this connection's body; a connection that failed before it ran was no flood's.
@@ -71,35 +85,40 @@ extension TeamSyncEngine {
           // NB: The machine left the team here (`team leave` in a shell): nothing to say.
           return
         case .notAMember, .removed, .schema, .connection:
-          onStatus(.stopped(waiting: waiting, problem: problem))
+          tell(.stopped(waiting: waiting, problem: problem), to: onStatus)
           return
         case .unreachable, .noAnswer, .noFreeConnection, .busy, .failed, .refused, .untrusted,
           .database:
-          onStatus(.offline(waiting: waiting, problem: problem))
+          tell(.offline(waiting: waiting, problem: problem), to: onStatus)
         }
         failures += 1
         let seconds = min(1 << min(failures - 1, 5), Int(Self.longestWait.components.seconds))
-        await waitBeforeTryingAgain(
-          for: .seconds(seconds), waiting: waiting, problem: problem, onStatus: onStatus)
+        try? await Task.sleep(for: .seconds(seconds))
       }
     }
   }
 
-  /// Waits `duration` before the next connection, saying how many changes wait as the user
-  /// makes more: the status line counts them while the server is away.
-  func waitBeforeTryingAgain(
-    for duration: Duration,
-    waiting: Int,
-    problem: SyncProblem,
-    onStatus: @Sendable (TeamSyncStatus) -> Void
-  ) async {
-    var told = waiting
-    let end = ContinuousClock.now + duration
-    while ContinuousClock.now < end, !Task.isCancelled {
-      try? await Task.sleep(for: min(Self.outboxLookInterval, end - ContinuousClock.now))
-      guard let now = try? await waitingCount(), now != told else { continue }
-      told = now
-      onStatus(.offline(waiting: now, problem: problem))
+  /// Tells `status`, and keeps it as the last one told.
+  ///
+  /// Every status of a run goes through here, on the engine's actor, so that they reach
+  /// `onStatus` in the order they were decided: a count read while offline can never be told
+  /// after the "online" that followed it (``tellWaitingWhileOffline(to:)``).
+  func tell(_ status: TeamSyncStatus, to onStatus: @Sendable (TeamSyncStatus) -> Void) {
+    told = status
+    onStatus(status)
+  }
+
+  /// While the engine is offline, tells how many changes wait as the user makes more, both
+  /// while it waits to try again and while a connection is being tried (a server that does
+  /// not answer keeps one for seconds): the status line counts them while the server is away.
+  /// Online, it reads nothing.
+  func tellWaitingWhileOffline(to onStatus: @escaping @Sendable (TeamSyncStatus) -> Void) async {
+    while !Task.isCancelled {
+      try? await Task.sleep(for: Self.outboxLookInterval)
+      guard case .offline = told, let now = try? await waitingCount() else { continue }
+      // NB: Read again after the count: a connection may have come online meanwhile.
+      guard case .offline(let waiting, let problem) = told, now != waiting else { continue }
+      tell(.offline(waiting: now, problem: problem), to: onStatus)
     }
   }
 
@@ -169,7 +188,7 @@ extension TeamSyncEngine {
           if let round {
             await self.connected()
             if !round.report.isEmpty { onPulled(round.report) }
-            onStatus(.online(waiting: try await self.waitingCount()))
+            await self.tell(.online(waiting: try await self.waitingCount()), to: onStatus)
             if round.waitingAt != nil {
               Task {
                 try await Task.sleep(for: Self.gapGrace)

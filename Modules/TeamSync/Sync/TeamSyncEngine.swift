@@ -271,6 +271,9 @@ public actor TeamSyncEngine {
   /// Failed connections since the last that worked: the wait before the next grows with them.
   var failures = 0
 
+  /// The status this run of the engine last told.
+  var told: TeamSyncStatus?
+
   /// Until when the engine looks at the server twice a second rather than listening: the team's
   /// channel was flooded (``AnnouncementRate``).
   var quietUntil: ContinuousClock.Instant?

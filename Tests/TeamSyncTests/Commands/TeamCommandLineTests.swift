@@ -242,7 +242,7 @@ struct TeamCommandLineTests {
   }
 
   @Test func aServerThatIsNotPostgreSQLGetsASentenceAndNothingLocalIsTouched() async throws {
-    let listener = try NotPostgres()
+    let listener = try notPostgres()
     defer { listener.stop() }
     let parent = FileManager.default.temporaryDirectory
       .appendingPathComponent("teamsync-\(UUID().uuidString.prefix(8))").path
@@ -337,43 +337,14 @@ private struct PushingMachine {
 }
 
 /// A loopback port that answers like a web server, not PostgreSQL.
-private final class NotPostgres: @unchecked Sendable {
-  // NB: Unchecked: `descriptor` and `port` are set once, before the thread starts.
-  let port: Int
-  private let descriptor: Int32
-
-  init() throws {
-    descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let descriptor = self.descriptor
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-        bind(descriptor, socketAddress, length) == 0 && listen(descriptor, 8) == 0
-          && getsockname(descriptor, socketAddress, &length) == 0
-      }
-    }
-    guard bound else { throw TestServerError("listening on loopback failed: errno \(errno)") }
-    port = Int(UInt16(bigEndian: address.sin_port))
-    Thread {
-      while true {
-        let client = accept(descriptor, nil, nil)
-        guard client >= 0 else { return }
-        // NB: What the client sent is read before the answer: closing with unread bytes would
-        // reset the connection instead of ending it after the answer.
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        _ = buffer.withUnsafeMutableBytes { read(client, $0.baseAddress, $0.count) }
-        let answer = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8)
-        _ = answer.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
-        close(client)
-      }
-    }.start()
-  }
-
-  func stop() {
-    shutdown(descriptor, Int32(SHUT_RDWR))
-    close(descriptor)
+private func notPostgres() throws -> LoopbackPort {
+  try LoopbackPort { client, _ in
+    // NB: What the client sent is read before the answer: closing with unread bytes would
+    // reset the connection instead of ending it after the answer.
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    _ = buffer.withUnsafeMutableBytes { read(client, $0.baseAddress, $0.count) }
+    let answer = Array("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8)
+    _ = answer.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+    return false
   }
 }

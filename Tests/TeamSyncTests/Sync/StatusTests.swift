@@ -176,4 +176,52 @@ struct StatusTests {
       #expect(try await alice.standups() == bob.standups())
     }
   }
+
+  /// A server that takes the connection and says nothing holds the engine's next try for
+  /// seconds: a change made meanwhile is counted on the status line at once, not when the try
+  /// gives up.
+  @Test func aChangeMadeWhileAConnectionIsTriedIsCountedAtOnce() async throws {
+    let (attempts, attempt) = AsyncStream.makeStream(of: Int.self)
+    // NB: The first connection ends at once, so that the engine is offline; the second is held
+    // without a word, and with no limit on the answer it is tried until the connect timeout.
+    let port = try LoopbackPort { _, number in
+      attempt.yield(number)
+      return number > 1
+    }
+    defer { port.stop() }
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("teamsync-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let database = StandupsDatabase(path: folder.appendingPathComponent("standups.sqlite").path)
+    _ = try await database.load()
+    let server = "postgresql://alice@127.0.0.1:\(port.port)/postgres?sslmode=disable"
+    try await database.joinTeam(server: server, team: "platform", machine: UUID())
+    let membership = try #require(try await database.teamMemberships().first)
+    let environment = ["PGPASSWORD": "alice-secret", "HOME": folder.path]
+    let engine = TeamSyncEngine(
+      database: database, membership: membership, environment: environment,
+      link: ServerLink(server: server, environment: environment, answerLimit: nil))
+    let (statuses, status) = AsyncStream.makeStream(of: TeamSyncStatus.self)
+    let running = Task { await engine.run(onStatus: { status.yield($0) }, onPulled: { _ in }) }
+    defer { running.cancel() }
+    var told = statuses.makeAsyncIterator()
+    let first = await told.next()
+    guard case .offline(0, let firstProblem)? = first else {
+      Issue.record("first told \(String(describing: first))")
+      return
+    }
+
+    for await number in attempts where number == 2 { break }
+    try await database.apply(.added([.mock]))
+    try await database.share([Standup.mock.id])
+    let next = await told.next()
+    guard case .offline(let waiting, let problem)? = next else {
+      Issue.record("then told \(String(describing: next))")
+      return
+    }
+    #expect(waiting == 1)
+    // NB: Told while the second try still waits: the try that gave up would say why.
+    #expect(problem == firstProblem)
+  }
 }
