@@ -62,6 +62,16 @@ final class CloseWatch: Sendable {
     let resume: @Sendable (Swift.Result<Result, any Error>) -> Void = { outcome in
       caller.withLock { $0.take() }?.resume(with: outcome)
     }
+    // NB: The caller is taken before the work is cancelled: cancelled, the work may end at once
+    // and would otherwise resume the caller with what it made of being abandoned. The work is
+    // cancelled before the caller resumes, so that nothing the caller does next meets it running
+    // uncancelled. What it waits on that heeds cancellation (a sleep, a turn) ends, and a turn
+    // it waits for runs nothing.
+    let abandon: @Sendable (any Error) -> Void = { why in
+      let continuation = caller.withLock { $0.take() }
+      work.withLock { $0 }?.cancel()
+      continuation?.resume(throwing: why)
+    }
     let id = watchers.withLock { watchers in
       watchers.lastID += 1
       return watchers.lastID
@@ -71,12 +81,7 @@ final class CloseWatch: Sendable {
       try await withCheckedThrowingContinuation { continuation in
         caller.withLock { $0 = continuation }
         guard !Task.isCancelled else { return resume(.failure(CancellationError())) }
-        let closed: @Sendable () -> Void = {
-          // NB: Abandoned, the work is told so: what it waits on that heeds cancellation (a
-          // sleep, a turn) ends, and a turn it waits for runs nothing.
-          work.withLock { $0 }?.cancel()
-          resume(.failure(whyClosed()))
-        }
+        let closed: @Sendable () -> Void = { abandon(whyClosed()) }
         let isClosed = watchers.withLock { watchers in
           if !watchers.isClosed { watchers.waiting[id] = closed }
           return watchers.isClosed
@@ -96,8 +101,7 @@ final class CloseWatch: Sendable {
         if caller.withLock({ $0 == nil }) { work.withLock { $0 }?.cancel() }
       }
     } onCancel: {
-      work.withLock { $0 }?.cancel()
-      resume(.failure(CancellationError()))
+      abandon(CancellationError())
     }
   }
 }

@@ -78,8 +78,10 @@ extension TeamSyncEngine {
       } catch {
         guard !Task.isCancelled else { return }
         if isEndingForAFlood || server?.wasEndedForAFlood == true { continue }
-        let waiting = (try? await waitingCount()) ?? 0
         let problem = await leavingIfRemoved(error)
+        // NB: Read after the leave, and after any count the watcher told meanwhile: a count
+        // read before could be older than the one on the line.
+        let waiting = (try? await waitingCount()) ?? 0
         switch problem {
         case .notJoined:
           // NB: The machine left the team here (`team leave` in a shell): nothing to say.
@@ -102,8 +104,11 @@ extension TeamSyncEngine {
   ///
   /// Every status of a run goes through here, on the engine's actor, so that they reach
   /// `onStatus` in the order they were decided: a count read while offline can never be told
-  /// after the "online" that followed it (``tellWaitingWhileOffline(to:)``).
+  /// after the "online" that followed it (``tellWaitingWhileOffline(to:)``). A cancelled task
+  /// tells nothing: a connection's work that `CloseWatch` abandoned may still finish a round, and
+  /// its "online" would come after the "offline" its close made.
   func tell(_ status: TeamSyncStatus, to onStatus: @Sendable (TeamSyncStatus) -> Void) {
+    guard !Task.isCancelled else { return }
     told = status
     onStatus(status)
   }
@@ -113,8 +118,7 @@ extension TeamSyncEngine {
   /// not answer keeps one for seconds): the status line counts them while the server is away.
   /// Online, it reads nothing.
   func tellWaitingWhileOffline(to onStatus: @escaping @Sendable (TeamSyncStatus) -> Void) async {
-    while !Task.isCancelled {
-      try? await Task.sleep(for: Self.outboxLookInterval)
+    while (try? await Task.sleep(for: Self.outboxLookInterval)) != nil {
       guard case .offline = told, let now = try? await waitingCount() else { continue }
       // NB: Read again after the count: a connection may have come online meanwhile.
       guard case .offline(let waiting, let problem) = told, now != waiting else { continue }
@@ -122,7 +126,10 @@ extension TeamSyncEngine {
     }
   }
 
+  /// Notes that a round worked, so the next failure waits the shortest time; work that
+  /// `CloseWatch` abandoned notes nothing.
   func connected() {
+    guard !Task.isCancelled else { return }
     failures = 0
   }
 

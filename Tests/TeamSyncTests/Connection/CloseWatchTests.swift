@@ -53,5 +53,34 @@ struct CloseWatchTests {
     #expect(!ran.withLock { $0 })
   }
 
+  /// Work that ends as soon as it is cancelled, as a statement postgres-nio gives up does, races
+  /// the close that cancelled it to the caller; the close must win every time. Many calls, for a
+  /// race the scheduler decides: with the work cancelled before the caller was taken, about one
+  /// in sixteen came back as the work's own result.
+  @Test func workThatEndsAtItsCancellationStillEndsWithWhy() async throws {
+    var endedWithWhy = 0
+    for _ in 1...2000 {
+      let closed = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Void.self)
+      let watch = CloseWatch(closed.futureResult)
+      let (started, start) = AsyncStream.makeStream(of: Void.self)
+      let waiting = Task {
+        try await watch.untilClosed(whyClosed: { Oops() }) {
+          start.yield()
+          let (never, _) = AsyncStream.makeStream(of: Void.self)
+          for await _ in never {}
+        }
+      }
+      var didStart = started.makeAsyncIterator()
+      await didStart.next()
+      closed.succeed()
+      do {
+        try await waiting.value
+      } catch is Oops {
+        endedWithWhy += 1
+      }
+    }
+    #expect(endedWithWhy == 2000)
+  }
+
   private struct Oops: Error {}
 }

@@ -189,19 +189,9 @@ struct StatusTests {
       return number > 1
     }
     defer { port.stop() }
-    let folder = FileManager.default.temporaryDirectory
-      .appendingPathComponent("teamsync-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = Self.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let database = StandupsDatabase(path: folder.appendingPathComponent("standups.sqlite").path)
-    _ = try await database.load()
-    let server = "postgresql://alice@127.0.0.1:\(port.port)/postgres?sslmode=disable"
-    try await database.joinTeam(server: server, team: "platform", machine: UUID())
-    let membership = try #require(try await database.teamMemberships().first)
-    let environment = ["PGPASSWORD": "alice-secret", "HOME": folder.path]
-    let engine = TeamSyncEngine(
-      database: database, membership: membership, environment: environment,
-      link: ServerLink(server: server, environment: environment, answerLimit: nil))
+    let (engine, database) = try await Self.engine(joinedToPort: port.port, in: folder)
     let (statuses, status) = AsyncStream.makeStream(of: TeamSyncStatus.self)
     let running = Task { await engine.run(onStatus: { status.yield($0) }, onPulled: { _ in }) }
     defer { running.cancel() }
@@ -223,5 +213,50 @@ struct StatusTests {
     #expect(waiting == 1)
     // NB: Told while the second try still waits: the try that gave up would say why.
     #expect(problem == firstProblem)
+  }
+
+  /// A connection's work that `CloseWatch` abandons is cancelled, and may still finish a round:
+  /// its "online" must not be told after the "offline" the close made.
+  @Test func aCancelledTaskTellsNothing() async throws {
+    let folder = Self.temporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (engine, _) = try await Self.engine(joinedToPort: 9, in: folder)
+    let (statuses, status) = AsyncStream.makeStream(of: TeamSyncStatus.self)
+    let offline = TeamSyncStatus.offline(waiting: 0, problem: .noAnswer(server: "here"))
+    await engine.tell(offline, to: { status.yield($0) })
+
+    await Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      await engine.tell(.online(waiting: 0), to: { status.yield($0) })
+    }.value
+    status.finish()
+
+    var told: [TeamSyncStatus] = []
+    for await next in statuses { told.append(next) }
+    #expect(told == [offline])
+    #expect(await engine.told == offline)
+  }
+
+  private static func temporaryFolder() -> URL {
+    FileManager.default.temporaryDirectory
+      .appendingPathComponent("teamsync-\(UUID().uuidString.prefix(8))")
+  }
+
+  /// An engine of a machine in team "platform" on a server at `port` of the loopback interface,
+  /// which tries it with no limit on the answer.
+  private static func engine(
+    joinedToPort port: Int, in folder: URL
+  ) async throws -> (TeamSyncEngine, StandupsDatabase) {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let database = StandupsDatabase(path: folder.appendingPathComponent("standups.sqlite").path)
+    _ = try await database.load()
+    let server = "postgresql://alice@127.0.0.1:\(port)/postgres?sslmode=disable"
+    try await database.joinTeam(server: server, team: "platform", machine: UUID())
+    let membership = try #require(try await database.teamMemberships().first)
+    let environment = ["PGPASSWORD": "alice-secret", "HOME": folder.path]
+    let engine = TeamSyncEngine(
+      database: database, membership: membership, environment: environment,
+      link: ServerLink(server: server, environment: environment, answerLimit: nil))
+    return (engine, database)
   }
 }
