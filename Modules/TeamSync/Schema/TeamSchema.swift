@@ -39,14 +39,26 @@ public enum TeamSchema {
 
   /// Creates the team schema, or upgrades it to ``currentVersion``, in one transaction.
   ///
-  /// Running it again changes nothing. Two runs at once wait for each other (an advisory lock),
-  /// so neither sees the other's half-made schema.
+  /// Running it again changes nothing. Two runs at once wait for each other, so neither sees
+  /// the other's half-made schema: on a schema's version table, which only its owner may lock
+  /// in this mode and members may go on reading, so that no member can hold a run back; before
+  /// there is a schema (and so a member), on an advisory lock.
   ///
   /// - Throws: ``TeamSchemaError/newerSchema(found:supported:)`` when a newer release made the
   ///   schema; postgres-nio's errors when the server refuses (not the database's owner, say).
   public static func setUp(on connection: PostgresConnection, logger: Logger) async throws {
     try await transaction(on: connection, logger: logger) {
-      _ = try await connection.allRows("SELECT pg_advisory_xact_lock(\(setUpLock))", logger: logger)
+      let rows = try await connection.allRows(
+        "SELECT to_regclass('standups_team.schema_version') IS NOT NULL", logger: logger)
+      var exists = false
+      for found in try rows.decode(Bool.self) { exists = found }
+      if exists {
+        try await connection.query(
+          "LOCK TABLE standups_team.schema_version IN EXCLUSIVE MODE", logger: logger)
+      } else {
+        _ = try await connection.allRows(
+          "SELECT pg_advisory_xact_lock(\(setUpLock))", logger: logger)
+      }
       let found = try await version(on: connection, logger: logger)
       guard found <= currentVersion else {
         throw TeamSchemaError.newerSchema(found: found, supported: currentVersion)

@@ -102,7 +102,7 @@ public enum TeamHistory {
   }
 
   /// Compacts every team's history and prunes it to what the slowest machine still needs, as
-  /// the schema's owner, one team at a time; prunes run one at a time.
+  /// the schema's owner, one team at a time; two prunes of a team run one after the other.
   ///
   /// - Parameters:
   ///   - server: The team's server, as its owner connects to it.
@@ -130,19 +130,13 @@ public enum TeamHistory {
     for isOwner in try owner.decode(Bool.self) where !isOwner {
       throw TeamSchemaError.notTheOwner(role)
     }
-    // NB: A session's lock, taken before any transaction: a prune's snapshot of the server is
-    // taken after the one before it committed.
-    _ = try await connection.allRows("SELECT pg_advisory_lock(\(pruneLock))", logger: logger)
     var pruned: [Pruned] = []
     for team in try await teams(on: connection, logger: logger) {
       pruned.append(
         try await prune(team, idleDays: idleDays, as: role, on: connection, logger: logger))
     }
-    _ = try await connection.allRows("SELECT pg_advisory_unlock(\(pruneLock))", logger: logger)
     return pruned
   }
-
-  static let pruneLock: Int64 = 0x5354_414E_5052_554E
 
   private static func teams(on connection: PostgresConnection, logger: Logger) async throws
     -> [String]
@@ -163,6 +157,12 @@ public enum TeamHistory {
     // NB: A failure leaves the transaction open for the caller to close the connection, as a
     // push's does.
     try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ", logger: logger)
+    // NB: Prunes run one at a time, each seeing what the one before it committed: the lock is
+    // taken before the transaction's first read fixes its snapshot. It is a lock only the
+    // schema's owner may take (a member may only read the table, which this mode lets them go on
+    // doing), so that no member, in psql, can hold a prune back; an advisory lock any role can.
+    try await connection.query(
+      "LOCK TABLE standups_team.compacted_states IN EXCLUSIVE MODE", logger: logger)
     let order = try await settledOrder(of: team, on: connection, logger: logger)
     let previous = try await TeamServer.compactedState(
       team: team, on: connection, logger: logger)

@@ -146,4 +146,67 @@ struct TeamHistoryTests {
       #expect(owner.standardOutput.contains("“platform”: compacted through change"))
     }
   }
+
+  /// No member, in psql, can hold the owner's prune or setup back: the locks they take are
+  /// refused them, and a transaction of theirs open on every table the two read, holding
+  /// advisory locks (which any role may take), does not make them wait.
+  @Test func noMemberCanHoldTheOwnersPruneOrSetUpBack() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let (alice, _) = try await Machine.aliceAndBobSharingTheMock(server)
+      try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: "One")))
+      try await alice.sync()
+      _ = try await prune(server)
+      try await server.expectRefused(
+        [
+          "BEGIN; LOCK TABLE standups_team.compacted_states IN EXCLUSIVE MODE; COMMIT",
+          "BEGIN; LOCK TABLE standups_team.schema_version IN EXCLUSIVE MODE; COMMIT",
+        ], as: "mallory", password: "mallory-secret")
+
+      try await server.asMember("mallory") { mallory in
+        let logger = TestServer.logger
+        try await mallory.query("BEGIN", logger: logger)
+        for table in [
+          "schema_version", "teams", "changes", "compacted_states", "compacted_machines",
+          "horizons",
+        ] {
+          try await mallory.query(
+            "SELECT count(*) FROM standups_team.\(unescaped: table)", logger: logger)
+        }
+        // NB: `team setup`'s, and the key `team prune` took before it locked a table of the
+        // owner's.
+        for key in [TeamSchema.setUpLock, 6_004_496_007_802_541_390] {
+          try await mallory.query("SELECT pg_advisory_lock(\(key))", logger: logger)
+        }
+        let administrator = ["PGPASSWORD": server.administratorPassword]
+        let pruned = try await standups(["team", "prune", server.administratorURL], administrator)
+        #expect(pruned.status == 0, "\(pruned.error)")
+        let setUp = try await standups(["team", "setup", server.administratorURL], administrator)
+        #expect(setUp.status == 0, "\(setUp.error)")
+        try await mallory.query("COMMIT", logger: logger)
+      }
+    }
+  }
+
+  /// Two prunes at once run one after the other, the second seeing what the first committed:
+  /// both end, and the second has nothing left to remove.
+  @Test func twoPrunesAtOnceRunOneAfterTheOther() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Self.members)
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
+      for title in ["One", "Two", "Three"] {
+        try await alice.database.apply(.edited(Standup.mock.id, StandupEdit(title: title)))
+      }
+      try await alice.sync()
+      try await bob.sync()
+
+      async let first = prune(server)
+      async let second = prune(server)
+      let removed = try await [first, second].map { $0.map(\.removed) }
+      #expect(removed.contains([0]), "each prune removed \(removed)")
+      #expect(removed.flatMap { $0 }.reduce(0, +) >= 4, "each prune removed \(removed)")
+      #expect(try await bob.sync().pulled == 0)
+      #expect(try await bob.standups()[id: Standup.mock.id]?.title == "Three")
+    }
+  }
 }
