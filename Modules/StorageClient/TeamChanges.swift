@@ -1,5 +1,4 @@
 public import Foundation
-import IdentifiedCollections
 public import Models
 public import Tagged
 
@@ -47,26 +46,6 @@ public struct PulledTeamChange: Equatable, Sendable {
   }
 }
 
-/// The team's standups as its changes up to a number left them, and the last change of each
-/// machine folded into them: what a machine starts from when the history it lacks has been
-/// pruned, or when it joins a team whose history was compacted, instead of replaying every
-/// change (`standups team prune`).
-public struct CompactedTeamState: Equatable, Sendable {
-  /// The number of the last change folded in.
-  public var through: Int64
-  /// The team's standups, in the team's order.
-  public var standups: [Standup]
-  /// The last change folded in of each machine's, numbered as that machine numbers them.
-  public var machinesSeen: [MemberMachine: Int64]
-
-  /// The state after the changes up to `through`.
-  public init(through: Int64, standups: [Standup], machinesSeen: [MemberMachine: Int64]) {
-    self.through = through
-    self.standups = standups
-    self.machinesSeen = machinesSeen
-  }
-}
-
 /// What applying pulled changes did.
 public struct TeamPullReport: Equatable, Sendable {
   /// The standups other machines' changes touched.
@@ -90,31 +69,6 @@ public struct TeamPullReport: Equatable, Sendable {
   /// place, and each was kept here as a personal copy.
   public var keptApart: [KeptCopy] = []
 
-  /// A standup of this machine's own that a pull kept apart as a personal copy.
-  public struct KeptCopy: Equatable, Sendable {
-    /// The standup as this machine held it, under the team's ID.
-    public var held: Standup
-    /// The personal copy, under IDs of its own and the title "… (kept here)".
-    public var copy: Standup
-
-    /// `held` kept apart: its values under IDs `makeID` gives, and the title "… (kept here)".
-    public init(keepingApart held: Standup, makeID: () -> UUID) {
-      self.held = held
-      self.copy = Standup(
-        id: Standup.ID(makeID()),
-        attendees: IdentifiedArray(
-          uniqueElements: held.attendees.map { Attendee(id: Attendee.ID(makeID()), name: $0.name) }
-        ),
-        duration: held.duration,
-        meetings: IdentifiedArray(
-          uniqueElements: held.meetings.map {
-            Meeting(id: Meeting.ID(makeID()), date: $0.date, transcript: $0.transcript)
-          }),
-        theme: held.theme,
-        title: "\(held.displayTitle) (kept here)")
-    }
-  }
-
   /// A report of nothing applied.
   public init() {}
 
@@ -133,27 +87,6 @@ public struct TeamPullReport: Equatable, Sendable {
     sentAgain += other.sentAgain
     startedFromCompactedState = other.startedFromCompactedState ?? startedFromCompactedState
     keptApart += other.keptApart
-  }
-
-  /// What the user is told of the standups kept apart, or `nil`.
-  public var keptApartSentence: String? {
-    guard !keptApart.isEmpty else { return nil }
-    let named = keptApart.prefix(3).map { "“\($0.copy.title)”" }.joined(separator: ", ")
-    let more = keptApart.count > 3 ? ", and \(keptApart.count - 3) more" : ""
-    return "The team shares standups this machine held as its own, with other values: the "
-      + "team's are shown as shared, and yours are kept here as \(named)\(more)."
-  }
-
-  /// What the user is told when standups were sent again, or `nil`.
-  public var sentAgainSentence: String? {
-    guard sentAgain > 0 else { return nil }
-    let standups =
-      sentAgain == 1
-      ? "1 shared standup whose last change it"
-      : "\(sentAgain) shared standups "
-        + "whose last changes it"
-    return "The team's server had forgotten changes this machine had (was it restored from an "
-      + "older backup?): this machine sent again \(standups) had lost, and deleted nothing here."
   }
 
   /// A change that was not applied.
@@ -178,13 +111,4 @@ public struct TeamPullReport: Equatable, Sendable {
       return "The team's change \(sequence), by \(madeBy), was not applied here: \(why)."
     }
   }
-}
-
-/// A standup another member deleted while this machine had changed it without seeing the
-/// deletion: it stays here until the user keeps it for the team (as it is here) or lets it go.
-public struct TeamDeletionQuestion: Equatable, Sendable {
-  /// The standup, as it is here.
-  public var standup: Standup
-  /// The role that deleted it.
-  public var deletedBy: String
 }

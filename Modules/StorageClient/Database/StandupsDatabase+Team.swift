@@ -54,19 +54,4 @@ extension StandupsDatabase {
         pulled, in: team, through: sequence, as: role, at: now, makeID: makeID, db)
     }
   }
-
-  /// Removes the personal copies a pull kept apart (``TeamPullReport/keptApart``) that hold
-  /// nothing the team's standup lacks once the pull has caught up, in one transaction: a machine
-  /// back in a team it left, its standup as the team's last changes made it, keeps no copy when
-  /// those changes came in a later window than the standup's add. A copy changed since it was
-  /// made stays. Returns the copies still kept.
-  public func removeCopiesTheTeamCaughtUpWith(
-    _ kept: [TeamPullReport.KeptCopy]
-  ) throws(StorageError) -> [TeamPullReport.KeptCopy] {
-    guard !kept.isEmpty else { return [] }
-    let queue = try writableQueue()
-    return try commit(queue) { db in
-      try TeamLedger.removeCopiesTheTeamCaughtUpWith(kept, db)
-    }
-  }
 }

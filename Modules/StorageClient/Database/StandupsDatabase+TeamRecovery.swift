@@ -4,9 +4,9 @@ public import Models
 public import Tagged
 
 // What the sync engine's recoveries ask of this machine's database: a server that lost changes
-// this machine pushed or applied (restored from an older backup), and a history the owner
-// pruned, which a machine starts from the team's compacted state instead. Each call is one
-// transaction.
+// this machine pushed or applied (restored from an older backup), a history the owner pruned,
+// which a machine starts from the team's compacted state instead, and the copies a machine back
+// in a team kept apart. Each call is one transaction.
 
 extension StandupsDatabase {
   /// The number of the newest change of this machine's `team`'s server committed and that has
@@ -77,5 +77,20 @@ extension StandupsDatabase {
   public func resendTeamStandups(in team: TeamMembership.ID) throws(StorageError) -> Int {
     let queue = try writableQueue()
     return try commit(queue) { db in try TeamLedger.resend(team, db) }
+  }
+
+  /// Removes the personal copies a pull kept apart (``TeamPullReport/keptApart``) that hold
+  /// nothing the team's standup lacks once the pull has caught up, in one transaction: a machine
+  /// back in a team it left, its standup as the team's last changes made it, keeps no copy when
+  /// those changes came in a later window than the standup's add. A copy changed since it was
+  /// made stays. Returns the copies still kept.
+  public func removeCopiesTheTeamCaughtUpWith(
+    _ kept: [TeamPullReport.KeptCopy]
+  ) throws(StorageError) -> [TeamPullReport.KeptCopy] {
+    guard !kept.isEmpty else { return [] }
+    let queue = try writableQueue()
+    return try commit(queue) { db in
+      try TeamLedger.removeCopiesTheTeamCaughtUpWith(kept, db)
+    }
   }
 }

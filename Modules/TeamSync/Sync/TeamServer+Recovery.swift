@@ -5,7 +5,8 @@ import StorageClient
 
 // What a round asks the server only when it recovers (TeamSyncEngine+Recovery.swift): which of
 // this machine's changes a restored server still has, and the compacted state a machine starts
-// from when the history it needs was pruned.
+// from when the history it needs was pruned; and the team's passing of a number missing for
+// longer than a push takes (TeamSyncEngine+Gaps.swift).
 
 extension TeamServer {
   /// The number, on `machine`, of the newest of its changes the server has, in its history or
@@ -114,5 +115,16 @@ extension TeamServer {
       state = CompactedTeamState(through: through, standups: decoded, machinesSeen: seen)
     }
     return state
+  }
+
+  /// Moves the team's horizon past the numbers missing for longer than a second, when there are
+  /// any: a pull stopped at one goes on past it (`pass_gaps`). A transaction still holding such
+  /// a number can then never commit.
+  static func passGaps(team: String, on connection: PostgresConnection, logger: Logger)
+    async throws
+  {
+    try await serializable(on: connection, logger: logger) {
+      _ = try await connection.allRows("SELECT standups_team.pass_gaps(\(team))", logger: logger)
+    }
   }
 }

@@ -102,17 +102,6 @@ enum TeamServer {
     }
   }
 
-  /// Moves the team's horizon past the numbers missing for longer than a second, when there are
-  /// any: a pull stopped at one goes on past it (`pass_gaps`). A transaction still holding such
-  /// a number can then never commit.
-  static func passGaps(team: String, on connection: PostgresConnection, logger: Logger)
-    async throws
-  {
-    try await serializable(on: connection, logger: logger) {
-      _ = try await connection.allRows("SELECT standups_team.pass_gaps(\(team))", logger: logger)
-    }
-  }
-
   /// Runs `statement`, one statement, as a serializable transaction of its own, and runs it
   /// again, after a wait that grows, while serializable isolation aborts it (40001): it does
   /// when it met a transaction that moved the horizon, or another push of this machine's, and

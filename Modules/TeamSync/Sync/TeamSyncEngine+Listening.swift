@@ -5,7 +5,8 @@ public import StorageClient
 
 // The engine of an open app: one connection kept open, a round at each announcement of the
 // team's, each change of this machine's and each heartbeat, and a new connection after a wait
-// when one fails. A round itself (`round(on:role:)`) is in TeamSyncEngine.swift.
+// when one fails (TeamSyncEngine+Offline.swift). A round itself (`round(on:role:)`) is in
+// TeamSyncEngine.swift.
 
 extension TeamSyncEngine {
   /// Syncs until cancelled, or until the machine leaves the team (it says why when the owner
@@ -76,26 +77,7 @@ extension TeamSyncEngine {
           }
         }
       } catch {
-        guard !Task.isCancelled else { return }
-        if isEndingForAFlood || server?.wasEndedForAFlood == true { continue }
-        let problem = await leavingIfRemoved(error)
-        // NB: Read after the leave, and after any count the watcher told meanwhile: a count
-        // read before could be older than the one on the line.
-        let waiting = (try? await waitingCount()) ?? 0
-        switch problem {
-        case .notJoined:
-          // NB: The machine left the team here (`team leave` in a shell): nothing to say.
-          return
-        case .notAMember, .removed, .schema, .connection:
-          tell(.stopped(waiting: waiting, problem: problem), to: onStatus)
-          return
-        case .unreachable, .noAnswer, .noFreeConnection, .busy, .failed, .refused, .untrusted,
-          .database:
-          tell(.offline(waiting: waiting, problem: problem), to: onStatus)
-        }
-        failures += 1
-        let seconds = min(1 << min(failures - 1, 5), Int(Self.longestWait.components.seconds))
-        try? await Task.sleep(for: .seconds(seconds))
+        guard await triesAgain(after: error, onStatus: onStatus) else { return }
       }
     }
   }
@@ -111,19 +93,6 @@ extension TeamSyncEngine {
     guard !Task.isCancelled else { return }
     told = status
     onStatus(status)
-  }
-
-  /// While the engine is offline, tells how many changes wait as the user makes more, both
-  /// while it waits to try again and while a connection is being tried (a server that does
-  /// not answer keeps one for seconds): the status line counts them while the server is away.
-  /// Online, it reads nothing.
-  func tellWaitingWhileOffline(to onStatus: @escaping @Sendable (TeamSyncStatus) -> Void) async {
-    while (try? await Task.sleep(for: Self.outboxLookInterval)) != nil {
-      guard case .offline = told, let now = try? await waitingCount() else { continue }
-      // NB: Read again after the count: a connection may have come online meanwhile.
-      guard case .offline(let waiting, let problem) = told, now != waiting else { continue }
-      tell(.offline(waiting: now, problem: problem), to: onStatus)
-    }
   }
 
   /// Notes that a round worked, so the next failure waits the shortest time; work that

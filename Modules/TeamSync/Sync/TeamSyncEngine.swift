@@ -82,54 +82,6 @@ public actor TeamSyncEngine {
   /// older than this on the server's clock).
   public static let gapGrace = Duration.milliseconds(1100)
 
-  /// Pushes everything waiting and pulls everything new, once.
-  /// A pull stopped at a missing number waits for it, and then has the team pass it: at most a
-  /// few seconds.
-  ///
-  /// - Throws: ``SyncProblem``.
-  public func syncOnce() async throws(SyncProblem) -> Round {
-    do {
-      return try await withServer { server in
-        var round = try await server.inTurn {
-          try await TeamServer.checkAccess(
-            team: self.membership.team, role: server.role, on: server.connection,
-            logger: self.logger)
-          return try await self.round(on: server.connection, role: server.role)
-        }
-        for _ in 1...3 where round.waitingAt != nil {
-          try await Task.sleep(for: Self.gapGrace)
-          let again = try await server.inTurn {
-            try await self.round(on: server.connection, role: server.role)
-          }
-          round.pushed += again.pushed
-          round.pulled += again.pulled
-          round.report.merge(again.report)
-          round.waitingAt = again.waitingAt
-          // NB: A later round may catch up with a copy an earlier one kept apart.
-          round.report.keptApart = try await self.database.removeCopiesTheTeamCaughtUpWith(
-            round.report.keptApart)
-        }
-        return round
-      }
-    } catch {
-      throw await leavingIfRemoved(error)
-    }
-  }
-
-  /// Connects and checks that the role may use the team, changing nothing.
-  ///
-  /// - Throws: ``SyncProblem``.
-  public func checkAccess() async throws(SyncProblem) {
-    let team = membership.team
-    let logger = self.logger
-    _ = try await withServer { server in
-      try await server.inTurn {
-        try await TeamServer.checkAccess(
-          team: team, role: server.description.user, on: server.connection, logger: logger)
-      }
-    }
-  }
-
   /// One round on an open connection: push this machine's waiting changes, read the team's
   /// order, pull and apply what is new, and tell the server how far this machine has pulled.
   /// Its caller checked the role's access when it took the connection (`TeamServer.checkAccess`);
@@ -248,24 +200,6 @@ public actor TeamSyncEngine {
       through: pulled, machine: membership.machine, team: membership.team, on: connection,
       logger: logger)
     reportedPlace = pulled
-  }
-
-  /// Has the team pass `gap` when this engine has waited for it since a round before, at least
-  /// ``gapGrace`` ago; returns whether it did. A missing number is nearly always a push being
-  /// committed, which fills it within milliseconds; one still missing a second later belongs to
-  /// a transaction that failed, skipped it, or is held open, and the team goes on without it.
-  private func passGapSeenBefore(_ gap: Int64, on connection: PostgresConnection) async throws
-    -> Bool
-  {
-    let now = ContinuousClock.now
-    guard let seen = gapSeen, seen.number == gap else {
-      gapSeen = (gap, now)
-      return false
-    }
-    guard now - seen.at >= Self.gapGrace else { return false }
-    gapSeen = nil
-    try await TeamServer.passGaps(team: membership.team, on: connection, logger: logger)
-    return true
   }
 
   /// Failed connections since the last that worked: the wait before the next grows with them.
