@@ -210,12 +210,15 @@ public enum TeamSchema {
 
   /// Runs `body` in one transaction, rolled back if it throws; its error is rethrown as it is
   /// (postgres-nio's `withTransaction` wraps it), so that callers can tell a sentence of ours.
+  ///
+  /// Read committed whatever the server's default: each statement sees what committed before it
+  /// began, so a `setUp` that waited for another reads the schema that one made.
   private static func transaction(
     on connection: PostgresConnection,
     logger: Logger,
     _ body: () async throws -> Void
   ) async throws {
-    try await connection.query("BEGIN", logger: logger)
+    try await connection.query("BEGIN ISOLATION LEVEL READ COMMITTED", logger: logger)
     do {
       try await body()
     } catch {
@@ -246,7 +249,9 @@ public enum TeamSchema {
     }
   }
 
-  // NB: One fixed key for every release: the lock is about the schema, whatever its version.
+  // NB: Taken only before there is a schema: once there is one, `setUp` locks its version table
+  // instead, which a member cannot hold. A release before that took this key every time, so
+  // such a release's `team setup` and this one's do not wait for each other.
   static let setUpLock: Int64 = 0x5354_414E_4455_5053
 
   /// The version of the team schema on the server: 0 when there is none.
