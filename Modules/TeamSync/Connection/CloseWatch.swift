@@ -87,8 +87,12 @@ final class CloseWatch: Sendable {
           return watchers.isClosed
         }
         guard !isClosed else { return resume(.failure(whyClosed())) }
-        work.withLock {
-          $0 = Task {
+        // NB: Started under the work's lock, and only while the caller waits: a close or a
+        // cancellation that took the caller first starts nothing, and one that takes it meanwhile
+        // waits for the task, to cancel it.
+        work.withLock { work in
+          guard caller.withLock({ $0 != nil }) else { return }
+          work = Task {
             do {
               resume(.success(try await body()))
             } catch {
@@ -96,9 +100,6 @@ final class CloseWatch: Sendable {
             }
           }
         }
-        // NB: A close or a cancellation that came before the work had a task found none to
-        // cancel; the caller it resumed is gone.
-        if caller.withLock({ $0 == nil }) { work.withLock { $0 }?.cancel() }
       }
     } onCancel: {
       abandon(CancellationError())

@@ -85,7 +85,8 @@ public actor ServerLink {
     let closeWatch: CloseWatch
     private let verdict: DeadLinkDetection.Verdict
     private let turns = Turns()
-    private let isEndedForAFlood = Atomic(false)
+    /// Whether the connection was ended for a flood (TeamSyncEngine+Floods.swift).
+    let isEndedForAFlood = Atomic(false)
 
     init(
       connection: PostgresConnection, description: ConnectionDescription,
@@ -106,17 +107,6 @@ public actor ServerLink {
       // NB: An engine stopped just as its turn came has nothing more to do here.
       try Task.checkCancellation()
       return try await body()
-    }
-
-    /// Ends the connection for a flood of one team's announcements.
-    func endForAFlood() async {
-      isEndedForAFlood.store(true, ordering: .sequentiallyConsistent)
-      try? await connection.close()
-    }
-
-    /// Whether the connection was ended for a flood, of this engine's team or another's.
-    var wasEndedForAFlood: Bool {
-      isEndedForAFlood.load(ordering: .sequentiallyConsistent)
     }
 
     var whyClosed: any Error { verdict.whyClosed }

@@ -1,9 +1,12 @@
 import Foundation
+import PostgresNIO
+import Synchronization
 
 // A flood of the team's channel: a member can announce as often as they like, and each
 // announcement costs a listening machine its decoding. The engine counts them
 // (`AnnouncementRate`), and after a flood looks at the server twice a second for a while instead
-// of listening (`run(onStatus:onPulled:)`, TeamSyncEngine+Listening.swift). Guarded by
+// of listening (`run(onStatus:onPulled:)`, TeamSyncEngine+Listening.swift); the connection the
+// flood came on, which the other teams there share, is ended at once (`endForAFlood`). Guarded by
 // `StatusTests.aFloodOfAnnouncementsIsLeftUnheardAndChangesStillArrive` and
 // `Sync.UnderAttack/announcementFlood`.
 
@@ -21,6 +24,19 @@ extension TeamSyncEngine {
     floods += 1
     quietUntil = .now + min(.seconds(10) * (1 << min(floods - 1, 5)), .seconds(300))
     logger.warning("The team's channel is flooded with announcements: looking twice a second")
+  }
+}
+
+extension ServerLink.Open {
+  /// Ends the connection for a flood of one team's announcements.
+  func endForAFlood() async {
+    isEndedForAFlood.store(true, ordering: .sequentiallyConsistent)
+    try? await connection.close()
+  }
+
+  /// Whether the connection was ended for a flood, of this engine's team or another's.
+  var wasEndedForAFlood: Bool {
+    isEndedForAFlood.load(ordering: .sequentiallyConsistent)
   }
 }
 
