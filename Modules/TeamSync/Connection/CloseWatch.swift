@@ -62,11 +62,8 @@ final class CloseWatch: Sendable {
     let resume: @Sendable (Swift.Result<Result, any Error>) -> Void = { outcome in
       caller.withLock { $0.take() }?.resume(with: outcome)
     }
-    // NB: The caller is taken before the work is cancelled: cancelled, the work may end at once
-    // and would otherwise resume the caller with what it made of being abandoned. The work is
-    // cancelled before the caller resumes, so that nothing the caller does next meets it running
-    // uncancelled. What it waits on that heeds cancellation (a sleep, a turn) ends, and a turn
-    // it waits for runs nothing.
+    // NB: Take the caller, cancel the work, then resume: the caller gets why, never the result of
+    // work that ended at its cancellation (`workThatEndsAtItsCancellationStillEndsWithWhy`).
     let abandon: @Sendable (any Error) -> Void = { why in
       let continuation = caller.withLock { $0.take() }
       work.withLock { $0 }?.cancel()
@@ -87,9 +84,7 @@ final class CloseWatch: Sendable {
           return watchers.isClosed
         }
         guard !isClosed else { return resume(.failure(whyClosed())) }
-        // NB: Started under the work's lock, and only while the caller waits: a close or a
-        // cancellation that took the caller first starts nothing, and one that takes it meanwhile
-        // waits for the task, to cancel it.
+        // NB: Only while the caller waits; an `abandon` meanwhile waits on this lock to cancel it.
         work.withLock { work in
           guard caller.withLock({ $0 != nil }) else { return }
           work = Task {

@@ -40,9 +40,8 @@ public enum TeamSchema {
   /// Creates the team schema, or upgrades it to ``currentVersion``, in one transaction.
   ///
   /// Running it again changes nothing. Two runs at once wait for each other, so neither sees
-  /// the other's half-made schema: on a schema's version table, which only its owner may lock
-  /// in this mode and members may go on reading, so that no member can hold a run back; before
-  /// there is a schema (and so a member), on an advisory lock.
+  /// the other's half-made schema: on the version table (``lockForTheOwner(_:on:logger:)``), or,
+  /// before there is a schema (and so a member), on an advisory lock.
   ///
   /// - Throws: ``TeamSchemaError/newerSchema(found:supported:)`` when a newer release made the
   ///   schema; postgres-nio's errors when the server refuses (not the database's owner, say).
@@ -53,8 +52,7 @@ public enum TeamSchema {
       var exists = false
       for found in try rows.decode(Bool.self) { exists = found }
       if exists {
-        try await connection.query(
-          "LOCK TABLE standups_team.schema_version IN EXCLUSIVE MODE", logger: logger)
+        try await lockForTheOwner("schema_version", on: connection, logger: logger)
       } else {
         _ = try await connection.allRows(
           "SELECT pg_advisory_xact_lock(\(setUpLock))", logger: logger)
@@ -206,6 +204,20 @@ public enum TeamSchema {
           ? TeamSchemaError.newerSchema(found: found, supported: currentVersion)
           : TeamSchemaError.otherVersion(found: found, supported: currentVersion)
     }
+  }
+
+  /// Locks `table` of the team schema until the transaction ends, so that the owner's commands
+  /// that take it (`setUp`, a prune) run one after the other; taken before the transaction's
+  /// first read, it leaves that read to see what the run before committed.
+  ///
+  /// Members may only read the team's tables, and reading is the one thing this mode (EXCLUSIVE)
+  /// lets through: no member can take it, nor hold it back (an advisory lock, which any role may
+  /// take, they could). Guarded by `TeamHistoryTests.noMemberCanHoldTheOwnersPruneOrSetUpBack`.
+  static func lockForTheOwner(
+    _ table: String, on connection: PostgresConnection, logger: Logger
+  ) async throws {
+    try await connection.query(
+      "LOCK TABLE standups_team.\(unescaped: table) IN EXCLUSIVE MODE", logger: logger)
   }
 
   /// Runs `body` in one transaction, rolled back if it throws; its error is rethrown as it is

@@ -157,12 +157,8 @@ public enum TeamHistory {
     // NB: A failure leaves the transaction open for the caller to close the connection, as a
     // push's does.
     try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ", logger: logger)
-    // NB: Prunes run one at a time, each seeing what the one before it committed: the lock is
-    // taken before the transaction's first read fixes its snapshot. It is a lock only the
-    // schema's owner may take (a member may only read the table, which this mode lets them go on
-    // doing), so that no member, in psql, can hold a prune back; an advisory lock any role can.
-    try await connection.query(
-      "LOCK TABLE standups_team.compacted_states IN EXCLUSIVE MODE", logger: logger)
+    // NB: Before the first read fixes the snapshot: each prune sees what the one before committed.
+    try await TeamSchema.lockForTheOwner("compacted_states", on: connection, logger: logger)
     let order = try await settledOrder(of: team, on: connection, logger: logger)
     let previous = try await TeamServer.compactedState(
       team: team, on: connection, logger: logger)
