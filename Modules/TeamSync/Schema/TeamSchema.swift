@@ -40,7 +40,7 @@ public enum TeamSchema {
   /// Creates the team schema, or upgrades it to ``currentVersion``, in one transaction.
   ///
   /// Running it again changes nothing. Two runs at once wait for each other, so neither sees
-  /// the other's half-made schema: on the version table (``lockForTheOwner(_:on:logger:)``), or,
+  /// the other's half-made schema: on the version table (`lockForTheOwner`), or,
   /// before there is a schema (and so a member), on an advisory lock.
   ///
   /// - Throws: ``TeamSchemaError/newerSchema(found:supported:)`` when a newer release made the
