@@ -70,11 +70,18 @@ struct StatusTests {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Machine.platformMembers)
       let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
-      let (pulls, pulled) = AsyncStream.makeStream(of: Void.self)
+      // NB: The engine's end is heard too: an engine that stops fails the test at once, saying
+      // what it told, rather than leaving it to wait for a pull that cannot come.
+      let (events, hear) = AsyncStream.makeStream(of: EngineEvent.self)
       let engine = try await alice.engine()
-      let running = Task { await engine.run(onStatus: { _ in }, onPulled: { _ in pulled.yield() }) }
+      let running = Task {
+        await engine.run(
+          onStatus: { hear.yield(.told($0)) }, onPulled: { _ in hear.yield(.pulled) })
+        hear.yield(.stopped)
+      }
       defer { running.cancel() }
-      var arrivals = pulls.makeAsyncIterator()
+      var arrivals = events.makeAsyncIterator()
+      var told: [TeamSyncStatus] = []
 
       let flood = Task {
         try await server.asMember("mallory") { mallory in
@@ -92,7 +99,15 @@ struct StatusTests {
       for title in ["During", "After"] {
         try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: title)))
         try await bob.sync()
-        while try await alice.standups().first?.title != title { _ = await arrivals.next() }
+        while try await alice.standups().first?.title != title {
+          switch await arrivals.next() {
+          case .told(let status): told.append(status)
+          case .pulled: break
+          case .stopped, nil:
+            Issue.record("alice's engine stopped before “\(title)” arrived; it told \(told)")
+            return
+          }
+        }
         if title == "During" { try await flood.value }
       }
       #expect(await engine.quietUntil != nil)
@@ -259,4 +274,11 @@ struct StatusTests {
       link: ServerLink(server: server, environment: environment, answerLimit: nil))
     return (engine, database)
   }
+}
+
+/// What a running engine did, in the order it did it.
+private enum EngineEvent: Sendable {
+  case told(TeamSyncStatus)
+  case pulled
+  case stopped
 }
