@@ -16,7 +16,8 @@ extension TeamSyncEngine {
   ///
   /// - Parameters:
   ///   - onStatus: Told whenever the status changes.
-  ///   - onPulled: Told after a round that applied other machines' changes here.
+  ///   - onPulled: Told after a round that works, with what the rounds applied here since it was
+  ///     last told: other machines' changes, and a round's that failed after applying them.
   public func run(
     onStatus: @escaping @Sendable (TeamSyncStatus) -> Void,
     onPulled: @escaping @Sendable (TeamPullReport) -> Void
@@ -163,7 +164,8 @@ extension TeamSyncEngine {
           if look == .newChannel { return }
           if let round {
             await self.connected()
-            if !round.report.isEmpty { onPulled(round.report) }
+            let applied = await self.takeUnreported()
+            if !applied.isEmpty { onPulled(applied) }
             await self.tell(.online(waiting: try await self.waitingCount()), to: onStatus)
             if round.waitingAt != nil {
               Task {

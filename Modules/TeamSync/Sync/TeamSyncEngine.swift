@@ -96,8 +96,12 @@ public actor TeamSyncEngine {
   /// standups a restore lost are sent again.
   func round(on connection: PostgresConnection, role: String) async throws -> Round {
     var round = Round()
-    // NB: Noted also when the round fails part way: a join that fails puts them back.
-    defer { copiesKeptApart += round.report.keptApart }
+    // NB: Noted also when the round fails part way, after applying a window: a join that fails
+    // puts the copies back, and the app is told what was applied (`unreported`).
+    defer {
+      copiesKeptApart += round.report.keptApart
+      unreported.merge(round.report)
+    }
     let machine = MemberMachine(madeBy: role, machine: membership.machine)
     try await TeamServer.requireMembership(
       team: membership.team, role: role, on: connection, logger: logger)
@@ -226,6 +230,21 @@ public actor TeamSyncEngine {
   /// ``TeamPullReport/keptApart`` tells them), for ``leaveAfterAFailedJoin()``. A copy is made
   /// once for each standup of this machine's the team takes over, so they are few.
   var copiesKeptApart: [TeamPullReport.KeptCopy] = []
+
+  /// What this engine's rounds applied here that the app has not been told yet
+  /// (``takeUnreported()``).
+  ///
+  /// Invariant: everything a round applies reaches `onPulled`, even when the round fails after
+  /// a window's commit (a flood or a dead link ends its connection, or the server refuses its
+  /// last statement): the next round that works tells it, so that the screen shows what the
+  /// database holds. Guarded by `StatusTests.whatAFailedRoundAppliedIsToldAfterTheNextRoundThatWorks`.
+  private var unreported = TeamPullReport()
+
+  /// What the rounds applied that the app has not been told, leaving nothing.
+  func takeUnreported() -> TeamPullReport {
+    defer { unreported = TeamPullReport() }
+    return unreported
+  }
 
   /// How far this machine last told the server it has pulled, in this run of the engine.
   private var reportedPlace: Int64?

@@ -70,15 +70,8 @@ struct StatusTests {
     try await TestServer.withTestServer { server in
       try await server.makeTeam("platform", members: Machine.platformMembers)
       let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
-      // NB: The engine's end is heard too: an engine that stops fails the test at once, saying
-      // what it told, rather than leaving it to wait for a pull that cannot come.
-      let (events, hear) = AsyncStream.makeStream(of: EngineEvent.self)
       let engine = try await alice.engine()
-      let running = Task {
-        await engine.run(
-          onStatus: { hear.yield(.told($0)) }, onPulled: { _ in hear.yield(.pulled) })
-        hear.yield(.stopped)
-      }
+      let (events, running) = EngineEvent.run(engine)
       defer { running.cancel() }
       var arrivals = events.makeAsyncIterator()
       var told: [TeamSyncStatus] = []
@@ -112,6 +105,52 @@ struct StatusTests {
       }
       #expect(await engine.quietUntil != nil)
       #expect(try await alice.standups() == bob.standups())
+    }
+  }
+
+  /// A round that applies the team's changes here and then fails (a flood or a dead link ends
+  /// its connection, the server refuses its last statement) has told the app nothing: the next
+  /// round that works tells it, so that the screen shows what the database already holds.
+  @Test func whatAFailedRoundAppliedIsToldAfterTheNextRoundThatWorks() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Machine.platformMembers)
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
+      let engine = try await alice.engine()
+      let (events, running) = EngineEvent.run(engine)
+      defer { running.cancel() }
+      var heard = events.makeAsyncIterator()
+      var told: [Standup.ID] = []
+      func listen(until isLast: (TeamSyncStatus) -> Bool) async -> Bool {
+        while true {
+          switch await heard.next() {
+          case .told(let status): if isLast(status) { return true }
+          case .pulled(let report): told += report.standupIDs
+          case .stopped, nil: return false
+          }
+        }
+      }
+      try #require(await listen { if case .online = $0 { true } else { false } })
+
+      // NB: The round's last statement, the report of how far alice pulled, is refused: her
+      // round applies bob's change, then fails.
+      try await server.administer(
+        """
+        CREATE FUNCTION standups_team.refuse_alice() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF current_user = '\(server.role("alice"))' THEN RAISE EXCEPTION 'refused'; END IF;
+          RETURN NEW;
+        END $$;
+        CREATE TRIGGER refuse_alice BEFORE INSERT OR UPDATE ON standups_team.machines
+          FOR EACH ROW EXECUTE FUNCTION standups_team.refuse_alice();
+        """)
+      try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's")))
+      try await bob.sync()
+      try #require(await listen { if case .offline = $0 { true } else { false } })
+      #expect(try await alice.standups().first?.title == "Bob's", "applied before the failure")
+
+      try await server.administer("DROP TRIGGER refuse_alice ON standups_team.machines")
+      try #require(await listen { if case .online = $0 { true } else { false } })
+      #expect(told == [Standup.mock.id])
     }
   }
 
@@ -279,6 +318,18 @@ struct StatusTests {
 /// What a running engine did, in the order it did it.
 private enum EngineEvent: Sendable {
   case told(TeamSyncStatus)
-  case pulled
+  case pulled(TeamPullReport)
   case stopped
+
+  /// Runs `engine` as the app does, until the task is cancelled; what it does, its end included,
+  /// comes out as events: a test waiting on an engine that stopped hears so, rather than wait
+  /// for ever.
+  static func run(_ engine: TeamSyncEngine) -> (AsyncStream<Self>, Task<Void, Never>) {
+    let (events, hear) = AsyncStream.makeStream(of: Self.self)
+    let running = Task {
+      await engine.run(onStatus: { hear.yield(.told($0)) }, onPulled: { hear.yield(.pulled($0)) })
+      hear.yield(.stopped)
+    }
+    return (events, running)
+  }
 }
