@@ -24,11 +24,11 @@ enum TeamSyncing {
           dataFile: dataFile, on: app, waitingForTheDatabase: Self.lookInterval)
       else { return }
       let lines = StatusLines()
-      let told = Told()
+      let unshown = Unshown()
       await withDiscardingTaskGroup { group in
         group.addTask {
-          for await _ in told.news {
-            let (report, statuses) = told.take()
+          for await _ in unshown.news {
+            let (report, statuses) = unshown.take()
             if !report.isEmpty { await show(report, team, app) }
             for (status, membership) in statuses {
               await show(status, of: membership, lines, team, app)
@@ -38,15 +38,15 @@ enum TeamSyncing {
         await syncEachTeam(in: team, every: Self.lookInterval) { membership, link in
           let engine = TeamSyncEngine(database: team.database, membership: membership, link: link)
           await engine.run(
-            onStatus: { told.status($0, of: membership) },
-            onPulled: { told.pulled($0) })
+            onStatus: { unshown.status($0, of: membership) },
+            onPulled: { unshown.pulled($0) })
         } lookingAlso: { teamsChanged in
           // NB: Only the questions (a small table) each look, the shared standups only when the
           // teams changed: an app holding thousands of standups stays idle.
           if teamsChanged { await team.showSharedStandups(on: app) }
           await team.askAboutDeletions(on: app)
         }
-        told.finish()
+        unshown.finish()
       }
     }
   }
@@ -57,7 +57,7 @@ enum TeamSyncing {
   /// Invariant: what waits is one status a team and one report, however fast the engines tell
   /// (a member's rounds, four a second); and a team's last word (a removal, say) is never drawn
   /// over by an earlier one. Guarded by `TeamSyncingTests`.
-  final class Told: Sendable {
+  final class Unshown: Sendable {
     /// Says there is something to show; one signal waits at most.
     let news: AsyncStream<Void>
     private let signal: AsyncStream<Void>.Continuation

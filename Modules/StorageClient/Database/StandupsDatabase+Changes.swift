@@ -24,7 +24,7 @@ extension StandupsDatabase {
     return try commit(queue) { db -> ChangeOutcome in
       let outcome = try Self.write(change, replacing: (owner, now, makeID), db)
       if case .standupGone = outcome { return outcome }
-      try TeamLedger.keep(change, db)
+      try TeamLedger.addToOutbox(change, db)
       if case .meetingRecorded(_, let standup) = change {
         try MeetingInProgressRecord.deleteOne(
           db, key: ["standupId": standup.id.rawValue.uuidString, "owner": owner])

@@ -59,7 +59,7 @@ extension StandupsDatabase {
         continue
       }
       try StandupRows.write(from: stored, to: imported, db)
-      try TeamLedger.keep(.edited(standup.id, edit), db)
+      try TeamLedger.addToOutbox(.edited(standup.id, edit), db)
       report.changed.append(
         ImportReport.ChangedStandup(title: imported.displayTitle, parts: edit.changedParts))
       report.standupIDs.append(standup.id)

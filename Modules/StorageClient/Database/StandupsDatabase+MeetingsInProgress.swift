@@ -42,7 +42,8 @@ extension StandupsDatabase {
         try StandupRows.insert(standup, at: StandupRows.nextPosition(db), db)
         title = standup.displayTitle
       }
-      try TeamLedger.keep(.meetingRecorded(interrupted.meeting, standup: interrupted.standup), db)
+      try TeamLedger.addToOutbox(
+        .meetingRecorded(interrupted.meeting, standup: interrupted.standup), db)
       recovered.append(
         RecoveredMeeting(
           standupID: interrupted.standup.id, standupTitle: title, meeting: interrupted.meeting))

@@ -39,7 +39,7 @@ extension StandupsDatabase {
         Int64.fetchOne(
           db, sql: "SELECT id FROM teamMembership WHERE server = ? AND team = ?",
           arguments: [server, team]) ?? 0)
-      try TeamLedger.forget(TeamLedger.placeTables, of: id, db)
+      try TeamLedger.empty(TeamLedger.placeTables, of: id, db)
       guard let joined = try TeamMembership.fetch(id, db) else {
         throw DatabaseError(message: "the membership just written cannot be read")
       }
@@ -61,7 +61,7 @@ extension StandupsDatabase {
     let queue = try writableQueue()
     return try commit(queue) { db in
       let shared = try TeamLedger.sharedIDs(in: id, db).count
-      try TeamLedger.forget(TeamLedger.placeTables + TeamLedger.standupTables, of: id, db)
+      try TeamLedger.empty(TeamLedger.placeTables + TeamLedger.standupTables, of: id, db)
       for table in ["sharedStandup", "teamOutbox"] {
         try db.execute(sql: "DELETE FROM \(table) WHERE membership = ?", arguments: [id.rawValue])
       }

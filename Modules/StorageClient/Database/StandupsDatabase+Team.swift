@@ -23,22 +23,22 @@ extension StandupsDatabase {
     try readingTeam(or: 0) { db in try TeamLedger.waitingCount(in: nil, db) }
   }
 
-  /// Notes that `team`'s server has the waiting changes up to `sequence`; each is forgotten
-  /// when it comes back in a pull.
-  public func teamChangesPushed(in team: TeamMembership.ID, through sequence: Int64)
+  /// Notes that `team`'s server has the waiting changes up to machine number `machineSequence`;
+  /// each leaves the outbox when it comes back in a pull.
+  public func teamChangesPushed(in team: TeamMembership.ID, through machineSequence: Int64)
     throws(StorageError)
   {
     let queue = try writableQueue()
     try commit(queue) { db in
       try db.execute(
         sql: "UPDATE teamOutbox SET pushed = 1 WHERE membership = ? AND sequence <= ?",
-        arguments: [team.rawValue, sequence])
+        arguments: [team.rawValue, machineSequence])
     }
   }
 
-  /// Applies changes in the server's order, up to and including `sequence`, then this machine's
-  /// waiting changes again, in one transaction (``TeamLedger``, the merge). The app shows them as it
-  /// shows another instance's commits. `role` is the role this machine connects as: its own
+  /// Applies changes in the server's order, up to and including number `sequence` (the machine's
+  /// place once they are applied), then this machine's waiting changes again, in one transaction
+  /// (``TeamLedger``, the merge). The app shows them as it shows another instance's commits. `role` is the role this machine connects as: its own
   /// changes are those of this machine's ID that `role` made.
   public func applyPulledTeamChanges(
     _ pulled: [PulledTeamChange],

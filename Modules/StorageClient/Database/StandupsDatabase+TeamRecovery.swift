@@ -15,13 +15,13 @@ extension StandupsDatabase {
     try readingTeam(or: nil) { db in try TeamLedger.newestPushed(in: team, db) }
   }
 
-  /// Marks this machine's changes for `team` numbered after `sequence` as not pushed, because
-  /// its server no longer has them: the next push sends them again.
-  public func teamChangesNotPushed(in team: TeamMembership.ID, after sequence: Int64)
+  /// Marks this machine's changes for `team` after machine number `machineSequence` as not
+  /// pushed, because its server no longer has them: the next push sends them again.
+  public func teamChangesNotPushed(in team: TeamMembership.ID, after machineSequence: Int64)
     throws(StorageError)
   {
     let queue = try writableQueue()
-    try commit(queue) { db in try TeamLedger.notPushed(in: team, after: sequence, db) }
+    try commit(queue) { db in try TeamLedger.notPushed(in: team, after: machineSequence, db) }
   }
 
   /// Starts from the team's compacted state instead of the changes it folds in, which the

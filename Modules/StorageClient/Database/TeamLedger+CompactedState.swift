@@ -60,7 +60,7 @@ extension TeamLedger {
         report.skipped.append(
           TeamPullReport.Skipped(
             sequence: state.through, madeBy: "the compacted state",
-            reason: "it is about a standup shared here with another team"))
+            reason: anotherTeamsStandup))
         continue
       }
       inState.insert(standup.id)
@@ -149,7 +149,7 @@ extension TeamLedger {
     do {
       stored = try StandupRows.fetchOne(db, id: standup.id)
     } catch let error as UnreadableStandup {
-      return "“\(error.title)” is stored in a form this release cannot read"
+      return cannotRead(error)
     }
     guard let stored else {
       try StandupRows.insert(standup, at: StandupRows.nextPosition(db), db)
@@ -158,7 +158,7 @@ extension TeamLedger {
     // NB: Not told: the state cannot say whether whoever replaced a value of this machine's had
     // seen it, and a notice that says so unseen could be wrong.
     try setOwnedHere(
-      ownedFields(of: .edited(standup.id, StandupEdit(from: stored, to: standup))), to: false, db)
+      fieldsSet(by: .edited(standup.id, StandupEdit(from: stored, to: standup))), to: false, db)
     try StandupRows.write(from: stored, to: standup, db)
     return nil
   }

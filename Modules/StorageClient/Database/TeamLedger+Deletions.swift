@@ -108,18 +108,18 @@ extension TeamLedger {
       return false
     }
     if keep {
-      try TeamLedger.keep(.added([standup]), db)
+      try TeamLedger.addToOutbox(.added([standup]), db)
       try db.execute(
         sql: "UPDATE teamDeletionQuestion SET keptAs = ? WHERE standupId = ?",
         arguments: [db.lastInsertedRowID, key])
-      try TeamLedger.keep(.edited(id, .init(restating: standup)), db)
+      try TeamLedger.addToOutbox(.edited(id, .init(restating: standup)), db)
     } else {
       try db.execute(
         sql: "DELETE FROM teamDeletionQuestion WHERE standupId = ?", arguments: [key])
       try StandupRecord.deleteOne(db, key: key)
       // NB: Otherwise nothing for the team: the server has the deletion already.
       if broughtBack {
-        try TeamLedger.keep(.deleted(id), db)
+        try TeamLedger.addToOutbox(.deleted(id), db)
       }
     }
     return true
@@ -142,7 +142,7 @@ extension TeamLedger {
       try bringBackAsCarried(change, db) { replacing in
         guard !isOwn else { return }
         try tellReplaced(
-          by: replacing, of: pulled.madeBy, ownedFields(of: replacing), outbox, at: now,
+          by: replacing, of: pulled.madeBy, fieldsSet(by: replacing), outbox, at: now,
           makeID: makeID, db)
       }
     }
@@ -160,13 +160,7 @@ extension TeamLedger {
   private static func bringBackAsCarried(
     _ change: StandupsChange, _ db: Database, tell: (StandupsChange) throws -> Void
   ) throws -> String? {
-    let carried: [Standup]
-    switch change {
-    case .added(let standups): carried = standups
-    case .meetingRecorded(_, let standup): carried = [standup]
-    case .edited, .deleted: return nil
-    }
-    for standup in carried
+    for standup in change.carried
     where try Bool.fetchOne(
       db.cachedStatement(
         sql: "SELECT NOT broughtBack FROM teamDeletionQuestion WHERE standupId = ?"),

@@ -21,7 +21,7 @@ extension TeamLedger {
   ]
 
   /// Empties `tables` of what they hold for `team`: by membership, or by the team's standups.
-  static func forget(_ tables: [String], of team: TeamMembership.ID, _ db: Database) throws {
+  static func empty(_ tables: [String], of team: TeamMembership.ID, _ db: Database) throws {
     for table in tables {
       let whose =
         table == "teamMachineSeen"
@@ -44,7 +44,7 @@ extension TeamLedger {
         arguments: [standup.id.rawValue.uuidString, team.rawValue])
       guard db.changesCount > 0 else { continue }
       shared.append(standup.id)
-      try keep(.added([standup]), db)
+      try addToOutbox(.added([standup]), db)
     }
     return shared
   }

@@ -21,14 +21,8 @@ extension TeamLedger {
   static func keepApartOwnCopies(
     of change: StandupsChange, makeID: () -> UUID, _ db: Database
   ) throws -> [TeamPullReport.KeptCopy] {
-    let theirs: [Standup]
-    switch change {
-    case .added(let standups): theirs = standups
-    case .meetingRecorded(_, let standup): theirs = [standup]
-    case .edited, .deleted: return []
-    }
     var kept: [TeamPullReport.KeptCopy] = []
-    for standup in theirs {
+    for standup in change.carried {
       let key = standup.id.rawValue.uuidString
       guard
         try Int.fetchOne(

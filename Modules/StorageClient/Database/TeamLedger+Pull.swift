@@ -47,7 +47,7 @@ extension TeamLedger {
       // team does not share here: an edit or deletion of it leaves this machine's own copy be.
       guard decoded.bringsBack || decoded.standupIDs.allSatisfy({ owners[$0] == team })
       else { continue }
-      let fields = ownedFields(of: decoded)
+      let fields = fieldsSet(by: decoded)
       if !isOwn {
         try tellReplaced(
           by: decoded, of: change.madeBy, fields, outbox, at: now, makeID: makeID, db)
@@ -92,9 +92,9 @@ extension TeamLedger {
   /// it is skipped (larger than a change may be, not a change this release can read, or about a
   /// standup this machine shares with another team), named in `report`.
   ///
-  /// A standup is in one team (rule (a), ``TeamLedger``): `team`'s order may hold one under the
-  /// ID of a standup another team shares here only when a member wrote it so, and applying it
-  /// would put that team's standup in `team`'s hands. Guarded by
+  /// A standup is in one team (TeamSync's rule 1, ``TeamLedger``): `team`'s order may hold one
+  /// under the ID of a standup another team shares here only when a member wrote it so, and
+  /// applying it would put that team's standup in `team`'s hands. Guarded by
   /// `TeamLedgerTeamsTests.aChangeOfOneTeamAboutAnotherTeamsStandupIsSkippedAndSaysSo`.
   private static func readUnlessSkipped(
     _ pulled: PulledTeamChange, in team: TeamMembership.ID, into report: inout TeamPullReport,
@@ -108,7 +108,7 @@ extension TeamLedger {
       case .success(let change):
         let owners = try teams(of: change.standupIDs, db)
         guard owners.values.contains(where: { $0 != team }) else { return (change, owners) }
-        reason = "it is about a standup shared here with another team"
+        reason = anotherTeamsStandup
       case .failure(let problem): reason = problem.reason
       }
     }

@@ -16,13 +16,16 @@ extension TeamLedger {
       arguments: [team.rawValue])
   }
 
-  /// Marks this machine's changes for `team` numbered after `sequence` as not pushed: the
-  /// server no longer has them (it was restored from an older backup), so the next push sends
-  /// them again.
-  static func notPushed(in team: TeamMembership.ID, after sequence: Int64, _ db: Database) throws {
+  /// Marks this machine's changes for `team` after machine number `machineSequence` as not
+  /// pushed: the server no longer has them (it was restored from an older backup), so the next
+  /// push sends them again.
+  static func notPushed(
+    in team: TeamMembership.ID, after machineSequence: Int64, _ db: Database
+  ) throws {
+    // NB: The outbox's `sequence` column is the machine number.
     try db.execute(
       sql: "UPDATE teamOutbox SET pushed = 0 WHERE membership = ? AND pushed = 1 AND sequence > ?",
-      arguments: [team.rawValue, sequence])
+      arguments: [team.rawValue, machineSequence])
   }
 
   /// Starts again from the server's first change after `prunedThrough` (where its history
@@ -79,8 +82,8 @@ extension TeamLedger {
       .compactMap { UUID(uuidString: $0).map { Standup.ID($0) } }.filter(shared.contains)
     let standups = try StandupRows.fetch(db, ids: ids).standups
     for standup in standups {
-      try keep(.added([standup]), db)
-      try keep(.edited(standup.id, .init(restating: standup)), db)
+      try addToOutbox(.added([standup]), db)
+      try addToOutbox(.edited(standup.id, .init(restating: standup)), db)
     }
     try db.execute(
       sql: """

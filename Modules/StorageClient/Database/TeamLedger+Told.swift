@@ -9,7 +9,7 @@ import Models
 
 extension TeamLedger {
   /// The fields an edit sets, as `teamFieldOwner` names them.
-  static func ownedFields(of change: StandupsChange) -> [(String, String)] {
+  static func fieldsSet(by change: StandupsChange) -> [(String, String)] {
     guard case .edited(let id, let edit) = change else { return [] }
     return TeamField.set(by: edit).map { (id.rawValue.uuidString, $0.column) }
   }

@@ -15,11 +15,11 @@ import Tagged
 ///   standup (``StandupsDatabase/apply(_:)``) adds it to the *outbox*, with the place in the
 ///   team's order this machine had reached (its *base*). A change is on its way to the team
 ///   exactly when it is stored: a crash between the two cannot happen.
-/// - **A standup is in one team (rule (a)).** A machine may be in several teams; each shared
-///   standup is kept under one (`sharedStandup`'s key is the standup), and a change goes only
-///   to the outbox of the team its standup is shared with (`keep`). A pull of one team's
-///   order that touches a standup another team shares here is skipped and named, so that no
-///   member of one team can reach another team's standup.
+/// - **A standup is in one team (TeamSync's rule 1).** A machine may be in several teams; each
+///   shared standup is kept under one (`sharedStandup`'s key is the standup), and a change goes
+///   only to the outbox of the team its standup is shared with (`addToOutbox`). A pull of one
+///   team's order that touches a standup another team shares here is skipped and named, so that
+///   no member of one team can reach another team's standup.
 /// - **A push is noted, not forgotten.** The engine reads the outbox
 ///   (``StandupsDatabase/waitingTeamChanges(in:limit:)``) and notes what the server took
 ///   (``StandupsDatabase/teamChangesPushed(in:through:)``); a change leaves the outbox only when it
@@ -53,12 +53,12 @@ import Tagged
 /// let waiting = try await database.waitingTeamChanges(in: design.id, limit: 1_000)
 /// ```
 public enum TeamLedger {
-  /// Keeps `change` for the team of each standup it touches that is shared: the one way a
-  /// change starts on its way to a team. Each team's outbox gets the part of the change about
+  /// Adds `change` to the outbox of the team of each standup it touches that is shared: the one
+  /// way a change starts on its way to a team. Each team's outbox gets the part of the change about
   /// its own standups, made at the place in that team's order this machine had reached (its
-  /// *base*), so that no change carries a standup to a team it is not shared with (rule (a),
-  /// ``TeamLedger``).
-  static func keep(_ change: StandupsChange, _ db: Database) throws {
+  /// *base*), so that no change carries a standup to a team it is not shared with (TeamSync's
+  /// rule 1, ``TeamLedger``).
+  static func addToOutbox(_ change: StandupsChange, _ db: Database) throws {
     for (membership, part) in try byTeam(change, db) {
       try db.execute(
         sql: """
@@ -131,7 +131,7 @@ public enum TeamLedger {
   /// coming back in the pull take their rows out of it as they do out of the table. (A row that
   /// cannot be read is left out, as every use of it would skip it.)
   struct Outbox {
-    /// Each row, with the fields its change sets (``ownedFields(of:)``), named once per pull.
+    /// Each row, with the fields its change sets (``fieldsSet(by:)``), named once per pull.
     var entries:
       [(machineSequence: Int64, basedOn: Int64, change: StandupsChange, fields: [(String, String)])]
 
@@ -139,7 +139,7 @@ public enum TeamLedger {
       entries = try TeamLedger.waiting(in: team, limit: .max, includingPushed: true, db)
         .compactMap { entry in
           (try? TeamLedger.read(entry.change).get()).map {
-            (entry.machineSequence, entry.basedOn, $0, ownedFields(of: $0))
+            (entry.machineSequence, entry.basedOn, $0, fieldsSet(by: $0))
           }
         }
     }
@@ -169,9 +169,17 @@ public enum TeamLedger {
     } catch let error as StorageError {
       return error.description
     } catch let error as UnreadableStandup {
-      return "“\(error.title)” is stored in a form this release cannot read"
+      return cannotRead(error)
     }
   }
+
+  /// Why a change of the team's is not applied to a standup stored here that cannot be read.
+  static func cannotRead(_ standup: UnreadableStandup) -> String {
+    "“\(standup.title)” is stored in a form this release cannot read"
+  }
+
+  /// Why a change of one team's about a standup another team shares here is not applied.
+  static let anotherTeamsStandup = "it is about a standup shared here with another team"
 
   /// Runs `sql` with a statement prepared once per connection: a pull runs these for every
   /// change it applies.
@@ -209,12 +217,17 @@ public enum TeamLedger {
 }
 
 extension StandupsChange {
-  /// Whether applying the change makes a standup deleted in the team's order stored again on
-  /// every machine: it adds the standup whole, or records a meeting of it, which carries it.
-  var bringsBack: Bool {
+  /// The standups the change carries whole: those it adds, or the one it records a meeting of.
+  /// Applying it stores each of them on every machine, one deleted in the team's order too.
+  var carried: [Standup] {
     switch self {
-    case .added, .meetingRecorded: true
-    case .edited, .deleted: false
+    case .added(let standups): standups
+    case .meetingRecorded(_, let standup): [standup]
+    case .edited, .deleted: []
     }
   }
+
+  /// Whether applying the change makes a standup deleted in the team's order stored again on
+  /// every machine (``carried``).
+  var bringsBack: Bool { !carried.isEmpty }
 }

@@ -285,7 +285,8 @@ public enum TeamHistory {
     var after = previous?.through ?? 0
     while after < newest {
       let window = try await TeamServer.window(
-        team: team, after: after, through: min(after + 1000, newest), on: connection,
+        team: team, after: after, through: min(after + TeamServer.windowSize, newest),
+        on: connection,
         logger: logger)
       leftOut += try await database.applyPulledTeamChanges(
         window.changes, in: folding, through: window.through, as: role

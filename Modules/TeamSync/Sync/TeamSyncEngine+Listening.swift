@@ -3,16 +3,16 @@ import Models
 import PostgresNIO
 public import StorageClient
 
-// The engine of an open app: one connection kept open, a round at each announcement of the
-// team's, each change of this machine's and each heartbeat, and a new connection after a wait
-// when one fails (TeamSyncEngine+Offline.swift). A round itself (`round(on:role:)`) is in
+// The engine of an open app: one connection kept open, a look at each announcement of the
+// team's, each change of this machine's and each heartbeat, a round when the look finds
+// something to do, and a new connection after a wait when one fails (TeamSyncEngine+Offline.swift). A round itself (`round(on:role:)`) is in
 // TeamSyncEngine.swift.
 
 extension TeamSyncEngine {
   /// Syncs until cancelled, or until the machine leaves the team (it says why when the owner
-  /// removed it, and nothing when it left here): one connection, a round at each announcement of
-  /// the server's and each change of this machine's, and a new connection after a wait when one
-  /// fails.
+  /// removed it, and nothing when it left here): one connection, a look at each announcement of
+  /// the server's and each change of this machine's, a round when the look finds something to
+  /// do, and a new connection after a wait when one fails.
   ///
   /// - Parameters:
   ///   - onStatus: Told whenever the status changes.
@@ -22,7 +22,7 @@ extension TeamSyncEngine {
     onStatus: @escaping @Sendable (TeamSyncStatus) -> Void,
     onPulled: @escaping @Sendable (TeamPullReport) -> Void
   ) async {
-    told = nil
+    lastStatus = nil
     await withDiscardingTaskGroup { group in
       group.addTask { await self.tellWaitingWhileOffline(to: onStatus) }
       await syncUntilStopped(onStatus: onStatus, onPulled: onPulled)
@@ -92,7 +92,7 @@ extension TeamSyncEngine {
   /// its "online" would come after the "offline" its close made.
   func tell(_ status: TeamSyncStatus, to onStatus: @Sendable (TeamSyncStatus) -> Void) {
     guard !Task.isCancelled else { return }
-    told = status
+    lastStatus = status
     onStatus(status)
   }
 

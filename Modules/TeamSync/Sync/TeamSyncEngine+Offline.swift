@@ -38,9 +38,9 @@ extension TeamSyncEngine {
   /// Online, it reads nothing.
   func tellWaitingWhileOffline(to onStatus: @escaping @Sendable (TeamSyncStatus) -> Void) async {
     while (try? await Task.sleep(for: Self.outboxLookInterval)) != nil {
-      guard case .offline = told, let now = try? await waitingCount() else { continue }
+      guard case .offline = lastStatus, let now = try? await waitingCount() else { continue }
       // NB: Read again after the count: a connection may have come online meanwhile.
-      guard case .offline(let waiting, let problem) = told, now != waiting else { continue }
+      guard case .offline(let waiting, let problem) = lastStatus, now != waiting else { continue }
       tell(.offline(waiting: now, problem: problem), to: onStatus)
     }
   }

@@ -5,7 +5,7 @@ public import StorageClient
 
 /// Syncs this machine's shared standups with its team's PostgreSQL server.
 ///
-/// A round (``syncOnce()``) pushes this machine's waiting changes in the order they were made,
+/// A round pushes this machine's waiting changes in the order they were made,
 /// in one statement per batch, then pulls the team's changes after the last one applied
 /// here and applies them, in the server's order, in one local transaction (see
 /// ``/StorageClient/TeamLedger`` for why every machine ends in the same state). Nothing local is
@@ -19,7 +19,7 @@ public import StorageClient
 ///
 /// ```swift
 /// let engine = TeamSyncEngine(database: database, membership: membership)
-/// let round = try await engine.syncOnce()  // one round, as `standups sync` does
+/// let round = try await engine.syncOnce()  // as `standups sync` does
 /// print(round.pushed, round.pulled)
 /// ```
 public actor TeamSyncEngine {
@@ -210,7 +210,7 @@ public actor TeamSyncEngine {
   var failures = 0
 
   /// The status this run of the engine last told.
-  var told: TeamSyncStatus?
+  var lastStatus: TeamSyncStatus?
 
   /// Until when the engine looks at the server twice a second rather than listening: the team's
   /// channel was flooded (``AnnouncementRate``).

@@ -31,26 +31,26 @@ struct TeamSyncingTests {
     let design = TeamMembership(id: 2, server: server, team: "design", machine: UUID())
     let removed = TeamSyncStatus.stopped(
       waiting: 0, problem: .removed(role: "alice", team: "design", unsent: 0))
-    let told = TeamSyncing.Told()
+    let unshown = TeamSyncing.Unshown()
     for number in 1...1000 {
-      told.status(.online(waiting: number), of: platform)
-      told.status(.online(waiting: number), of: design)
+      unshown.status(.online(waiting: number), of: platform)
+      unshown.status(.online(waiting: number), of: design)
       var report = TeamPullReport()
       report.standupIDs = [Standup.ID(UUID())]
-      told.pulled(report)
+      unshown.pulled(report)
     }
-    told.status(removed, of: design)
-    told.status(.online(waiting: 0), of: platform)
+    unshown.status(removed, of: design)
+    unshown.status(.online(waiting: 0), of: platform)
 
-    let (report, statuses) = told.take()
+    let (report, statuses) = unshown.take()
     #expect(report.standupIDs.count == 1000)
     #expect(
       Dictionary(uniqueKeysWithValues: statuses.map { ($1.team, $0) })
         == ["platform": .online(waiting: 0), "design": removed])
-    let (nothing, none) = told.take()
+    let (nothing, none) = unshown.take()
     #expect(nothing.isEmpty && none.isEmpty)
-    told.finish()
-    #expect(await told.news.reduce(0) { count, _ in count + 1 } == 1)
+    unshown.finish()
+    #expect(await unshown.news.reduce(0) { count, _ in count + 1 } == 1)
   }
 
   /// The live app syncs each team this machine is in from when it joins it, not only those it was

@@ -8,7 +8,8 @@ import Testing
 @testable import StorageClient
 
 /// A machine in several teams: each standup is in one team, its changes go to that team's
-/// outbox alone, and no team's order reaches another team's standup (rule (a), `TeamLedger`).
+/// outbox alone, and no team's order reaches another team's standup (TeamSync's rule 1,
+/// `TeamLedger`).
 struct TeamLedgerTeamsTests: LedgerTesting {
   static let server = "postgresql://alice@127.0.0.1/team"
 

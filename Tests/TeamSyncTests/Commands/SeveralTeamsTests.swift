@@ -7,7 +7,7 @@ import Testing
 
 /// A machine in two teams on one server, driven through the real executable: each standup goes
 /// to its own team and to no other, the commands that act on one team ask which when there are
-/// several, and leaving one leaves the other as it was (rule (a), `TeamLedger`).
+/// several, and leaving one leaves the other as it was (TeamSync's rule 1, `TeamLedger`).
 @Suite(.timeLimit(.minutes(2)), .needsPostgreSQL)
 struct SeveralTeamsTests {
   @Test func aMachineInTwoTeamsSendsEachStandupOnlyToItsOwn() async throws {
