@@ -41,8 +41,14 @@ struct ServerAccount {
   }
 
   func run(_ program: String, _ arguments: [String]) async throws -> CommandOutput {
-    if prefix.isEmpty { return try await runProgram(program, arguments) }
-    return try await runProgram(prefix[0], Array(prefix.dropFirst()) + [program] + arguments)
+    try await onAThreadOfItsOwn { try runOnThisThread(program, arguments) }
+  }
+
+  /// ``run(_:_:)``, blocking the calling thread: only where nothing can wait (the process's exit).
+  func runOnThisThread(_ program: String, _ arguments: [String]) throws -> CommandOutput {
+    if prefix.isEmpty { return try runProgramOnThisThread(program, arguments) }
+    return try runProgramOnThisThread(
+      prefix[0], Array(prefix.dropFirst()) + [program] + arguments)
   }
 
   func mustRun(_ program: String, _ arguments: [String]) async throws {

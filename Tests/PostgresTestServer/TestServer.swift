@@ -8,7 +8,8 @@ import TeamSync
 /// The server is the one `.ci/run` started for the whole run when it names it in
 /// `STANDUPS_TEST_POSTGRES_PORT` (and the administrator's password in
 /// `STANDUPS_TEST_POSTGRES_PASSWORD`); otherwise, as under a plain `swift test`, a throwaway
-/// cluster of the test's own: its own folder, socket and loopback port, password logins (SCRAM).
+/// cluster the run's tests share (``runCluster()``): its own folder, socket and loopback port,
+/// password logins (SCRAM), stopped when the tests' process exits.
 /// A test that stops the server asks for a cluster of its own with ``withOwnServer(_:)``, so that
 /// it stops nobody else's.
 ///
@@ -198,18 +199,21 @@ public struct TestServer: Sendable {
     }
   }
 
-  /// Starts a server for one test: a database and roles on the run's server, or a new cluster;
-  /// ``stop()`` removes them. Tests use ``withTestServer(_:)``, which does both.
+  /// Starts a server for one test: a database and roles on the run's server, `.ci/run`'s or the
+  /// one the run's tests share; ``stop()`` removes them. Tests use ``withTestServer(_:)``, which does both.
   public static func start() async throws -> TestServer {
     let environment = ProcessInfo.processInfo.environment
-    guard let named = environment["STANDUPS_TEST_POSTGRES_PORT"] else {
-      return try await startOwnCluster()
-    }
-    guard let port = Int(named), let password = environment["STANDUPS_TEST_POSTGRES_PASSWORD"]
-    else {
-      throw TestServerError(
-        "STANDUPS_TEST_POSTGRES_PORT is \"\(named)\": it must be the port of the run's server, "
-          + "with its administrator's password in STANDUPS_TEST_POSTGRES_PASSWORD.")
+    let (port, password): (Int, String)
+    if let named = environment["STANDUPS_TEST_POSTGRES_PORT"] {
+      guard let number = Int(named), let given = environment["STANDUPS_TEST_POSTGRES_PASSWORD"]
+      else {
+        throw TestServerError(
+          "STANDUPS_TEST_POSTGRES_PORT is \"\(named)\": it must be the port of the run's server, "
+            + "with its administrator's password in STANDUPS_TEST_POSTGRES_PASSWORD.")
+      }
+      (port, password) = (number, given)
+    } else {
+      (port, password) = try await runCluster()
     }
     let folder = try makeFolder()
     let server = TestServer(
@@ -224,8 +228,11 @@ public struct TestServer: Sendable {
     return server
   }
 
-  /// Starts a new cluster of its own for one test.
-  private static func startOwnCluster(in network: TestNetwork? = nil) async throws -> TestServer {
+  /// Starts a new cluster of its own for one test (or for the run's tests, ``runCluster()``),
+  /// with `settings` (`name=value`) beside the defaults.
+  static func startOwnCluster(
+    in network: TestNetwork? = nil, settings: [String] = []
+  ) async throws -> TestServer {
     let account = try ServerAccount.current()
     let folder = try makeFolder()
     let password = "admin-secret"
@@ -240,6 +247,13 @@ public struct TestServer: Sendable {
         "-D", data, "-U", administrator, "--auth=scram-sha-256", "--pwfile=\(passwordFile)",
         "--no-sync", "--encoding=UTF8", "--locale=C",
       ])
+    if !settings.isEmpty {
+      let configuration = try FileHandle(
+        forWritingTo: URL(fileURLWithPath: "\(data)/postgresql.conf"))
+      try configuration.seekToEnd()
+      try configuration.write(contentsOf: Data(settings.map { "\($0)\n" }.joined().utf8))
+      try configuration.close()
+    }
     if let network {
       let rules = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(data)/pg_hba.conf"))
       try rules.seekToEnd()
