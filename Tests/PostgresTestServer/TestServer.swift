@@ -83,8 +83,8 @@ public struct TestServer: Sendable {
     return logger
   }()
 
-  /// Runs `body` with a database and roles of its own on the run's server, or on a new cluster
-  /// when the run named none; then removes them.
+  /// Runs `body` with a database and roles of its own on the run's server (`.ci/run`'s, or the
+  /// one the run's tests share); then removes them.
   public static func withTestServer<Result: Sendable>(
     _ body: (TestServer) async throws -> Result
   ) async throws -> Result {
