@@ -63,12 +63,12 @@ extension TeamPullReport {
   }
 
   /// What the user is told when standups were sent again, or `nil`.
-  public var sentAgainSentence: String? {
-    guard sentAgain > 0 else { return nil }
+  public var resentSentence: String? {
+    guard resent > 0 else { return nil }
     let standups =
-      sentAgain == 1
+      resent == 1
       ? "1 shared standup whose last change it"
-      : "\(sentAgain) shared standups "
+      : "\(resent) shared standups "
         + "whose last changes it"
     return "The team's server had forgotten changes this machine had (was it restored from an "
       + "older backup?): this machine sent again \(standups) had lost, and deleted nothing here."

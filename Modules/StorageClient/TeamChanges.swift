@@ -58,7 +58,7 @@ public struct TeamPullReport: Equatable, Sendable {
 
   /// How many shared standups this machine sent again, whole, because the server had lost their
   /// last change (it was restored from an older backup); 0 when it had lost none.
-  public var sentAgain = 0
+  public var resent = 0
 
   /// The number the team's compacted state was made through, when this machine started from it
   /// (``CompactedTeamState``); `nil` when it did not.
@@ -75,7 +75,7 @@ public struct TeamPullReport: Equatable, Sendable {
   /// Whether nothing another machine did reached this one, applied or not, and nothing was
   /// sent again.
   public var isEmpty: Bool {
-    standupIDs.isEmpty && skipped.isEmpty && deletedWhileChangedHere.isEmpty && sentAgain == 0
+    standupIDs.isEmpty && skipped.isEmpty && deletedWhileChangedHere.isEmpty && resent == 0
       && startedFromCompactedState == nil && keptApart.isEmpty
   }
 
@@ -84,7 +84,7 @@ public struct TeamPullReport: Equatable, Sendable {
     standupIDs.formUnion(other.standupIDs)
     skipped += other.skipped
     deletedWhileChangedHere += other.deletedWhileChangedHere
-    sentAgain += other.sentAgain
+    resent += other.resent
     startedFromCompactedState = other.startedFromCompactedState ?? startedFromCompactedState
     keptApart += other.keptApart
   }

@@ -159,7 +159,7 @@ public enum TeamCommands {
   private static func pullLines(_ report: TeamPullReport) -> [String] {
     TeamSyncing.notAppliedLines(report.skipped)
       + [
-        report.sentAgainSentence, report.keptApartSentence,
+        report.resentSentence, report.keptApartSentence,
       ].compactMap { $0 }
   }
 

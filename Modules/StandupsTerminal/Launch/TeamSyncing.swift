@@ -160,7 +160,7 @@ enum TeamSyncing {
     await MainActor.run {
       app.lookForChangesElsewhere()
       if let sentences = notApplied(report.skipped) { app.tell(sentences) }
-      if let sentAgain = report.sentAgainSentence { app.tell(sentAgain) }
+      if let resent = report.resentSentence { app.tell(resent) }
       if let keptApart = report.keptApartSentence { app.tell(keptApart) }
     }
     if !report.deletedWhileChangedHere.isEmpty { await team.askAboutDeletions(on: app) }

@@ -74,18 +74,13 @@ extension TeamLedger {
         continue
       }
       report.standupIDs.insert(standup.id)
-      let key = standup.id.rawValue.uuidString
-      try executeCached(
-        sql: "INSERT OR IGNORE INTO sharedStandup (standupId, membership) VALUES (?, ?)",
-        arguments: [key, team.rawValue], db)
-      // NB: The team's order holds it: letting it go, if a question asks, deletes it for the team.
-      try executeCached(
-        sql: "UPDATE teamDeletionQuestion SET broughtBack = 1 WHERE standupId = ?",
-        arguments: [key], db)
+      try noteShared(standup.id, in: team, db)
+      try noteBroughtBack(standup.id, db)
       // NB: Which change was the standup's last is not in the state; a restore after this
       // sends it again, which a standup whose last change is unknown always is.
       try executeCached(
-        sql: "DELETE FROM teamStandupLastChange WHERE standupId = ?", arguments: [key], db)
+        sql: "DELETE FROM teamStandupLastChange WHERE standupId = ?",
+        arguments: [standup.id.rawValue.uuidString], db)
     }
 
     for id in sharedBefore.subtracting(inState).subtracting(keeping) {
@@ -93,9 +88,7 @@ extension TeamLedger {
       if waiting.contains(where: \.bringsBack) { continue }
       guard try StandupRows.isStored(id, db) else { continue }
       if changedHere.contains(id) {
-        try executeCached(
-          sql: "INSERT OR REPLACE INTO teamDeletionQuestion (standupId, deletedBy) VALUES (?, ?)",
-          arguments: [id.rawValue.uuidString, "a member of the team"], db)
+        try askAboutDeletion(of: id, by: "a member of the team", db)
         report.deletedWhileChangedHere.append(id)
         continue
       }
@@ -105,11 +98,7 @@ extension TeamLedger {
 
     try applyAgain(outbox, to: inState, db)
     try noteLastChangesSeen(state.machinesSeen, in: team, db)
-    for id in keeping {
-      try db.execute(
-        sql: "INSERT OR IGNORE INTO teamStandupToResend (standupId) VALUES (?)",
-        arguments: [id.rawValue.uuidString])
-    }
+    try noteToResend(keeping, db)
     try db.execute(
       sql: """
         UPDATE teamMembership SET lastSequence = ?, lastSyncedAt = ?,

@@ -19,9 +19,7 @@ extension TeamLedger {
       try deletionMeetsChangesHere(
         of: id, at: pulled.sequence, basedOn: pulled.basedOn, outbox, db)
     else { return false }
-    try executeCached(
-      sql: "INSERT OR REPLACE INTO teamDeletionQuestion (standupId, deletedBy) VALUES (?, ?)",
-      arguments: [id.rawValue.uuidString, pulled.madeBy], db)
+    try askAboutDeletion(of: id, by: pulled.madeBy, db)
     report.deletedWhileChangedHere.append(id)
     return true
   }

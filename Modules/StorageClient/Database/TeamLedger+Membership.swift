@@ -39,9 +39,7 @@ extension TeamLedger {
     guard try TeamMembership.fetch(team, db) != nil else { return [] }
     var shared: [Standup.ID] = []
     for standup in standups {
-      try db.execute(
-        sql: "INSERT OR IGNORE INTO sharedStandup (standupId, membership) VALUES (?, ?)",
-        arguments: [standup.id.rawValue.uuidString, team.rawValue])
+      try noteShared(standup.id, in: team, db)
       guard db.changesCount > 0 else { continue }
       shared.append(standup.id)
       try addToOutbox(.added([standup]), db)

@@ -147,14 +147,8 @@ extension TeamLedger {
     _ db: Database
   ) throws {
     for id in change.standupIDs {
-      try executeCached(
-        sql: "INSERT OR IGNORE INTO sharedStandup (standupId, membership) VALUES (?, ?)",
-        arguments: [id.rawValue.uuidString, team.rawValue], db)
-      if change.bringsBack {
-        try executeCached(
-          sql: "UPDATE teamDeletionQuestion SET broughtBack = 1 WHERE standupId = ?",
-          arguments: [id.rawValue.uuidString], db)
-      }
+      try noteShared(id, in: team, db)
+      if change.bringsBack { try noteBroughtBack(id, db) }
       try executeCached(
         sql: """
           INSERT OR REPLACE INTO teamStandupLastChange (standupId, madeBy, machine, machineSequence)

@@ -43,11 +43,7 @@ extension TeamLedger {
     try db.execute(
       sql: "UPDATE teamMembership SET lastSequence = ?, resharePending = ? WHERE id = ?",
       arguments: [prunedThrough, !lost.isEmpty, team.rawValue])
-    for id in lost {
-      try db.execute(
-        sql: "INSERT OR IGNORE INTO teamStandupToResend (standupId) VALUES (?)",
-        arguments: [id.rawValue.uuidString])
-    }
+    try noteToResend(lost, db)
   }
 
   /// The last change applied here to each shared standup; a shared standup no pull has

@@ -181,6 +181,37 @@ public enum TeamLedger {
   /// Why a change of one team's about a standup another team shares here is not applied.
   static let anotherTeamsStandup = "it is about a standup shared here with another team"
 
+  /// Notes `id` as shared with `team`, unless it is already shared (with any team).
+  static func noteShared(_ id: Standup.ID, in team: TeamMembership.ID, _ db: Database) throws {
+    try executeCached(
+      sql: "INSERT OR IGNORE INTO sharedStandup (standupId, membership) VALUES (?, ?)",
+      arguments: [id.rawValue.uuidString, team.rawValue], db)
+  }
+
+  /// Notes that the team's order holds `id` again after its deletion: letting it go, if a
+  /// question about the deletion asks, deletes it for the team too.
+  static func noteBroughtBack(_ id: Standup.ID, _ db: Database) throws {
+    try executeCached(
+      sql: "UPDATE teamDeletionQuestion SET broughtBack = 1 WHERE standupId = ?",
+      arguments: [id.rawValue.uuidString], db)
+  }
+
+  /// Asks this machine's user about `id`, which `member` deleted while it was changed here.
+  static func askAboutDeletion(of id: Standup.ID, by member: String, _ db: Database) throws {
+    try executeCached(
+      sql: "INSERT OR REPLACE INTO teamDeletionQuestion (standupId, deletedBy) VALUES (?, ?)",
+      arguments: [id.rawValue.uuidString, member], db)
+  }
+
+  /// Notes `ids` to be sent again, whole, after the pull (``resend(_:_:)``).
+  static func noteToResend(_ ids: some Sequence<Standup.ID>, _ db: Database) throws {
+    for id in ids {
+      try executeCached(
+        sql: "INSERT OR IGNORE INTO teamStandupToResend (standupId) VALUES (?)",
+        arguments: [id.rawValue.uuidString], db)
+    }
+  }
+
   /// Runs `sql` with a statement prepared once per connection: a pull runs these for every
   /// change it applies.
   static func executeCached(

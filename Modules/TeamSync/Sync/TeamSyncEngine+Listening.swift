@@ -203,7 +203,7 @@ extension TeamSyncEngine {
   /// or the team's newest change is not the last one applied here (or the role can no longer
   /// see the team, which the round says). One statement when nothing waits here.
   func look(on connection: PostgresConnection, channel: String) async throws -> Look {
-    // NB: A team left here makes a round, which ends the engine (`place()`).
+    // NB: A team left here makes a round, which ends the engine (`membershipNow()`).
     guard let here = try await database.teamMembership(membership.id) else { return .round }
     let waiting = try await database.waitingTeamChangeCount(in: membership.id)
     if gapSeen != nil || here.resharePending || waiting > 0 {

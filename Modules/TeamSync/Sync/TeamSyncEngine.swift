@@ -107,15 +107,15 @@ public actor TeamSyncEngine {
       team: membership.team, role: role, on: connection, logger: logger)
     try await pushAgainWhatTheServerLost(from: machine, on: connection)
     round.pushed += try await pushWaiting(from: machine, on: connection)
-    let here = try await place()
+    let here = try await membershipNow()
     let order = try await TeamServer.order(
       team: membership.team, at: here.lastSequence, role: role, on: connection, logger: logger)
-    let sendAgain = try await catchUp(
+    let resend = try await catchUp(
       with: order, from: here, as: role, on: connection, into: &round)
     try await pull(upTo: order.newest, as: role, on: connection, into: &round)
     try await reportPlace(on: connection)
-    if sendAgain {
-      round.report.sentAgain = try await database.resendTeamStandups(in: membership.id)
+    if resend {
+      round.report.resent = try await database.resendTeamStandups(in: membership.id)
       round.pushed += try await pushWaiting(from: machine, on: connection)
     }
     return round
@@ -145,7 +145,7 @@ public actor TeamSyncEngine {
     into round: inout Round
   ) async throws {
     while true {
-      let after = try await place().lastSequence
+      let after = try await membershipNow().lastSequence
       // NB: A server behind this machine has nothing after it to pull.
       guard after < newest else { break }
       let window: TeamServer.Window
@@ -186,7 +186,7 @@ public actor TeamSyncEngine {
   /// - Throws: ``SyncProblem/notJoined`` once the machine has left the team (`team leave` in a
   ///   shell while the app runs), or joined it again as another machine: the engine ends, rather
   ///   than pull for a place it can no longer keep.
-  private func place() async throws -> TeamMembership {
+  private func membershipNow() async throws -> TeamMembership {
     guard let here = try await database.teamMembership(membership.id),
       here.machine == membership.machine
     else {
@@ -198,7 +198,7 @@ public actor TeamSyncEngine {
   /// Tells the server how far this machine has pulled, when that moved in this run of the
   /// engine: a prune keeps every change a machine still needs.
   private func reportPlace(on connection: PostgresConnection) async throws {
-    let pulled = try await place().lastSequence
+    let pulled = try await membershipNow().lastSequence
     guard pulled != reportedPlace else { return }
     try await TeamServer.reportPulled(
       through: pulled, machine: membership.machine, team: membership.team, on: connection,

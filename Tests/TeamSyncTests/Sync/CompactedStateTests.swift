@@ -225,7 +225,7 @@ struct CompactedStateTests {
 
       let round = try await alice.sync()
       #expect(round.report.startedFromCompactedState == pruned.compactedThrough)
-      #expect(round.report.sentAgain == 1)
+      #expect(round.report.resent == 1)
       try await bob.sync()
       try await carol.sync()
       #expect(try await carol.standups()[id: Standup.mock.id]?.title == "After the backup")

@@ -41,8 +41,8 @@ struct RestoredServerTests {
       try await server.restore(from: backup)
       try await bob.database.apply(
         .edited(Standup.mock.id, StandupEdit(duration: .seconds(1200))))
-      #expect(try await bob.sync().report.sentAgain == 2)
-      #expect(try await alice.sync().report.sentAgain == 2)
+      #expect(try await bob.sync().report.resent == 2)
+      #expect(try await alice.sync().report.resent == 2)
       try await bob.sync()
 
       var expected = alicesBefore
@@ -57,7 +57,7 @@ struct RestoredServerTests {
       // had forgotten no longer waits to be applied over the team's newer ones.
       try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(theme: .orange)))
       try await bob.sync()
-      #expect(try await alice.sync().report.sentAgain == 0)
+      #expect(try await alice.sync().report.resent == 0)
       #expect(try await alice.standups()[id: Standup.mock.id]?.theme == .orange)
     }
   }
@@ -110,7 +110,7 @@ struct RestoredServerTests {
       try await alice.database.share([Standup.mock.id])
       try await alice.sync()
 
-      #expect(try await bob.sync().report.sentAgain == 1)
+      #expect(try await bob.sync().report.resent == 1)
       try await alice.sync()
       let bobs = try #require(try await bob.standups()[id: Standup.mock.id])
       #expect(bobs.title == "Two")
