@@ -23,6 +23,7 @@ extension TeamSyncEngine {
     onPulled: @escaping @Sendable (TeamPullReport) -> Void
   ) async {
     lastStatus = nil
+    _ = takeUnreported()
     await withDiscardingTaskGroup { group in
       group.addTask { await self.tellWaitingWhileOffline(to: onStatus) }
       await syncUntilStopped(onStatus: onStatus, onPulled: onPulled)

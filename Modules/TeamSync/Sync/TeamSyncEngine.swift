@@ -237,7 +237,10 @@ public actor TeamSyncEngine {
   /// Invariant: everything a round applies reaches `onPulled`, even when the round fails after
   /// a window's commit (a flood or a dead link ends its connection, or the server refuses its
   /// last statement): the next round that works tells it, so that the screen shows what the
-  /// database holds. Guarded by `StatusTests.whatAFailedRoundAppliedIsToldAfterTheNextRoundThatWorks`.
+  /// database holds. And nothing else does: a run starts with nothing unreported, so rounds made
+  /// before it (``syncOnce()``, which returns what it applied) are never told again. Guarded by
+  /// `StatusTests.whatAFailedRoundAppliedIsToldAfterTheNextRoundThatWorks` and
+  /// `StatusTests.aRunTellsOnlyWhatItsOwnRoundsApplied`.
   private var unreported = TeamPullReport()
 
   /// What the rounds applied that the app has not been told, leaving nothing.

@@ -139,6 +139,26 @@ struct StatusTests {
     }
   }
 
+  /// An engine that synced once before it runs (as the benchmarks' receivers do) tells, once
+  /// running, only what its own rounds apply: the earlier round's report went to its caller.
+  @Test func aRunTellsOnlyWhatItsOwnRoundsApplied() async throws {
+    try await TestServer.withTestServer { server in
+      try await server.makeTeam("platform", members: Machine.platformMembers)
+      let (alice, bob) = try await Machine.aliceAndBobSharingTheMock(server)
+      let engine = try await alice.engine()
+      try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's")))
+      try await bob.sync()
+      let once = try await engine.syncOnce()
+      try #require(once.report.standupIDs == [Standup.mock.id])
+
+      let (events, running) = EngineEvent.run(engine)
+      defer { running.cancel() }
+      var heard = events.makeAsyncIterator()
+      let told = try #require(await heard.hear(until: \.isOnline))
+      #expect(told.isEmpty, "told again: \(told)")
+    }
+  }
+
   @Test func fiftyAnnouncementsInASecondAreHeardAndTheFirstOneMoreIsAFlood() {
     var rate = AnnouncementRate()
     let start = ContinuousClock.now
