@@ -14,6 +14,9 @@ extension TeamSyncEngine {
   /// do { try await engine.syncOnce() } catch { try await engine.leaveAfterAFailedJoin() }
   /// ```
   public func leaveAfterAFailedJoin() async throws(StorageError) {
+    // NB: The join's round may still run, abandoned when its connection closed: a write of it
+    // under way ends first, so that what it kept apart is put back too.
+    await writesEnded()
     _ = try await database.leaveTeam(membership.id, puttingBack: copiesKeptApart)
   }
 

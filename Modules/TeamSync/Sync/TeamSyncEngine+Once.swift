@@ -29,7 +29,7 @@ extension TeamSyncEngine {
           round.report.merge(again.report)
           round.waitingAt = again.waitingAt
           // NB: A later round may catch up with a copy an earlier one kept apart.
-          round.report.keptApart = try await self.database.removeCopiesTheTeamCaughtUpWith(
+          round.report.keptApart = try await self.removeCopiesTheTeamCaughtUpWith(
             round.report.keptApart)
         }
         return round

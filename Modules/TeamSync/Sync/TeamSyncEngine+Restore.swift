@@ -81,7 +81,9 @@ extension TeamSyncEngine {
   ) async throws {
     logger.info("Starting from the team's compacted state, made through change \(state.through)")
     round.report.merge(
-      try await database.startFromCompactedTeamState(
-        state, in: membership.id, as: role, keeping: keeping))
+      try await applying {
+        try await database.startFromCompactedTeamState(
+          state, in: membership.id, as: role, keeping: keeping)
+      })
   }
 }

@@ -96,12 +96,6 @@ public actor TeamSyncEngine {
   /// standups a restore lost are sent again.
   func round(on connection: PostgresConnection, role: String) async throws -> Round {
     var round = Round()
-    // NB: Noted also when the round fails part way, after applying a window: a join that fails
-    // puts the copies back, and the app is told what was applied (`unreported`).
-    defer {
-      copiesKeptApart += round.report.keptApart
-      unreported.merge(round.report)
-    }
     let machine = MemberMachine(madeBy: role, machine: membership.machine)
     try await TeamServer.requireMembership(
       team: membership.team, role: role, on: connection, logger: logger)
@@ -115,7 +109,12 @@ public actor TeamSyncEngine {
     try await pull(upTo: order.newest, as: role, on: connection, into: &round)
     try await reportPlace(on: connection)
     if resend {
-      round.report.resent = try await database.resendTeamStandups(in: membership.id)
+      round.report.merge(
+        try await applying {
+          var report = TeamPullReport()
+          report.resent = try await database.resendTeamStandups(in: membership.id)
+          return report
+        })
       round.pushed += try await pushWaiting(from: machine, on: connection)
     }
     return round
@@ -164,8 +163,10 @@ public actor TeamSyncEngine {
       }
       // NB: Applying nothing still notes when the machine was last in sync.
       round.report.merge(
-        try await database.applyPulledTeamChanges(
-          window.changes, in: membership.id, through: window.through, as: role))
+        try await applying {
+          try await database.applyPulledTeamChanges(
+            window.changes, in: membership.id, through: window.through, as: role)
+        })
       round.pulled += window.changes.count
       round.waitingAt = window.stoppedAt
       if let gap = window.stoppedAt {
@@ -177,8 +178,7 @@ public actor TeamSyncEngine {
     }
     // NB: A copy kept apart at a standup's add may hold nothing the team's standup lacks once
     // the later windows are applied.
-    round.report.keptApart = try await database.removeCopiesTheTeamCaughtUpWith(
-      round.report.keptApart)
+    round.report.keptApart = try await removeCopiesTheTeamCaughtUpWith(round.report.keptApart)
   }
 
   /// This machine's membership of the team as it is now, with the place it has pulled to.
@@ -229,7 +229,7 @@ public actor TeamSyncEngine {
   /// The copies of this machine's own standups this engine's rounds kept apart (as
   /// ``TeamPullReport/keptApart`` tells them), for ``leaveAfterAFailedJoin()``. A copy is made
   /// once for each standup of this machine's the team takes over, so they are few.
-  var copiesKeptApart: [TeamPullReport.KeptCopy] = []
+  private(set) var copiesKeptApart: [TeamPullReport.KeptCopy] = []
 
   /// What this engine's rounds applied here that the app has not been told yet
   /// (``takeUnreported()``).
@@ -248,6 +248,59 @@ public actor TeamSyncEngine {
     defer { unreported = TeamPullReport() }
     return unreported
   }
+
+  /// Runs one of the rounds' writes to this machine's database, and notes what it applied
+  /// (`unreported`, `copiesKeptApart`) as it ends, with nothing else of the engine's between.
+  ///
+  /// NB: Noted when the write commits, not when the round ends: a round whose connection closes
+  /// is abandoned (`CloseWatch`), so its caller may go on (leave after a failed join, or make
+  /// the next round) before the round unwinds, or it never does (a statement left unanswered).
+  /// Guarded by `JoinCutShortTests.aLeaveWhileTheJoinsRoundStillRunsPutsBackWhatItKeptApart`
+  /// and, for a write under way, `JoinCutShortTests.aLeaveWaitsForAWriteOfTheRoundUnderWay`.
+  func applying(
+    _ write: @Sendable () async throws -> TeamPullReport
+  ) async throws -> TeamPullReport {
+    writesUnderWay += 1
+    defer {
+      writesUnderWay -= 1
+      if writesUnderWay == 0 {
+        for waiting in waitingForWrites { waiting.resume() }
+        waitingForWrites = []
+      }
+    }
+    let report = try await write()
+    unreported.merge(report)
+    copiesKeptApart += report.keptApart
+    return report
+  }
+
+  /// Returns once no write of the rounds is under way (``applying(_:)``): what they kept apart
+  /// is then all in ``copiesKeptApart``.
+  func writesEnded() async {
+    while writesUnderWay > 0 {
+      await withCheckedContinuation { waitingForWrites.append($0) }
+    }
+  }
+
+  /// Removes the copies of `kept` the team has caught up with
+  /// (`StandupsDatabase.removeCopiesTheTeamCaughtUpWith`), and drops them from what the engine
+  /// notes; returns the copies still kept.
+  func removeCopiesTheTeamCaughtUpWith(
+    _ kept: [TeamPullReport.KeptCopy]
+  ) async throws -> [TeamPullReport.KeptCopy] {
+    let stillKept = try await database.removeCopiesTheTeamCaughtUpWith(kept)
+    let removed = kept.filter { !stillKept.contains($0) }
+    copiesKeptApart.removeAll(where: removed.contains)
+    unreported.keptApart.removeAll(where: removed.contains)
+    return stillKept
+  }
+
+  /// How many of the rounds' writes are under way.
+  private(set) var writesUnderWay = 0
+  /// Who waits for them to end (``writesEnded()``).
+  private var waitingForWrites: [CheckedContinuation<Void, Never>] = []
+  /// How many callers wait for them to end.
+  var callersWaitingForWrites: Int { waitingForWrites.count }
 
   /// How far this machine last told the server it has pulled, in this run of the engine.
   private var reportedPlace: Int64?
