@@ -78,9 +78,7 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
     return sentences.isEmpty ? "The file holds no standups." : sentences.joined(separator: " ")
   }
 
-  private static func count(_ number: Int) -> String {
-    number == 1 ? "1 standup" : "\(number) standups"
-  }
+  private static func count(_ number: Int) -> String { Wording.counted(number, "standup") }
 
   /// `": "` and the entries, as many as are left to name of ``mostTitlesNamed``, and how many
   /// more there are; nothing when none is left to name.

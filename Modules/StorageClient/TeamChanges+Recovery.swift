@@ -53,13 +53,21 @@ extension TeamPullReport {
     }
   }
 
+  /// What the user is told of the changes not applied: the first few by name and the rest
+  /// counted, so that a member who writes thousands of bad rows cannot fill the screen or the
+  /// terminal. Empty when every change was applied.
+  public var notAppliedSentences: [String] {
+    let named = skipped.prefix(Wording.mostNamed).map(\.sentence)
+    let more = skipped.count - named.count
+    return named + (more > 0 ? ["\(more) more of the team's changes were not applied here."] : [])
+  }
+
   /// What the user is told of the standups kept apart, or `nil`.
   public var keptApartSentence: String? {
     guard !keptApart.isEmpty else { return nil }
-    let named = keptApart.prefix(3).map { "“\($0.copy.title)”" }.joined(separator: ", ")
-    let more = keptApart.count > 3 ? ", and \(keptApart.count - 3) more" : ""
     return "The team shares standups this machine held as its own, with other values: the "
-      + "team's are shown as shared, and yours are kept here as \(named)\(more)."
+      + "team's are shown as shared, and yours are kept here as "
+      + "\(Wording.named(keptApart.map(\.copy.title)))."
   }
 
   /// What the user is told when standups were sent again, or `nil`.

@@ -157,7 +157,7 @@ public enum TeamCommands {
   /// What a round's pull did that the user must hear of, whichever command made it: changes not
   /// applied, standups sent again, and this machine's own copies kept apart.
   private static func pullLines(_ report: TeamPullReport) -> [String] {
-    TeamSyncing.notAppliedLines(report.skipped)
+    report.notAppliedSentences
       + [
         report.resentSentence, report.keptApartSentence,
       ].compactMap { $0 }
@@ -276,11 +276,8 @@ public enum TeamCommands {
     guard !titles.isEmpty else {
       return ["Nothing new to share: \(ids.count == 1 ? "it is" : "they are") the team's already."]
     }
-    let named = titles.prefix(TeamSyncing.mostNamed).map { "“\(MessageText.escaped($0))”" }
-    let more = titles.count - named.count
     return [
-      "Shared with “\(membership.team)”: \(named.joined(separator: ", "))"
-        + (more > 0 ? ", and \(more) more." : ".")
+      "Shared with “\(membership.team)”: \(Wording.named(titles.map { MessageText.escaped($0) }))."
     ]
   }
 
@@ -350,11 +347,7 @@ public enum TeamCommands {
     }
   }
 
-  private static func standups(_ count: Int) -> String {
-    count == 1 ? "1 standup" : "\(count) standups"
-  }
+  private static func standups(_ count: Int) -> String { Wording.counted(count, "standup") }
 
-  private static func changes(_ count: Int) -> String {
-    count == 1 ? "1 change" : "\(count) changes"
-  }
+  private static func changes(_ count: Int) -> String { Wording.counted(count, "change") }
 }

@@ -138,28 +138,12 @@ enum TeamSyncing {
   /// How often the team's questions are read again for answers other instances of the app gave.
   static let lookInterval = Duration.seconds(2)
 
-  /// What the status line says of changes a round could not apply: ``notAppliedLines(_:)`` in
-  /// one line.
-  static func notApplied(_ skipped: [TeamPullReport.Skipped]) -> String? {
-    skipped.isEmpty ? nil : notAppliedLines(skipped).joined(separator: " ")
-  }
-
-  /// The changes a round could not apply, the first few by name and the rest counted, so that
-  /// a member who writes thousands of bad rows cannot fill the screen or the terminal.
-  static func notAppliedLines(_ skipped: [TeamPullReport.Skipped]) -> [String] {
-    let named = skipped.prefix(mostNamed).map(\.sentence)
-    let more = skipped.count - named.count
-    return named + (more > 0 ? ["\(more) more of the team's changes were not applied here."] : [])
-  }
-
-  /// The most entries of a list of the team's a message names before it counts the rest.
-  static let mostNamed = 3
-
   private static func show(_ report: TeamPullReport, _ team: TeamOnScreen, _ app: TerminalApp) async
   {
     await MainActor.run {
       app.lookForChangesElsewhere()
-      if let sentences = notApplied(report.skipped) { app.tell(sentences) }
+      let notApplied = report.notAppliedSentences
+      if !notApplied.isEmpty { app.tell(notApplied.joined(separator: " ")) }
       if let resent = report.resentSentence { app.tell(resent) }
       if let keptApart = report.keptApartSentence { app.tell(keptApart) }
     }

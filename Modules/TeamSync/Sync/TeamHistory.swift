@@ -82,7 +82,7 @@ public enum TeamHistory {
     }
 
     private func count(_ number: Int, _ noun: String) -> String {
-      number == 1 ? "1 \(noun)" : "\(number) \(noun)s"
+      Wording.counted(number, noun)
     }
   }
 

@@ -1,3 +1,4 @@
+import Models
 import StorageClient
 
 /// Where the engine stands with the team's server, for the status line and `team status`.
@@ -60,7 +61,5 @@ public enum TeamSyncStatus: Equatable, Sendable {
     }
   }
 
-  private static func changes(_ count: Int) -> String {
-    count == 1 ? "1 change" : "\(count) changes"
-  }
+  private static func changes(_ count: Int) -> String { Wording.counted(count, "change") }
 }
