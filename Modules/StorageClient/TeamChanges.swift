@@ -91,15 +91,17 @@ public struct TeamPullReport: Equatable, Sendable {
 
   /// A change that was not applied.
   public struct Skipped: Equatable, Sendable {
-    /// Its place in the team's order.
+    /// Its place in the team's order; for a standup of the compacted state, the number the state
+    /// was made through.
     public var sequence: Int64
-    /// The role that made it.
-    public var madeBy: String
+    /// The role that made it; `nil` for a standup of the compacted state, which folds the changes
+    /// of many.
+    public var madeBy: String?
     /// Why, in a sentence.
     public var reason: String
 
     /// A change not applied: `sequence` in the team's order, made by `madeBy`, for `reason`.
-    public init(sequence: Int64, madeBy: String, reason: String) {
+    public init(sequence: Int64, madeBy: String?, reason: String) {
       self.sequence = sequence
       self.madeBy = madeBy
       self.reason = reason
@@ -108,6 +110,10 @@ public struct TeamPullReport: Equatable, Sendable {
     /// What the user is told: which change, whose, and why.
     public var sentence: String {
       let why = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+      guard let madeBy else {
+        return "A standup of the team's compacted state, made through change \(sequence), was "
+          + "not applied here: \(why)."
+      }
       return "The team's change \(sequence), by \(madeBy), was not applied here: \(why)."
     }
   }

@@ -20,6 +20,16 @@ struct TeamPullReportTests {
     #expect(report.notAppliedSentences == [report.skipped[0].sentence])
   }
 
+  @Test func aChangeNotAppliedNamesItsAuthorOrTheCompactedState() {
+    let change = TeamPullReport.Skipped(sequence: 7, madeBy: "mallory", reason: "too large.")
+    #expect(change.sentence == "The team's change 7, by mallory, was not applied here: too large.")
+    let fromTheState = TeamPullReport.Skipped(sequence: 5000, madeBy: nil, reason: "too large")
+    #expect(
+      fromTheState.sentence
+        == "A standup of the team's compacted state, made through change 5000, was not applied "
+        + "here: too large.")
+  }
+
   @Test func copiesKeptApartAreNamedUpToThreeThenCounted() {
     var report = TeamPullReport()
     #expect(report.keptApartSentence == nil)

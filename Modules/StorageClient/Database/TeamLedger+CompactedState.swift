@@ -59,8 +59,7 @@ extension TeamLedger {
       guard othersTeams[standup.id] == nil else {
         report.skipped.append(
           TeamPullReport.Skipped(
-            sequence: state.through, madeBy: "the compacted state",
-            reason: anotherTeamsStandup))
+            sequence: state.through, madeBy: nil, reason: anotherTeamsStandup))
         continue
       }
       inState.insert(standup.id)
@@ -70,7 +69,7 @@ extension TeamLedger {
       if let problem = try replace(with: standup, db) {
         report.skipped.append(
           TeamPullReport.Skipped(
-            sequence: state.through, madeBy: "the compacted state", reason: problem))
+            sequence: state.through, madeBy: nil, reason: problem))
         continue
       }
       report.standupIDs.insert(standup.id)

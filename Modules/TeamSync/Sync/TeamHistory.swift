@@ -74,9 +74,10 @@ public enum TeamHistory {
             + "\(machine.pulledThrough); it starts from the compacted state when it comes back.")
       }
       for change in leftOut {
-        lines.append(
-          "  Change \(change.sequence), by \(change.madeBy), is not in the compacted state: "
-            + "\(change.reason)")
+        let which =
+          change.madeBy.map { "Change \(change.sequence), by \($0)," }
+          ?? "A standup of the earlier state, made through change \(change.sequence),"
+        lines.append("  \(which) is not in the compacted state: \(change.reason)")
       }
       return lines
     }
