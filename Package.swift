@@ -168,7 +168,8 @@ let package = Package(
     .target(
       name: "StorageClient",
       dependencies: [
-        "Models", .dependencies, .dependenciesMacros, .grdb, .identifiedCollections, .tagged,
+        "Models", .deque, .dependencies, .dependenciesMacros, .grdb, .identifiedCollections,
+        .tagged,
       ],
       path: "Modules/StorageClient"
     ),
@@ -600,6 +601,7 @@ extension Target.Dependency {
   )
   static let postgresNIO = product(name: "PostgresNIO", package: "postgres-nio")
   static let propertyBased = product(name: "PropertyBased", package: "swift-property-based")
+  static let deque = product(name: "DequeModule", package: "swift-collections")
   static let orderedCollections = product(
     name: "OrderedCollections",
     package: "swift-collections"

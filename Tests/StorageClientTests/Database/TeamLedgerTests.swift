@@ -47,6 +47,37 @@ struct TeamLedgerTests: LedgerTesting {
     #expect(try await database.waitingTeamChangeCount() == 1)
   }
 
+  /// A change of this machine's that comes back leaves the outbox, whether it is the first there
+  /// (the order changes come back in) or not: another's change after it to the same field wins.
+  @Test(arguments: [false, true])
+  func theOutboxLosesTheChangesThatCameBackWhereverTheyAre(anEarlierOneStaysOut: Bool)
+    async throws
+  {
+    let (database, machine) = try await joined(holding: [.mock, .engineeringMock])
+    try await database.share([Standup.engineeringMock.id])
+    try await database.share([Standup.mock.id])
+    try await database.apply(.edited(Standup.mock.id, StandupEdit(title: "Mine")))
+    let mine = try await database.waitingTeamChanges(limit: 10)
+    try #require(mine.count == 3)
+    try await database.teamChangesPushed(through: .max)
+
+    let back = anEarlierOneStaysOut ? Array(mine.dropFirst()) : mine
+    let theirs = StandupsChange.edited(Standup.mock.id, StandupEdit(title: "Theirs"))
+    let pulled =
+      back.enumerated().map { index, change in
+        PulledTeamChange(
+          sequence: Int64(index + 1), machine: machine, machineSequence: change.machineSequence,
+          madeBy: "alice", change: change.change)
+      } + [
+        PulledTeamChange(
+          sequence: Int64(back.count + 1), machine: other, machineSequence: 1, madeBy: "bob",
+          change: try encode(theirs))
+      ]
+    _ = try await database.applyPulledTeamChanges(
+      pulled, through: Int64(pulled.count), as: "alice")
+    #expect(try await database.readStandups()[id: Standup.mock.id]?.title == "Theirs")
+  }
+
   @Test func aPulledChangeThatCannotBeReadOrBreaksARuleIsSkippedAndTheRestApplied() async throws {
     let (database, _) = try await joined(holding: [])
     let negative = """
