@@ -77,15 +77,16 @@ extension PersistedApp.State {
   /// left out; on a look, they stay as last read. Either way the stored rows are left as they
   /// are.
   static func unreadableNotice(_ unreadable: [UnreadableStandup], atLaunch: Bool) -> String {
-    let named = unreadable.prefix(3).map(\.description).joined(separator: "; ")
-    let more = unreadable.count > 3 ? " and \(unreadable.count - 3) more" : ""
+    let named = unreadable.prefix(Wording.mostNamed).map(\.description).joined(separator: "; ")
+    let more = unreadable.count - min(unreadable.count, Wording.mostNamed)
+    let andMore = more > 0 ? " and \(more) more" : ""
     let one = unreadable.count == 1
     let shown =
       atLaunch
       ? "\(one ? "it is" : "they are") left out"
       : "\(one ? "it stays" : "they stay") as this app last read \(one ? "it" : "them"), if it "
         + "ever did, unsaved until \(one ? "it" : "they") can be read"
-    return "\(named)\(more), so \(shown), and the stored \(one ? "row is" : "rows are") left as "
+    return "\(named)\(andMore), so \(shown), and the stored \(one ? "row is" : "rows are") left as "
       + "\(one ? "it is" : "they are"); every other standup is shown and saved."
   }
 }
@@ -103,7 +104,7 @@ extension OpeningReport {
       let lines = recovered.meeting.transcript.split(separator: "\n").count
       sentences.append(
         "A meeting of \(recovered.standupTitle.quotedForPeople) stopped before it ended; "
-          + "it is kept as a past meeting (\(lines) line\(lines == 1 ? "" : "s")).")
+          + "it is kept as a past meeting (\(Wording.counted(lines, "line"))).")
     default:
       let titles = recoveredMeetings.map(\.standupTitle.quotedForPeople)
       sentences.append(

@@ -143,7 +143,7 @@ public final class TerminalApp {
     // NB: Ctrl-C is never typed by accident, and quitting asks whenever something is at stake.
     guard key == .control("c") || inputGuard.admitsKey(at: now()) else {
       view.feedback =
-        "Ignored \(inputGuard.keysHeld) key\(inputGuard.keysHeld == 1 ? "" : "s") "
+        "Ignored \(Wording.counted(inputGuard.keysHeld, "key")) "
         + "typed as the screen changed. Pause, then go on."
       onChange?()
       return

@@ -50,7 +50,8 @@ public struct PulledTeamChange: Equatable, Sendable {
 public struct TeamPullReport: Equatable, Sendable {
   /// The standups other machines' changes touched.
   public var standupIDs: Set<Standup.ID> = []
-  /// Changes that were not applied, and why: a release cannot read them, or they break a rule.
+  /// Changes that were not applied, and why: a release cannot read them, or they break a rule;
+  /// and standups of the compacted state that were not, for the same reasons.
   public var skipped: [Skipped] = []
   /// Standups another member deleted while this machine had changed them: kept here, and the
   /// user is asked (``TeamDeletionQuestion``).
@@ -107,14 +108,19 @@ public struct TeamPullReport: Equatable, Sendable {
       self.reason = reason
     }
 
+    /// What was not applied, as a sentence starts with it: the change and who made it, or the
+    /// standup of the compacted state.
+    public var named: String {
+      guard let madeBy else {
+        return "A standup of the team's compacted state, made through change \(sequence),"
+      }
+      return "The team's change \(sequence), by \(madeBy),"
+    }
+
     /// What the user is told: which change, whose, and why.
     public var sentence: String {
       let why = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
-      guard let madeBy else {
-        return "A standup of the team's compacted state, made through change \(sequence), was "
-          + "not applied here: \(why)."
-      }
-      return "The team's change \(sequence), by \(madeBy), was not applied here: \(why)."
+      return "\(named) was not applied here: \(why)."
     }
   }
 }

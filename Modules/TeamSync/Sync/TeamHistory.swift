@@ -48,8 +48,8 @@ public enum TeamHistory {
     public var keptDays: Int?
     /// Machines of members not seen for the idle days, which the prune did not wait for.
     public var passedOver: [MachinePlace]
-    /// Changes no machine of this release applies, left out of the compacted state as every
-    /// machine of this release leaves them out. (A newer release's schema, whose changes this
+    /// Changes no machine of this release applies, and standups of the earlier state it would
+    /// refuse, left out of the compacted state as every machine of this release leaves them out. (A newer release's schema, whose changes this
     /// release may not read, is not pruned by this one: `TeamSchema.requireCurrentVersion`.)
     public var leftOut: [TeamPullReport.Skipped]
 
@@ -74,10 +74,7 @@ public enum TeamHistory {
             + "\(machine.pulledThrough); it starts from the compacted state when it comes back.")
       }
       for change in leftOut {
-        let which =
-          change.madeBy.map { "Change \(change.sequence), by \($0)," }
-          ?? "A standup of the earlier state, made through change \(change.sequence),"
-        lines.append("  \(which) is not in the compacted state: \(change.reason)")
+        lines.append("  \(change.named) is left out of the new compacted state: \(change.reason)")
       }
       return lines
     }
@@ -279,10 +276,11 @@ public enum TeamHistory {
     let database = StandupsDatabase(inMemoryHolding: [])
     _ = try await database.load()
     let folding = try await database.joinTeam(server: "", team: team, machine: UUID()).id
-    if let previous {
-      _ = try await database.startFromCompactedTeamState(previous, in: folding, as: role)
-    }
     var leftOut: [TeamPullReport.Skipped] = []
+    if let previous {
+      leftOut = try await database.startFromCompactedTeamState(previous, in: folding, as: role)
+        .skipped
+    }
     var after = previous?.through ?? 0
     while after < newest {
       let window = try await TeamServer.window(

@@ -78,6 +78,22 @@ struct TeamLedgerTests: LedgerTesting {
     #expect(try await database.readStandups()[id: Standup.mock.id]?.title == "Theirs")
   }
 
+  /// A change of this machine's back in the order leaves the outbox even when the pull cannot
+  /// read it: the server has it, so nothing waits for it, and it is not applied again.
+  @Test func anOwnChangeBackTooLargeToReadLeavesTheOutbox() async throws {
+    let (database, machine) = try await joined(holding: [.mock])
+    try await database.share([Standup.mock.id])
+    let shared = try #require(try await database.waitingTeamChanges(limit: 1).first)
+    try await database.teamChangesPushed(through: shared.machineSequence)
+    var back = shareBack(shared, from: machine)
+    back.tooLarge = 9_000_000
+
+    let report = try await database.applyPulledTeamChanges([back], through: 1, as: "alice")
+    #expect(report.skipped.map(\.sequence) == [1])
+    let team = try #require(try await database.teamMembership()).id
+    #expect(try await database.newestPushedTeamChange(in: team) == nil)
+  }
+
   @Test func aPulledChangeThatCannotBeReadOrBreaksARuleIsSkippedAndTheRestApplied() async throws {
     let (database, _) = try await joined(holding: [])
     let negative = """
