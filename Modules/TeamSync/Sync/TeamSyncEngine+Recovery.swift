@@ -5,36 +5,52 @@ import StorageClient
 
 // The recoveries a round adds to the ordinary path (push, the team's order, pull, report): a
 // server that lost changes this machine pushed, one restored from an older backup, and a
-// history the owner pruned. Each is looked for in every round, and each costs a statement or
-// nothing when there is nothing to recover from; what a recovery found then does is
-// TeamSyncEngine+Restore.swift's. TeamSync's article says what each keeps.
+// history the owner pruned. Each is looked for in every round, and each costs a statement, a
+// read of this machine's database, or nothing when there is nothing to recover from; what a
+// recovery found then does is TeamSyncEngine+Restore.swift's. TeamSync's article says what each
+// keeps.
 
 extension TeamSyncEngine {
   /// Brings this machine onto the team's `order` when the server changed under it, before the
-  /// pull; returns whether the round sends standups again after the pull.
+  /// pull.
   ///
   /// - When the server has forgotten changes this machine applied (``serverForgot(place:order:on:)``),
   ///   the machine starts again from the server's first change (``startAgain(at:order:as:on:into:)``).
   /// - When the owner pruned its place from the history, or it has never pulled from a team
   ///   whose history was compacted, it starts from the compacted state rather than from each
   ///   change (`StorageClient.TeamLedger.startFrom`).
-  /// - Standups a recovery kept are sent again after the pull, also when an earlier round was
-  ///   ended before it could send them (`resharePending`).
+  ///
+  /// Either may keep standups to send again after the pull (``sendAgainWhatARecoveryKept(from:on:into:)``).
   func catchUp(
-    with order: TeamServer.Order, from here: TeamMembership?, as role: String,
+    with order: TeamServer.Order, from here: TeamMembership, as role: String,
     on connection: PostgresConnection, into round: inout Round
-  ) async throws -> Bool {
-    let place = here?.lastSequence ?? 0
-    let forgot = try await serverForgot(place: place, order: order, on: connection)
-    if forgot {
+  ) async throws {
+    let place = here.lastSequence
+    if try await serverForgot(place: place, order: order, on: connection) {
       logger.warning("The team's server has forgotten changes this machine applied")
       try await startAgain(at: place, order: order, as: role, on: connection, into: &round)
     } else if place < order.prunedThrough
-      || (here?.lastSyncedAt == nil && place < order.compactedThrough)
+      || (here.lastSyncedAt == nil && place < order.compactedThrough)
     {
       try await startFromCompactedState(as: role, on: connection, into: &round)
     }
-    return forgot || here?.resharePending == true
+  }
+
+  /// Sends again, whole, the standups a recovery kept for the team, once the pull has brought
+  /// the server's order: also those of an earlier round that ended before it could, since the
+  /// membership's `resharePending` says a resend is owed until it is made. Costs a read of the
+  /// membership otherwise.
+  func sendAgainWhatARecoveryKept(
+    from machine: MemberMachine, on connection: PostgresConnection, into round: inout Round
+  ) async throws {
+    guard try await membershipNow().resharePending else { return }
+    round.report.merge(
+      try await applying {
+        var report = TeamPullReport()
+        report.resent = try await database.resendTeamStandups(in: membership.id)
+        return report
+      })
+    round.pushed += try await pushWaiting(from: machine, on: connection)
   }
 
   /// Whether the server has forgotten changes this machine applied: the change at `place`, the

@@ -93,7 +93,7 @@ public actor TeamSyncEngine {
   /// which finds nothing to do on an ordinary round: before the push, changes the server
   /// committed and lost are marked to go again; before the pull, a machine whose server was
   /// restored or whose place was pruned catches up with the order as it is now; after it, the
-  /// standups a restore lost are sent again.
+  /// standups a recovery kept are sent again.
   func round(on connection: PostgresConnection, role: String) async throws -> Round {
     var round = Round()
     let machine = MemberMachine(madeBy: role, machine: membership.machine)
@@ -104,24 +104,15 @@ public actor TeamSyncEngine {
     let here = try await membershipNow()
     let order = try await TeamServer.order(
       team: membership.team, at: here.lastSequence, role: role, on: connection, logger: logger)
-    let resend = try await catchUp(
-      with: order, from: here, as: role, on: connection, into: &round)
+    try await catchUp(with: order, from: here, as: role, on: connection, into: &round)
     try await pull(upTo: order.newest, as: role, on: connection, into: &round)
     try await reportPlace(on: connection)
-    if resend {
-      round.report.merge(
-        try await applying {
-          var report = TeamPullReport()
-          report.resent = try await database.resendTeamStandups(in: membership.id)
-          return report
-        })
-      round.pushed += try await pushWaiting(from: machine, on: connection)
-    }
+    try await sendAgainWhatARecoveryKept(from: machine, on: connection, into: &round)
     return round
   }
 
   /// Pushes this machine's waiting changes in batches; returns how many.
-  private func pushWaiting(
+  func pushWaiting(
     from machine: MemberMachine, on connection: PostgresConnection
   ) async throws -> Int {
     var pushed = 0
@@ -138,7 +129,8 @@ public actor TeamSyncEngine {
   /// Pulls and applies everything after the last change applied here up to `newest`, window by
   /// window, until a missing number stops it (``Round/waitingAt``); goes on past a number missing
   /// since an earlier round (``passGapSeenBefore(_:on:)``). When the owner prunes the history
-  /// under the pull, starts from the compacted state and goes on after it.
+  /// under the pull, starts from the compacted state and goes on after it
+  /// (``window(after:as:on:into:)``).
   func pull(
     upTo newest: Int64, as role: String, on connection: PostgresConnection,
     into round: inout Round
@@ -147,20 +139,8 @@ public actor TeamSyncEngine {
       let after = try await membershipNow().lastSequence
       // NB: A server behind this machine has nothing after it to pull.
       guard after < newest else { break }
-      let window: TeamServer.Window
-      do {
-        window = try await TeamServer.pull(
-          team: membership.team, after: after, on: connection, logger: logger)
-      } catch let pruned as TeamServer.HistoryPruned {
-        try await startFromCompactedState(as: role, on: connection, into: &round)
-        // NB: The state is made through the pruned beginning at least, so the next window
-        // starts after it; only a machine that left the team meanwhile is still behind it.
-        guard try await database.teamMembership(membership.id)?.lastSequence ?? 0 >= pruned.through
-        else {
-          throw SyncProblem.notJoined
-        }
-        continue
-      }
+      guard let window = try await window(after: after, as: role, on: connection, into: &round)
+      else { continue }
       // NB: Applying nothing still notes when the machine was last in sync.
       round.report.merge(
         try await applying {
@@ -186,7 +166,7 @@ public actor TeamSyncEngine {
   /// - Throws: ``SyncProblem/notJoined`` once the machine has left the team (`team leave` in a
   ///   shell while the app runs), or joined it again as another machine: the engine ends, rather
   ///   than pull for a place it can no longer keep.
-  private func membershipNow() async throws -> TeamMembership {
+  func membershipNow() async throws -> TeamMembership {
     guard let here = try await database.teamMembership(membership.id),
       here.machine == membership.machine
     else {
