@@ -9,6 +9,16 @@ public import Models
 // once the user has read it.
 
 extension StandupsDatabase {
+  /// What a look for other instances' commits has seen, to look only past it next time.
+  struct CommitsSeen {
+    /// `PRAGMA data_version` at the last look: it changes when another connection commits.
+    var dataVersion = 0
+    /// The highest `standupChange.sequence` seen.
+    var sequence = 0
+    /// The values replaced by other processes' saves last reported.
+    var replacedValues: [ReplacedValue] = []
+  }
+
   /// What other connections committed since the last look: the standups whose rows changed, as
   /// they are now, those that are gone, those that cannot be read, and the values other
   /// processes' saves replaced; `nil` when nothing was committed.

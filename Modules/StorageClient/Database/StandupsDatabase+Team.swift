@@ -49,9 +49,13 @@ extension StandupsDatabase {
     let queue = try writableQueue()
     let now = options.now()
     let makeID = options.makeMeetingID
-    return try commit(queue) { db in
+    var outbox = outboxesPulledWith[team] ?? TeamLedger.Outbox()
+    let report = try commit(queue) { db in
       try TeamLedger.applyPulled(
-        pulled, in: team, through: sequence, as: role, at: now, makeID: makeID, db)
+        pulled, in: team, through: sequence, as: role, at: now, makeID: makeID, outbox: &outbox,
+        db)
     }
+    outboxesPulledWith[team] = outbox
+    return report
   }
 }

@@ -93,16 +93,9 @@ public actor StandupsDatabase {
   var commitsSeen = CommitsSeen()
   /// The file opened, to tell when another is put at the path (``FileIdentity``).
   var openedFile: FileIdentity?
-
-  /// What a look for other instances' commits has seen, to look only past it next time.
-  struct CommitsSeen {
-    /// `PRAGMA data_version` at the last look: it changes when another connection commits.
-    var dataVersion = 0
-    /// The highest `standupChange.sequence` seen.
-    var sequence = 0
-    /// The values replaced by other processes' saves last reported.
-    var replacedValues: [ReplacedValue] = []
-  }
+  /// Each team's outbox as its last pull read it, which the next reads again
+  /// (``TeamLedger/Outbox/readAgain(of:_:)``) rather than decode every waiting change anew.
+  var outboxesPulledWith: [TeamMembership.ID: TeamLedger.Outbox] = [:]
 
   /// A database at `path`, opened by ``load()``.
   public init(path: String, options: Options = Options()) {

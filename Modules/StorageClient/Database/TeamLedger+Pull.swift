@@ -15,7 +15,8 @@ extension TeamLedger {
   /// read or would break a rule is skipped, named in the report, and the rest go on.
   ///
   /// This machine's own changes are those of its ID made by `role`, the role it connects as: a
-  /// member who writes rows under this machine's ID writes them as theirs.
+  /// member who writes rows under this machine's ID writes them as theirs. `outbox` is the one
+  /// the last pull read, or an empty one: read again, it is the outbox as it is now.
   static func applyPulled(
     _ pulled: [PulledTeamChange],
     in team: TeamMembership.ID,
@@ -23,12 +24,13 @@ extension TeamLedger {
     as role: String,
     at now: Date,
     makeID: () -> UUID,
+    outbox: inout Outbox,
     _ db: Database
   ) throws -> TeamPullReport {
     var report = TeamPullReport()
     guard let membership = try TeamMembership.fetch(team, db) else { return report }
     let machine = MemberMachine(madeBy: role, machine: membership.machine)
-    var outbox = try Outbox(of: team, db)
+    try outbox.readAgain(of: team, db)
     var touched = Set<Standup.ID>()
     var seen = try machinesSeen(in: team, db)
     var seenNow: [MemberMachine: Int64] = [:]

@@ -128,7 +128,7 @@ public enum TeamLedger {
       arguments: [team?.rawValue, team?.rawValue]) ?? 0
   }
 
-  /// This machine's outbox, pushed rows too, read and decoded once for a pull; its own changes
+  /// This machine's outbox, pushed rows too, read and decoded for a pull; its own changes
   /// coming back in the pull take their rows out of it as they do out of the table. (A row that
   /// cannot be read is left out, as every use of it would skip it.)
   ///
@@ -138,18 +138,44 @@ public enum TeamLedger {
   /// Any other leaves from where it is. Guarded by
   /// `TeamLedgerTests.theOutboxLosesTheChangesThatCameBackWhereverTheyAre`.
   struct Outbox {
-    /// Each row, with the fields its change sets (``fieldsSet(by:)``), named once per pull.
+    /// Each row, with the text its change was decoded from and the fields the change sets
+    /// (``fieldsSet(by:)``).
     var entries:
       Deque<
-        (machineSequence: Int64, basedOn: Int64, change: StandupsChange, fields: [(String, String)])
-      >
+        (
+          machineSequence: Int64, basedOn: Int64, text: String, change: StandupsChange,
+          fields: [(String, String)]
+        )
+      > = []
 
+    /// An empty outbox, which ``readAgain(of:_:)`` fills.
+    init() {}
+
+    /// The outbox as it is in `db`, every row decoded.
     init(of team: TeamMembership.ID, _ db: Database) throws {
+      try readAgain(of: team, db)
+    }
+
+    /// Makes this the outbox as it is in `db`, decoding only the rows it does not already hold
+    /// with the same text: each window of a pull reads the outbox again, and would otherwise
+    /// decode every waiting change once a window.
+    ///
+    /// NB: An entry kept is what decoding its row gives, because decoding depends on the text
+    /// alone and the text is compared, not trusted: whatever this held before (a window's
+    /// transaction rolled back, a row rewritten under its number), the result is
+    /// ``init(of:_:)``'s. Guarded by `TeamLedgerOutboxTests.readingAgainGivesWhatDecodingEveryRowGives`.
+    mutating func readAgain(of team: TeamMembership.ID, _ db: Database) throws {
+      var held = Dictionary(
+        entries.map { ($0.machineSequence, $0) }, uniquingKeysWith: { first, _ in first })
       entries = Deque(
         try TeamLedger.waiting(in: team, limit: .max, includingPushed: true, db)
-          .compactMap { entry in
-            (try? TeamLedger.read(entry.change).get()).map {
-              (entry.machineSequence, entry.basedOn, $0, fieldsSet(by: $0))
+          .compactMap { row in
+            if var entry = held.removeValue(forKey: row.machineSequence), entry.text == row.change {
+              entry.basedOn = row.basedOn
+              return entry
+            }
+            return (try? TeamLedger.read(row.change).get()).map {
+              (row.machineSequence, row.basedOn, row.change, $0, fieldsSet(by: $0))
             }
           })
     }
