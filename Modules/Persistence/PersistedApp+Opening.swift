@@ -106,10 +106,9 @@ extension OpeningReport {
         "A meeting of \(recovered.standupTitle.quotedForPeople) stopped before it ended; "
           + "it is kept as a past meeting (\(Wording.counted(lines, "line"))).")
     default:
-      let titles = recoveredMeetings.map(\.standupTitle.quotedForPeople)
       sentences.append(
-        "\(titles.count) meetings stopped before they ended; they are kept as past meetings of "
-          + "\(titles.joined(separator: ", ")).")
+        "\(recoveredMeetings.count) meetings stopped before they ended; they are kept as past "
+          + "meetings of \(Wording.named(recoveredMeetings.map(\.standupTitle))).")
     }
     switch earlierRelease {
     case .imported(let report)?:

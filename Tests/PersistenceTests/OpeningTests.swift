@@ -153,4 +153,20 @@ struct OpeningTests {
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.databasePath).isEmpty)
   }
+
+  /// Meetings of many standups that stopped before they ended are named as every list the app
+  /// tells is: the first few, and how many more.
+  @Test func manyRecoveredMeetingsAreNamedAsEveryListIs() {
+    let report = OpeningReport(
+      recoveredMeetings: (1...5).map { index in
+        RecoveredMeeting(
+          standupID: Standup.ID(UUID()), standupTitle: "Team \(index)",
+          meeting: Meeting(id: Meeting.ID(UUID()), date: Date(), transcript: ""))
+      })
+    #expect(
+      report.notices == [
+        "5 meetings stopped before they ended; they are kept as past meetings of “Team 1”, "
+          + "“Team 2”, “Team 3”, and 2 more."
+      ])
+  }
 }
