@@ -7,6 +7,21 @@ import Models
 // meeting), which bring it back where the order deleted it. An edit's pull never comes here.
 
 extension TeamLedger {
+  /// Notes that the team's order holds `id` again after its deletion: letting it go, if a
+  /// question about the deletion asks, deletes it for the team too.
+  static func noteBroughtBack(_ id: Standup.ID, _ db: Database) throws {
+    try executeCached(
+      sql: "UPDATE teamDeletionQuestion SET broughtBack = 1 WHERE standupId = ?",
+      arguments: [id.rawValue.uuidString], db)
+  }
+
+  /// Asks this machine's user about `id`, which `member` deleted while it was changed here.
+  static func askAboutDeletion(of id: Standup.ID, by member: String, _ db: Database) throws {
+    try executeCached(
+      sql: "INSERT OR REPLACE INTO teamDeletionQuestion (standupId, deletedBy) VALUES (?, ?)",
+      arguments: [id.rawValue.uuidString, member], db)
+  }
+
   /// Asks the user about another member's `pulled` deletion of `id` when it meets a change here
   /// (``deletionMeetsChangesHere(of:at:basedOn:_:_:)``): the standup stays, a question row
   /// names who deleted it, and the report says so. Returns whether it asked, in which case the
@@ -189,4 +204,20 @@ extension StandupEdit {
       attendeeOrder: edit.seen.attendeeOrder.map { _ in Array(carried.attendees.ids) })
     return edit
   }
+}
+
+extension StandupsChange {
+  /// The standups the change carries whole: those it adds, or the one it records a meeting of.
+  /// Applying it stores each of them on every machine, one deleted in the team's order too.
+  var carried: [Standup] {
+    switch self {
+    case .added(let standups): standups
+    case .meetingRecorded(_, let standup): [standup]
+    case .edited, .deleted: []
+    }
+  }
+
+  /// Whether applying the change makes a standup deleted in the team's order stored again on
+  /// every machine (``carried``).
+  var bringsBack: Bool { !carried.isEmpty }
 }

@@ -91,4 +91,13 @@ extension TeamLedger {
       sql: "UPDATE teamMembership SET resharePending = 0 WHERE id = ?", arguments: [team.rawValue])
     return standups.count
   }
+
+  /// Notes `ids` to be sent again, whole, after the pull (``resend(_:_:)``).
+  static func noteToResend(_ ids: some Sequence<Standup.ID>, _ db: Database) throws {
+    for id in ids {
+      try executeCached(
+        sql: "INSERT OR IGNORE INTO teamStandupToResend (standupId) VALUES (?)",
+        arguments: [id.rawValue.uuidString], db)
+    }
+  }
 }

@@ -229,30 +229,6 @@ public enum TeamLedger {
       arguments: [id.rawValue.uuidString, team.rawValue], db)
   }
 
-  /// Notes that the team's order holds `id` again after its deletion: letting it go, if a
-  /// question about the deletion asks, deletes it for the team too.
-  static func noteBroughtBack(_ id: Standup.ID, _ db: Database) throws {
-    try executeCached(
-      sql: "UPDATE teamDeletionQuestion SET broughtBack = 1 WHERE standupId = ?",
-      arguments: [id.rawValue.uuidString], db)
-  }
-
-  /// Asks this machine's user about `id`, which `member` deleted while it was changed here.
-  static func askAboutDeletion(of id: Standup.ID, by member: String, _ db: Database) throws {
-    try executeCached(
-      sql: "INSERT OR REPLACE INTO teamDeletionQuestion (standupId, deletedBy) VALUES (?, ?)",
-      arguments: [id.rawValue.uuidString, member], db)
-  }
-
-  /// Notes `ids` to be sent again, whole, after the pull (``resend(_:_:)``).
-  static func noteToResend(_ ids: some Sequence<Standup.ID>, _ db: Database) throws {
-    for id in ids {
-      try executeCached(
-        sql: "INSERT OR IGNORE INTO teamStandupToResend (standupId) VALUES (?)",
-        arguments: [id.rawValue.uuidString], db)
-    }
-  }
-
   /// Runs `sql` with a statement prepared once per connection: a pull runs these for every
   /// change it applies.
   static func executeCached(
@@ -286,20 +262,4 @@ public enum TeamLedger {
     encoder.outputFormatting = .sortedKeys
     return String(decoding: try encoder.encode(change), as: UTF8.self)
   }
-}
-
-extension StandupsChange {
-  /// The standups the change carries whole: those it adds, or the one it records a meeting of.
-  /// Applying it stores each of them on every machine, one deleted in the team's order too.
-  var carried: [Standup] {
-    switch self {
-    case .added(let standups): standups
-    case .meetingRecorded(_, let standup): [standup]
-    case .edited, .deleted: []
-    }
-  }
-
-  /// Whether applying the change makes a standup deleted in the team's order stored again on
-  /// every machine (``carried``).
-  var bringsBack: Bool { !carried.isEmpty }
 }
