@@ -1,8 +1,9 @@
 public import StorageClient
 
 // How an engine's membership ends on its own: the owner removed this machine's role from the
-// team, or a join's first sync failed. Leaving at a user's word is `StandupsDatabase.leaveTeam`,
-// through `standups team leave`.
+// team, or a join's first sync failed, which puts back the copies of this machine's own standups
+// its rounds kept apart. Leaving at a user's word is `StandupsDatabase.leaveTeam`, through
+// `standups team leave`.
 
 extension TeamSyncEngine {
   /// Leaves the team after a join whose first ``syncOnce()`` failed, so that the machine's own
@@ -19,6 +20,17 @@ extension TeamSyncEngine {
     await writesEnded()
     _ = try await database.leaveTeam(membership.id, puttingBack: copiesKeptApart)
   }
+
+  /// Returns once no write of the rounds is under way (``applying(_:)``): what they kept apart
+  /// is then all in ``copiesKeptApart``.
+  func writesEnded() async {
+    while writesUnderWay > 0 {
+      await withCheckedContinuation { waitingForWrites.append($0) }
+    }
+  }
+
+  /// How many callers wait for the rounds' writes to end.
+  var callersWaitingForWrites: Int { waitingForWrites.count }
 
   /// `problem`, unless it says this machine's role is no longer in the team: then the machine
   /// leaves the team (its standups stay as personal ones, and nothing more is pushed or

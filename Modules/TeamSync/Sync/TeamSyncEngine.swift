@@ -254,14 +254,6 @@ public actor TeamSyncEngine {
     return report
   }
 
-  /// Returns once no write of the rounds is under way (``applying(_:)``): what they kept apart
-  /// is then all in ``copiesKeptApart``.
-  func writesEnded() async {
-    while writesUnderWay > 0 {
-      await withCheckedContinuation { waitingForWrites.append($0) }
-    }
-  }
-
   /// Removes the copies of `kept` the team has caught up with
   /// (`StandupsDatabase.removeCopiesTheTeamCaughtUpWith`), and drops them from what the engine
   /// notes; returns the copies still kept.
@@ -278,9 +270,7 @@ public actor TeamSyncEngine {
   /// How many of the rounds' writes are under way.
   private(set) var writesUnderWay = 0
   /// Who waits for them to end (``writesEnded()``).
-  private var waitingForWrites: [CheckedContinuation<Void, Never>] = []
-  /// How many callers wait for them to end.
-  var callersWaitingForWrites: Int { waitingForWrites.count }
+  var waitingForWrites: [CheckedContinuation<Void, Never>] = []
 
   /// How far this machine last told the server it has pulled, in this run of the engine.
   private var reportedPlace: Int64?
