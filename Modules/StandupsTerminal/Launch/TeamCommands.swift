@@ -239,8 +239,9 @@ public enum TeamCommands {
     ]
       + (waiting > 0
         ? [
-          "\(changes(waiting)) made here did not reach the team: they stay here "
-            + "only. " + unsent.joined(separator: " ")
+          "\(changes(waiting)) made here did not reach the team: "
+            + (waiting == 1 ? "it stays" : "they stay") + " here only. "
+            + unsent.joined(separator: " ")
         ] : [])
   }
 

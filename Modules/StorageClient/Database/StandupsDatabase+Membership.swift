@@ -59,6 +59,7 @@ extension StandupsDatabase {
     _ id: TeamMembership.ID, puttingBack kept: [TeamPullReport.KeptCopy] = []
   ) throws(StorageError) -> Int {
     let queue = try writableQueue()
+    defer { outboxesPulledWith[id] = nil }
     return try commit(queue) { db in
       let shared = try TeamLedger.sharedIDs(in: id, db).count
       try TeamLedger.empty(TeamLedger.placeTables + TeamLedger.standupTables, of: id, db)

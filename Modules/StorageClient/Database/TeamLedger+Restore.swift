@@ -36,12 +36,19 @@ extension TeamLedger {
   /// pull brings anyone's newer changes. (This machine's own changes the server lost before they
   /// came back are pushed again by their own check, ``notPushed(in:after:_:)``.) Nothing here is
   /// deleted.
+  ///
+  /// A resend still owed (`resharePending`, from a recovery whose round ended before it sent) stays
+  /// owed: the engine sends again only while the flag is set. Guarded by
+  /// `TeamLedgerTests.aRewindKeepsAResendStillOwed`.
   static func rewind(
     _ team: TeamMembership.ID, to prunedThrough: Int64, resending lost: [Standup.ID],
     _ db: Database
   ) throws {
     try db.execute(
-      sql: "UPDATE teamMembership SET lastSequence = ?, resharePending = ? WHERE id = ?",
+      sql: """
+        UPDATE teamMembership SET lastSequence = ?, resharePending = resharePending OR ?
+        WHERE id = ?
+        """,
       arguments: [prunedThrough, !lost.isEmpty, team.rawValue])
     try noteToResend(lost, db)
   }

@@ -161,16 +161,20 @@ public enum TeamLedger {
     /// decode every waiting change once a window.
     ///
     /// NB: An entry kept is what decoding its row gives, because decoding depends on the text
-    /// alone and the text is compared, not trusted: whatever this held before (a window's
-    /// transaction rolled back, a row rewritten under its number), the result is
-    /// ``init(of:_:)``'s. Guarded by `TeamLedgerOutboxTests.readingAgainGivesWhatDecodingEveryRowGives`.
+    /// alone and the text is compared, byte for byte, not trusted: whatever this held before (a
+    /// window's transaction rolled back, a row rewritten under its number), the result is
+    /// ``init(of:_:)``'s. (Two `String`s are equal when canonically equivalent, whose bytes, and
+    /// so the values the change writes, differ.) Guarded by
+    /// `TeamLedgerOutboxTests.readingAgainGivesWhatDecodingEveryRowGives`.
     mutating func readAgain(of team: TeamMembership.ID, _ db: Database) throws {
       var held = Dictionary(
         entries.map { ($0.machineSequence, $0) }, uniquingKeysWith: { first, _ in first })
       entries = Deque(
         try TeamLedger.waiting(in: team, limit: .max, includingPushed: true, db)
           .compactMap { row in
-            if var entry = held.removeValue(forKey: row.machineSequence), entry.text == row.change {
+            if var entry = held.removeValue(forKey: row.machineSequence),
+              entry.text.utf8.elementsEqual(row.change.utf8)
+            {
               entry.basedOn = row.basedOn
               return entry
             }

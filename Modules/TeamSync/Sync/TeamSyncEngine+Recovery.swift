@@ -20,7 +20,8 @@ extension TeamSyncEngine {
   ///   whose history was compacted, it starts from the compacted state rather than from each
   ///   change (`StorageClient.TeamLedger.startFrom`).
   ///
-  /// Either may keep standups to send again after the pull (``sendAgainWhatARecoveryKept(from:on:into:)``).
+  /// A restore may keep standups to send again after the pull
+  /// (``sendAgainWhatARecoveryKept(from:on:into:)``).
   func catchUp(
     with order: TeamServer.Order, from here: TeamMembership, as role: String,
     on connection: PostgresConnection, into round: inout Round

@@ -57,26 +57,6 @@ extension TeamSyncEngine {
     }
   }
 
-  /// The window of the team's order after `after`, or `nil` when the owner pruned the history
-  /// under the pull: the machine has then started from the compacted state, and the next window
-  /// starts after it.
-  func window(
-    after: Int64, as role: String, on connection: PostgresConnection, into round: inout Round
-  ) async throws -> TeamServer.Window? {
-    do {
-      return try await TeamServer.pull(
-        team: membership.team, after: after, on: connection, logger: logger)
-    } catch let pruned as TeamServer.HistoryPruned {
-      try await startFromCompactedState(as: role, on: connection, into: &round)
-      // NB: The state is made through the pruned beginning at least, so the next window
-      // starts after it; only a machine that left the team meanwhile is still behind it.
-      guard try await membershipNow().lastSequence >= pruned.through else {
-        throw SyncProblem.notJoined
-      }
-      return nil
-    }
-  }
-
   /// Starts from the team's compacted state (see ``catchUp(with:from:as:on:into:)``), which
   /// must be there: the history's beginning was pruned.
   func startFromCompactedState(

@@ -161,6 +161,26 @@ public actor TeamSyncEngine {
     round.report.keptApart = try await removeCopiesTheTeamCaughtUpWith(round.report.keptApart)
   }
 
+  /// The window of the team's order after `after`, or `nil` when the owner pruned the history
+  /// under the pull: the machine has then started from the compacted state, and the next window
+  /// starts after it.
+  func window(
+    after: Int64, as role: String, on connection: PostgresConnection, into round: inout Round
+  ) async throws -> TeamServer.Window? {
+    do {
+      return try await TeamServer.pull(
+        team: membership.team, after: after, on: connection, logger: logger)
+    } catch let pruned as TeamServer.HistoryPruned {
+      try await startFromCompactedState(as: role, on: connection, into: &round)
+      // NB: The state is made through the pruned beginning at least, so the next window
+      // starts after it; only a machine that left the team meanwhile is still behind it.
+      guard try await membershipNow().lastSequence >= pruned.through else {
+        throw SyncProblem.notJoined
+      }
+      return nil
+    }
+  }
+
   /// This machine's membership of the team as it is now, with the place it has pulled to.
   ///
   /// - Throws: ``SyncProblem/notJoined`` once the machine has left the team (`team leave` in a

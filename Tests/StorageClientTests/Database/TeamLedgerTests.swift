@@ -258,4 +258,20 @@ struct TeamLedgerTests: LedgerTesting {
     }
     #expect(left.isEmpty, "\(left) keep rows of the team's")
   }
+
+  /// A restore whose round ended before it sent again what the server lost, then a second
+  /// restore that finds nothing lost of its own: the first resend is still owed, and made.
+  @Test func aRewindKeepsAResendStillOwed() async throws {
+    let (database, _) = try await joined(holding: [.mock])
+    try await database.share([Standup.mock.id])
+    let team = try #require(try await database.teamMembership()).id
+
+    try await database.rewindTeam(team, to: 0, resending: [Standup.mock.id])
+    try await database.rewindTeam(team, to: 0, resending: [])
+    #expect(try await database.teamMembership()?.resharePending == true)
+    try await database.teamChangesPushed(through: .max)
+    #expect(try await database.resendTeamStandups(in: team) == 1)
+    #expect(try await database.teamMembership()?.resharePending == false)
+    #expect(try await database.waitingTeamChangeCount() == 2)
+  }
 }

@@ -125,7 +125,8 @@ struct TeamCommandLineTests {
       let cut = try await standups(["team", "leave"], offline)
       #expect(cut.status == 0)
       #expect(
-        cut.standardOutput.contains("1 change made here did not reach the team"),
+        cut.standardOutput.contains(
+          "1 change made here did not reach the team: it stays here only."),
         "\(cut.standardOutput)")
     }
   }
