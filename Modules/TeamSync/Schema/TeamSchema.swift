@@ -296,6 +296,14 @@ public enum TeamSchema {
     }
   }
 
+  /// The schema's version and the oldest a release may know to sync with it, as SQL over the row
+  /// `v` of `standups_team.schema_version`: what setup and every round read.
+  ///
+  /// NB: Read through the row's JSON, so that a version 1 schema, which has no `compatible_from`
+  /// yet, answers too: it is compatible only with itself.
+  static let versionColumns =
+    "v.version, COALESCE((to_jsonb(v) ->> 'compatible_from')::integer, v.version)"
+
   /// The schema's version and the oldest a release may know to sync with it; (0, 0) when there
   /// is no schema.
   private static func installed(on connection: PostgresConnection, logger: Logger) async throws
@@ -308,13 +316,8 @@ public enum TeamSchema {
     var hasTable = false
     for (value) in try exists.decode(Bool.self) { hasTable = value }
     guard hasTable else { return (0, 0) }
-    // NB: Read through the row's JSON, so that a version 1 schema, which has no
-    // `compatible_from` yet, answers too: it is compatible only with itself.
     let rows = try await connection.allRows(
-      """
-      SELECT version, COALESCE((to_jsonb(v) ->> 'compatible_from')::integer, version)
-      FROM standups_team.schema_version AS v
-      """,
+      "SELECT \(unescaped: versionColumns) FROM standups_team.schema_version AS v",
       logger: logger
     )
     var found = (version: 0, compatibleFrom: 0)

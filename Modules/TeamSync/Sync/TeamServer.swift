@@ -41,12 +41,10 @@ enum TeamServer {
   static func requireMembership(
     team: String, role: String, on connection: PostgresConnection, logger: Logger
   ) async throws -> String {
-    // NB: Row-level security shows a role only the teams it is a member of. The version is read
-    // through the row's JSON, as `TeamSchema.requireSyncable` reads it.
+    // NB: Row-level security shows a role only the teams it is a member of.
     let rows = try await connection.allRows(
       """
-      SELECT v.version, COALESCE((to_jsonb(v) ->> 'compatible_from')::integer, v.version),
-        t.channel
+      SELECT \(unescaped: TeamSchema.versionColumns), t.channel
       FROM standups_team.schema_version AS v
       LEFT JOIN standups_team.teams AS t ON t.name = \(team)
       """, logger: logger)
@@ -155,6 +153,15 @@ enum TeamServer {
     var atPlace: (machine: MemberMachine, machineSequence: Int64)?
   }
 
+  /// The number of the newest change of the team in the row `t` of `standups_team.teams`, in
+  /// its history or its compacted state (0 when it has neither), as SQL: what
+  /// ``order(team:at:role:on:logger:)`` reads, and what an engine's look compares with its place.
+  static let newestNumber = """
+    GREATEST(
+      (SELECT max(c.sequence) FROM standups_team.changes AS c WHERE c.team = t.name),
+      (SELECT s.through FROM standups_team.compacted_states AS s WHERE s.team = t.name), 0)
+    """
+
   /// Where `team`'s order stands, and who made its change numbered `place`: one statement.
   ///
   /// - Throws: ``SyncProblem/notAMember(role:team:)`` when the role may not see the team (it was
@@ -165,10 +172,7 @@ enum TeamServer {
   ) async throws -> Order {
     let rows = try await connection.allRows(
       """
-      SELECT GREATEST(
-          (SELECT max(c.sequence) FROM standups_team.changes AS c WHERE c.team = t.name),
-          s.through, 0),
-        COALESCE(s.pruned_through, 0), COALESCE(s.through, 0),
+      SELECT \(unescaped: newestNumber), COALESCE(s.pruned_through, 0), COALESCE(s.through, 0),
         p.made_by::text, p.machine, p.machine_sequence
       FROM standups_team.teams AS t
       LEFT JOIN standups_team.compacted_states AS s ON s.team = t.name

@@ -5,8 +5,8 @@ public import StorageClient
 
 // The engine of an open app: one connection kept open, a look at each announcement of the
 // team's, each change of this machine's and each heartbeat, a round when the look finds
-// something to do, and a new connection after a wait when one fails (TeamSyncEngine+Offline.swift). A round itself (`round(on:role:)`) is in
-// TeamSyncEngine.swift.
+// something to do, and a new connection after a wait when one fails
+// (TeamSyncEngine+Offline.swift). A round itself (`round(on:role:)`) is in TeamSyncEngine.swift.
 
 extension TeamSyncEngine {
   /// Syncs until cancelled, or until the machine leaves the team (it says why when the owner
@@ -212,16 +212,14 @@ extension TeamSyncEngine {
     }
     let rows = try await connection.allRows(
       """
-      SELECT t.channel, GREATEST(
-        (SELECT max(c.sequence) FROM standups_team.changes AS c WHERE c.team = t.name),
-        (SELECT s.through FROM standups_team.compacted_states AS s WHERE s.team = t.name))
+      SELECT t.channel, \(unescaped: TeamServer.newestNumber)
       FROM standups_team.teams AS t WHERE t.name = \(membership.team)
       """, logger: logger)
-    var found: (channel: String, newest: Int64?)?
-    for row in try rows.decode((String, Int64?).self) { found = row }
+    var found: (channel: String, newest: Int64)?
+    for row in try rows.decode((String, Int64).self) { found = row }
     guard let found else { return .round }
     guard found.channel == channel else { return .newChannel }
-    return (found.newest ?? 0) == here.lastSequence ? .nothing : .round
+    return found.newest == here.lastSequence ? .nothing : .round
   }
 
   func waitingCount() async throws -> Int {
