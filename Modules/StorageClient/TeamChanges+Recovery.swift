@@ -4,8 +4,9 @@ public import Models
 
 // What crosses between the engine and the database when a round recovers (a machine starting
 // from a compacted state, a standup kept apart at a join, a standup another member deleted while
-// this machine changed it, standups sent again to a restored server). An ordinary round's changes
-// and report are in TeamChanges.swift.
+// this machine changed it, standups sent again to a restored server), and what the report tells
+// the user of them and of the changes a pull did not apply. An ordinary round's changes and report
+// are in TeamChanges.swift.
 
 /// The team's standups as its changes up to a number left them, and the last change of each
 /// machine folded into them: what a machine starts from when the history it lacks has been
@@ -80,6 +81,23 @@ extension TeamPullReport {
         + "whose last changes it"
     return "The team's server had forgotten changes this machine had (was it restored from an "
       + "older backup?): this machine sent again \(standups) had lost, and deleted nothing here."
+  }
+}
+
+extension TeamPullReport.Skipped {
+  /// What was not applied, as a sentence starts with it: the change and who made it, or the
+  /// standup of the compacted state.
+  public var named: String {
+    guard let madeBy else {
+      return "A standup of the team's compacted state, made through change \(sequence),"
+    }
+    return "The team's change \(sequence), by \(madeBy),"
+  }
+
+  /// What the user is told: which change, whose, and why.
+  public var sentence: String {
+    let why = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
+    return "\(named) was not applied here: \(why)."
   }
 }
 

@@ -15,7 +15,7 @@ public struct WaitingTeamChange: Equatable, Sendable {
 
 /// A change in the server's order, as a pull reads it.
 public struct PulledTeamChange: Equatable, Sendable {
-  /// Its place in the team's order.
+  /// Its number in the team's order.
   public var sequence: Int64
   /// The machine that made it.
   public var machine: UUID
@@ -50,8 +50,9 @@ public struct PulledTeamChange: Equatable, Sendable {
 public struct TeamPullReport: Equatable, Sendable {
   /// The standups other machines' changes touched.
   public var standupIDs: Set<Standup.ID> = []
-  /// Changes that were not applied, and why: a release cannot read them, or they break a rule;
-  /// and standups of the compacted state that were not, for the same reasons.
+  /// Changes that were not applied, and why: larger than a change may be, of a kind this release
+  /// cannot read, breaking a rule, or about a standup another team shares here; and standups of
+  /// the compacted state that were not, for the same reasons.
   public var skipped: [Skipped] = []
   /// Standups another member deleted while this machine had changed them: kept here, and the
   /// user is asked (``TeamDeletionQuestion``).
@@ -73,8 +74,8 @@ public struct TeamPullReport: Equatable, Sendable {
   /// A report of nothing applied.
   public init() {}
 
-  /// Whether nothing another machine did reached this one, applied or not, and nothing was
-  /// sent again.
+  /// Whether the pull has nothing to tell: no standup another machine changed, nothing skipped,
+  /// asked about, sent again or kept apart, and no start from the compacted state.
   public var isEmpty: Bool {
     standupIDs.isEmpty && skipped.isEmpty && deletedWhileChangedHere.isEmpty && resent == 0
       && startedFromCompactedState == nil && keptApart.isEmpty
@@ -92,7 +93,7 @@ public struct TeamPullReport: Equatable, Sendable {
 
   /// A change that was not applied.
   public struct Skipped: Equatable, Sendable {
-    /// Its place in the team's order; for a standup of the compacted state, the number the state
+    /// Its number in the team's order; for a standup of the compacted state, the number the state
     /// was made through.
     public var sequence: Int64
     /// The role that made it; `nil` for a standup of the compacted state, which folds the changes
@@ -106,21 +107,6 @@ public struct TeamPullReport: Equatable, Sendable {
       self.sequence = sequence
       self.madeBy = madeBy
       self.reason = reason
-    }
-
-    /// What was not applied, as a sentence starts with it: the change and who made it, or the
-    /// standup of the compacted state.
-    public var named: String {
-      guard let madeBy else {
-        return "A standup of the team's compacted state, made through change \(sequence),"
-      }
-      return "The team's change \(sequence), by \(madeBy),"
-    }
-
-    /// What the user is told: which change, whose, and why.
-    public var sentence: String {
-      let why = reason.hasSuffix(".") ? String(reason.dropLast()) : reason
-      return "\(named) was not applied here: \(why)."
     }
   }
 }

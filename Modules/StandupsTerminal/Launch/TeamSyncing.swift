@@ -135,7 +135,9 @@ enum TeamSyncing {
     var machine: UUID
   }
 
-  /// How often the team's questions are read again for answers other instances of the app gave.
+  /// How often the app reads again what other instances may have changed about the teams: the
+  /// teams this machine is in, and the answers given to the team's questions; and, before a team
+  /// shows, the team tables, until the database can be read and this machine is in a team.
   static let lookInterval = Duration.seconds(2)
 
   private static func show(_ report: TeamPullReport, _ team: TeamOnScreen, _ app: TerminalApp) async

@@ -137,7 +137,7 @@ extension TeamLedger {
       arguments: [pulled.machineSequence], db)
   }
 
-  /// The standups a change of this machine's changed note its place (`teamOwnChange`), which a
+  /// The standups a change of this machine's changed note its number (`teamOwnChange`), which a
   /// later deletion by another member is measured against.
   private static func noteOwnChange(
     _ pulled: PulledTeamChange, _ change: StandupsChange, _ db: Database

@@ -136,8 +136,8 @@ enum TeamServer {
     try await connection.query("RESET default_transaction_isolation", logger: logger)
   }
 
-  /// Where the team's order stands: its newest change, where its history begins, who made the
-  /// change at the place a machine last applied, and the channel its commits are announced on.
+  /// Where the team's order stands: its newest change, where its history begins, and who made
+  /// the change at the place a machine last applied.
   struct Order {
     /// The number of the team's newest change committed. Numbers may commit out of order, so
     /// one below it may still come (or never): a pull reads up to it as far as the numbers run

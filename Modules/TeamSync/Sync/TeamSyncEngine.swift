@@ -6,10 +6,11 @@ public import StorageClient
 /// Syncs this machine's shared standups with its team's PostgreSQL server.
 ///
 /// A round pushes this machine's waiting changes in the order they were made,
-/// in one statement per batch, then pulls the team's changes after the last one applied
-/// here and applies them, in the server's order, in one local transaction (see
-/// ``/StorageClient/TeamLedger`` for why every machine ends in the same state). Nothing local is
-/// lost when a round fails: a change leaves the outbox only once the server has committed it.
+/// in one insert per batch, then pulls the team's changes after the last one applied
+/// here and applies them, in the server's order, a window at a time, each in one local
+/// transaction (see ``/StorageClient/TeamLedger`` for why every machine ends in the same state).
+/// Nothing local is lost when a round fails: a change leaves the outbox only once it comes back
+/// from the server in the team's order (or in the compacted state a machine starts from).
 ///
 /// ``run(onStatus:onPulled:)`` keeps one connection open, listens for the server's
 /// announcements (`LISTEN`), and makes a round whenever another member commits or this machine
