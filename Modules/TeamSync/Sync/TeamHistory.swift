@@ -49,8 +49,9 @@ public enum TeamHistory {
     /// Machines of members not seen for the idle days, which the prune did not wait for.
     public var passedOver: [MachinePlace]
     /// Changes no machine of this release applies, and standups of the earlier state it would
-    /// refuse, left out of the compacted state as every machine of this release leaves them out. (A newer release's schema, whose changes this
-    /// release may not read, is not pruned by this one: `TeamSchema.requireCurrentVersion`.)
+    /// refuse, left out of the compacted state as every machine of this release leaves them out.
+    /// (A newer release's schema, whose changes this release may not read, is not pruned by this
+    /// one: `TeamSchema.requireCurrentVersion`.)
     public var leftOut: [TeamPullReport.Skipped]
 
     /// What `standups team prune` prints for the team.

@@ -5,10 +5,9 @@ import StorageClient
 
 // The recoveries a round adds to the ordinary path (push, the team's order, pull, report): a
 // server that lost changes this machine pushed, one restored from an older backup, and a
-// history the owner pruned. Each is looked for in every round, and each costs a statement, a
-// read of this machine's database, or nothing when there is nothing to recover from; what a
-// recovery found then does is TeamSyncEngine+Restore.swift's. TeamSync's article says what each
-// keeps.
+// history the owner pruned. Each is looked for in every round, and each costs a statement or
+// nothing when there is nothing to recover from; what a recovery found then does is
+// TeamSyncEngine+Restore.swift's. TeamSync's article says what each keeps.
 
 extension TeamSyncEngine {
   /// Brings this machine onto the team's `order` when the server changed under it, before the
@@ -21,7 +20,7 @@ extension TeamSyncEngine {
   ///   change (`StorageClient.TeamLedger.startFrom`).
   ///
   /// A restore may keep standups to send again after the pull
-  /// (``sendAgainWhatARecoveryKept(from:on:into:)``).
+  /// (``sendAgainWhatARecoveryKept(after:from:on:into:)``).
   func catchUp(
     with order: TeamServer.Order, from here: TeamMembership, as role: String,
     on connection: PostgresConnection, into round: inout Round
@@ -38,13 +37,14 @@ extension TeamSyncEngine {
   }
 
   /// Sends again, whole, the standups a recovery kept for the team, once the pull has brought
-  /// the server's order: also those of an earlier round that ended before it could, since the
-  /// membership's `resharePending` says a resend is owed until it is made. Costs a read of the
-  /// membership otherwise.
+  /// the server's order (`pulled`, the membership after it): also those of an earlier round that
+  /// ended before it could, since the membership's `resharePending` says a resend is owed until
+  /// it is made. Costs nothing otherwise.
   func sendAgainWhatARecoveryKept(
-    from machine: MemberMachine, on connection: PostgresConnection, into round: inout Round
+    after pulled: TeamMembership, from machine: MemberMachine, on connection: PostgresConnection,
+    into round: inout Round
   ) async throws {
-    guard try await membershipNow().resharePending else { return }
+    guard pulled.resharePending else { return }
     round.report.merge(
       try await applying {
         var report = TeamPullReport()

@@ -107,8 +107,9 @@ public actor TeamSyncEngine {
       team: membership.team, at: here.lastSequence, role: role, on: connection, logger: logger)
     try await catchUp(with: order, from: here, as: role, on: connection, into: &round)
     try await pull(upTo: order.newest, as: role, on: connection, into: &round)
-    try await reportPlace(on: connection)
-    try await sendAgainWhatARecoveryKept(from: machine, on: connection, into: &round)
+    let pulled = try await membershipNow()
+    try await reportPlace(pulled.lastSequence, on: connection)
+    try await sendAgainWhatARecoveryKept(after: pulled, from: machine, on: connection, into: &round)
     return round
   }
 
@@ -196,10 +197,9 @@ public actor TeamSyncEngine {
     return here
   }
 
-  /// Tells the server how far this machine has pulled, when that moved in this run of the
-  /// engine: a prune keeps every change a machine still needs.
-  private func reportPlace(on connection: PostgresConnection) async throws {
-    let pulled = try await membershipNow().lastSequence
+  /// Tells the server how far this machine has pulled (`pulled`, its place), when that moved in
+  /// this run of the engine: a prune keeps every change a machine still needs.
+  private func reportPlace(_ pulled: Int64, on connection: PostgresConnection) async throws {
     guard pulled != reportedPlace else { return }
     try await TeamServer.reportPulled(
       through: pulled, machine: membership.machine, team: membership.team, on: connection,
