@@ -95,9 +95,10 @@ public func runProgram(
 
 /// Runs a program to its end, blocking the calling thread. Its output goes to files, not pipes:
 /// `pg_ctl start` leaves a server running that inherits them, and a pipe a server holds would
-/// never reach its end. It is spawned and waited for with `posix_spawn` and `waitpid`, so that
-/// nothing depends on another thread noticing the child's exit. Only where nothing can wait
-/// (a test's `.enabled(if:)` condition); elsewhere, ``runProgram(_:_:environment:)``.
+/// never reach its end. It is spawned and waited for with ``spawn(_:environment:settingUp:)``
+/// and `waitpid`, so that nothing depends on another thread noticing the child's exit. Only
+/// where nothing can wait (a test's `.enabled(if:)` condition); elsewhere,
+/// ``runProgram(_:_:environment:)``.
 func runProgramOnThisThread(
   _ program: String, _ arguments: [String], environment: [String: String] = [:]
 ) throws -> CommandOutput {
@@ -108,31 +109,17 @@ func runProgramOnThisThread(
   let outputFile = folder.appendingPathComponent("out").path
   let errorFile = folder.appendingPathComponent("err").path
 
-  #if canImport(Darwin)
-    var actions: posix_spawn_file_actions_t?
-  #else
-    var actions = posix_spawn_file_actions_t()
-  #endif
-  posix_spawn_file_actions_init(&actions)
-  defer { posix_spawn_file_actions_destroy(&actions) }
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-  posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-  posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-
-  let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    .map { "\($0.key)=\($0.value)" }
   // NB: Run from `/`: the server's account may not enter the tests' folder, and initdb looks
-  // where it is.
-  let argv =
-    (["/bin/sh", "-c", "cd / && exec \"$@\"", "sh", program] + arguments).map { strdup($0) }
-    + [nil]
-  let envp = variables.map { strdup($0) } + [nil]
-  defer {
-    for pointer in argv + envp { free(pointer) }
+  // where it is. Spawned with nothing of this process but what it is given (``spawn``): a
+  // server `pg_ctl start` leaves running would hold another test's pipe open for its life.
+  let pid = try spawn(
+    ["/bin/sh", "-c", "cd / && exec \"$@\"", "sh", program] + arguments,
+    environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  ) { actions in
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outputFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
   }
-  var pid = pid_t()
-  let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp)
-  guard spawned == 0 else { throw TestServerError("posix_spawn \(program) failed: \(spawned)") }
   var status: Int32 = 0
   while waitpid(pid, &status, 0) == -1 {
     guard errno == EINTR else { throw TestServerError("waitpid failed: errno \(errno)") }

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import IdentifiedCollections
 import Models
+import StorageTestSupport
 import Testing
 
 @testable import StorageClient
@@ -151,18 +152,13 @@ struct MeetingInProgressTests {
   /// The repro of issue 44's item 13: a process that has exited and is not reaped yet (a zombie)
   /// records nothing, and its meeting is recovered.
   @Test func aProcessThatExitedButIsNotReapedIsNotRunning() throws {
-    var pid: pid_t = 0
-    let arguments = ["/bin/sh", "-c", "read line"]
     var pipe: [Int32] = [0, 0]
     #expect(Glibc.pipe(&pipe) == 0)
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_adddup2(&actions, pipe[0], 0)
-    posix_spawn_file_actions_addclose(&actions, pipe[1])
-    let argv = arguments.map { strdup($0) } + [nil]
-    #expect(posix_spawn(&pid, "/bin/sh", &actions, nil, argv, environ) == 0)
-    for argument in argv { free(argument) }
-    posix_spawn_file_actions_destroy(&actions)
+    // NB: Only the shell gets the pipe's reading end, and only this test its writing end
+    // (``spawn``): the shell ends when the test closes it, not when whoever else held it does.
+    let pid = try spawn(["/bin/sh", "-c", "read line"]) { actions in
+      posix_spawn_file_actions_adddup2(&actions, pipe[0], 0)
+    }
     close(pipe[0])
     let identity = try #require(ProcessIdentity.identity(of: pid))
     #expect(ProcessIdentity.isRunning(identity))
