@@ -40,15 +40,22 @@ struct ReplacedValueRecord: Codable, FetchableRecord, PersistableRecord {
     }
   }
 
-  init(_ replaced: ReplacedValue, replacedBy replacer: Replacer) throws {
-    id = replaced.id.rawValue.uuidString
-    standupId = replaced.standupID.rawValue.uuidString
-    standupTitle = replaced.standupTitle
-    value = String(decoding: try JSONEncoder().encode(replaced.value), as: UTF8.self)
-    replacement = String(decoding: try JSONEncoder().encode(replaced.replacement), as: UTF8.self)
-    replacedAt = replaced.replacedAt.timeIntervalSinceReferenceDate
-    replacedBy = replacer.column
-    member = replaced.member
+  /// Records that an edit `replacer` saved replaced `replacement.replaced` in `standup`: a value
+  /// the user is told of until they put it back or let it go. An edit made here and a change
+  /// another member made both record theirs with this.
+  static func insert(
+    _ replacement: StandupEdit.Replacement, in standup: Standup, by replacer: Replacer,
+    member: String? = nil, id: UUID, at date: Date, _ db: Database
+  ) throws {
+    func json(_ value: StandupValue) throws -> String {
+      String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+    try Self(
+      id: id.uuidString, standupId: standup.id.rawValue.uuidString,
+      standupTitle: standup.displayTitle, value: json(replacement.replaced),
+      replacement: json(replacement.replacement), replacedAt: date.timeIntervalSinceReferenceDate,
+      replacedBy: replacer.column, member: member
+    ).insert(db)
   }
 
   /// The values replaced by saves of others than `replacer`, oldest first; a row that cannot be

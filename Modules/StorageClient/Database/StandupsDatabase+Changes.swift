@@ -58,13 +58,9 @@ extension StandupsDatabase {
       try StandupRows.write(from: stored, to: edited, db)
       if let replacing {
         for replacement in edit.valuesReplaced(in: stored) {
-          try ReplacedValueRecord(
-            ReplacedValue(
-              id: ReplacedValue.ID(replacing.makeID()), standupID: id,
-              standupTitle: stored.displayTitle, value: replacement.replaced,
-              replacement: replacement.replacement, replacedAt: replacing.now),
-            replacedBy: .process(replacing.owner)
-          ).insert(db)
+          try ReplacedValueRecord.insert(
+            replacement, in: stored, by: .process(replacing.owner), id: replacing.makeID(),
+            at: replacing.now, db)
         }
       }
       let kept = edit.attendeesRenamedButGone(in: stored)

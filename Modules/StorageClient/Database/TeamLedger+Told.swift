@@ -53,13 +53,8 @@ extension TeamLedger {
     for replacement in edit.valuesReplaced(in: stored) + attendeesReplaced(by: edit, in: stored) {
       let field = TeamField(of: replacement.replaced).column
       guard owned.contains(field), !waiting.contains(field) else { continue }
-      try ReplacedValueRecord(
-        ReplacedValue(
-          id: ReplacedValue.ID(makeID()), standupID: id, standupTitle: stored.displayTitle,
-          value: replacement.replaced, replacement: replacement.replacement, replacedAt: now,
-          member: member),
-        replacedBy: .team
-      ).insert(db)
+      try ReplacedValueRecord.insert(
+        replacement, in: stored, by: .team, member: member, id: makeID(), at: now, db)
     }
   }
 
