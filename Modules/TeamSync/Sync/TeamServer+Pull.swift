@@ -22,9 +22,9 @@ extension TeamServer {
     /// The number of the last change in `changes`, or the place the pull started from when there
     /// is none: where the machine is once it has applied them.
     var through: Int64
-    /// The missing number the pull stopped at, when it stopped at one: a change that may still
-    /// come (a push being committed), or, once the team passes it, never will.
-    var stoppedAt: Int64? = nil
+    /// The gap the pull stopped at, when it stopped at one: a missing number whose change may
+    /// still come (a push being committed), or, once the team passes it, never will.
+    var gap: Int64? = nil
   }
 
   /// The team's changes after `after`, as far as their numbers run without a gap the team has
@@ -96,7 +96,7 @@ extension TeamServer {
     }
     guard header.prunedThrough <= after else { throw HistoryPruned(through: header.prunedThrough) }
     guard let next = header.next, next == after + 1 || next - 1 <= header.horizon else {
-      return Window(changes: [], through: after, stoppedAt: header.next.map { _ in after + 1 })
+      return Window(changes: [], through: after, gap: header.next.map { _ in after + 1 })
     }
     return Window(read, through: header.start + windowSize)
       .applicable(after: after, from: header.start, horizon: header.horizon)
@@ -173,7 +173,7 @@ extension TeamServer.Window {
     var taken: [PulledTeamChange] = []
     for change in changes {
       guard change.sequence == place + 1 || change.sequence - 1 <= horizon else {
-        return Self(changes: taken, through: taken.last?.sequence ?? after, stoppedAt: place + 1)
+        return Self(changes: taken, through: taken.last?.sequence ?? after, gap: place + 1)
       }
       taken.append(change)
       place = change.sequence

@@ -168,7 +168,7 @@ extension TeamSyncEngine {
             let applied = await self.takeUnreported()
             if !applied.isEmpty { onPulled(applied) }
             await self.tell(.online(waiting: try await self.waitingCount()), to: onStatus)
-            if round.waitingAt != nil {
+            if round.gap != nil {
               Task {
                 try await Task.sleep(for: Self.gapGrace)
                 wake.yield()

@@ -19,7 +19,7 @@ extension TeamSyncEngine {
             logger: self.logger)
           return try await self.round(on: server.connection, role: server.role)
         }
-        for _ in 1...3 where round.waitingAt != nil {
+        for _ in 1...3 where round.gap != nil {
           try await Task.sleep(for: Self.gapGrace)
           let again = try await server.inTurn {
             try await self.round(on: server.connection, role: server.role)
@@ -27,7 +27,7 @@ extension TeamSyncEngine {
           round.pushed += again.pushed
           round.pulled += again.pulled
           round.report.merge(again.report)
-          round.waitingAt = again.waitingAt
+          round.gap = again.gap
           // NB: A later round may catch up with a copy an earlier one kept apart.
           round.report.keptApart = try await self.removeCopiesTheTeamCaughtUpWith(
             round.report.keptApart)

@@ -73,9 +73,9 @@ public actor TeamSyncEngine {
     public var pulled = 0
     /// What applying them did.
     public var report = TeamPullReport()
-    /// The missing number the pull stopped at, when it did: a push being committed, or, after a
-    /// second, a number the team passes (``TeamSyncEngine/gapGrace``).
-    public var waitingAt: Int64?
+    /// The gap the pull stopped at, when it did: a missing number whose push is still being
+    /// committed, or, after a second, one the team passes (``TeamSyncEngine/gapGrace``).
+    public var gap: Int64?
   }
 
   /// How long a missing number in the team's order is waited for before the team passes it: a
@@ -129,7 +129,7 @@ public actor TeamSyncEngine {
   }
 
   /// Pulls and applies everything after the last change applied here up to `newest`, window by
-  /// window, until a missing number stops it (``Round/waitingAt``); goes on past a number missing
+  /// window, until a missing number stops it (``Round/gap``); goes on past a number missing
   /// since an earlier round (``passGapSeenBefore(_:on:)``). When the owner prunes the history
   /// under the pull, starts from the compacted state and goes on after it
   /// (``window(after:as:on:into:)``).
@@ -150,10 +150,10 @@ public actor TeamSyncEngine {
             window.changes, in: membership.id, through: window.through, as: role)
         })
       round.pulled += window.changes.count
-      round.waitingAt = window.stoppedAt
-      if let gap = window.stoppedAt {
+      round.gap = window.gap
+      if let gap = window.gap {
         guard try await passGapSeenBefore(gap, on: connection) else { break }
-        round.waitingAt = nil
+        round.gap = nil
         continue
       }
       if window.through <= after { break }

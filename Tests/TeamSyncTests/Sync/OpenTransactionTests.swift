@@ -35,7 +35,7 @@ struct OpenTransactionTests {
         try await bob.database.apply(.edited(Standup.mock.id, StandupEdit(title: "Bob's")))
         #expect(try await bob.sync().pushed == 1)
         let pulled = try await alice.sync()
-        #expect(pulled.waitingAt == nil, "the team passed mallory's number")
+        #expect(pulled.gap == nil, "the team passed mallory's number")
         #expect(try await alice.standups().first?.title == "Bob's")
 
         let refusal = await #expect(throws: PSQLError.self, "a number the team passed") {
