@@ -65,7 +65,7 @@ extension PersistedApp.State {
     }
   }
 
-  /// Adds sentences to the notice, each once: a look that finds what an earlier one told (a
+  /// Adds sentences to the notice, each once: a read that finds what an earlier one told (a
   /// standup still unreadable) adds nothing.
   mutating func tell(_ sentences: [String]) {
     let new = sentences.filter { !(storage.notice?.contains($0) ?? false) }
@@ -74,8 +74,8 @@ extension PersistedApp.State {
   }
 
   /// A sentence naming standups that cannot be read, at most three of them: at launch, they are
-  /// left out; on a look, they stay as last read. Either way the stored rows are left as they
-  /// are.
+  /// left out; on a read of changes elsewhere, they stay as last read. Either way the stored rows
+  /// are left as they are.
   static func unreadableNotice(_ unreadable: [UnreadableStandup], atLaunch: Bool) -> String {
     let named = unreadable.prefix(Wording.mostNamed).map(\.description).joined(separator: "; ")
     let more = unreadable.count - min(unreadable.count, Wording.mostNamed)

@@ -9,10 +9,10 @@ import StorageClient
 // another instance's save did to the user's own values is told, with a way to put them back.
 
 extension PersistedApp {
-  /// Asks the storage what other instances committed since it last looked. A look that fails
+  /// Asks the storage what other instances committed since it last read them. A read that fails
   /// (another program holds the database for a moment) is counted, and told once it keeps
   /// failing (``StorageState/problem``).
-  func lookForChangesElsewhere(_ state: State) -> Effect<Action> {
+  func readChangesElsewhere(_ state: State) -> Effect<Action> {
     guard state.storage.isWritable else { return .none }
     return .run { [changesElsewhere] send in
       do {
@@ -22,7 +22,7 @@ extension PersistedApp {
         if case .replaced = error {
           await send(.writeFailed(error))
         } else {
-          await send(.lookFailed)
+          await send(.changesElsewhereReadFailed)
         }
       }
     }
@@ -32,7 +32,7 @@ extension PersistedApp {
   /// user is editing or recording it (``deletedElsewhere(_:wasJustChanged:_:)``); one changed
   /// there in a way that cannot be read is shown as it was, and named.
   func show(_ changes: ChangesElsewhere, _ state: inout State) -> Effect<Action> {
-    state.storage.failedLooks = 0
+    state.storage.failedReadsInARow = 0
     var standups = changes.standups
     for write in state.storage.pendingWrites {
       if case .change(let change) = write {

@@ -93,7 +93,8 @@ extension PersistedApp {
       return writeNext(&state)
     }
     if case .replaced = error {
-      // NB: A write and a look under way may each find the file gone; the user hears it once.
+      // NB: A write and a read of changes elsewhere under way may each find the file gone; the user
+      // hears it once.
       if case .notSaving = state.storage.status { return .none }
       state.storage.status = .notSaving(error)
       state.storage.hasChangesOnlyInMemory = true

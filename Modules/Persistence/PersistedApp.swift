@@ -12,7 +12,7 @@ public import StorageClient
 /// the standups (`delegate(.standupsChanged(_:))`); this reducer writes each one, in order, as
 /// one transaction that writes only what changed. It writes a meeting being recorded as it goes,
 /// so a crash loses none of it. It shows what other instances of the app commit, asked by the
-/// front end to look (``Action/lookForChangesElsewhere``), with the changes not yet written
+/// front end to read them (``Action/readChangesElsewhere``), with the changes not yet written
 /// applied on top. And it holds the alerts about the data: it could not be read, it is read-only,
 /// a change could not be saved, a value of the user's was replaced by another's save.
 ///
@@ -73,8 +73,9 @@ public struct PersistedApp: Reducer {
     case flushPendingWrites
     case loaded(Result<StoredStandups, StorageError>)
     /// Another instance may have committed changes (a front end asks from time to time).
-    case lookForChangesElsewhere
-    case lookFailed
+    case readChangesElsewhere
+    /// Reading them failed: another program holds the database, for a moment or for good.
+    case changesElsewhereReadFailed
     /// The front end showed ``StorageState/notice``, and the user put it away.
     case noticeDismissed
     case openingFinished(OpeningReport)
@@ -178,11 +179,11 @@ public struct PersistedApp: Reducer {
       case .loaded(let result):
         return loaded(result, &state)
 
-      case .lookForChangesElsewhere:
-        return lookForChangesElsewhere(state)
+      case .readChangesElsewhere:
+        return readChangesElsewhere(state)
 
-      case .lookFailed:
-        state.storage.failedLooks += 1
+      case .changesElsewhereReadFailed:
+        state.storage.failedReadsInARow += 1
         return .none
 
       case .noticeDismissed:

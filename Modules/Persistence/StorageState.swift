@@ -50,8 +50,8 @@ extension PersistedApp {
     /// told in an alert that offers to put it back.
     public var replacedValues: [ReplacedValue] = []
 
-    /// How many looks for other instances' changes in a row have failed.
-    public var failedLooks = 0
+    /// How many reads of other instances' changes in a row have failed.
+    public var failedReadsInARow = 0
 
     /// A line for the front end to show until the user puts it away (``Action/noticeDismissed``):
     /// what happened to the data that the user did not do.
@@ -146,14 +146,14 @@ extension PersistedApp {
           return Self.waiting(for: lastWriteError)
             ?? "\(lastWriteError) Trying again in a moment."
         }
-        return failedLooks >= Self.looksBeforeReporting
+        return failedReadsInARow >= Self.failedReadsBeforeReporting
           ? "Changes made in other instances of Standups cannot be seen right now." : nil
       }
     }
 
-    /// How many failed looks in a row are told: one can fail while another program holds the
+    /// How many failed reads in a row are told: one can fail while another program holds the
     /// database for a moment; three in a row, six seconds, are worth a word.
-    static let looksBeforeReporting = 3
+    static let failedReadsBeforeReporting = 3
 
     /// "Waiting for another program…", when `error` is another program holding the database.
     private static func waiting(for error: StorageError) -> String? {

@@ -318,8 +318,8 @@ public final class TerminalApp {
 
   /// Shows what another instance of the app saved since this one last read or wrote the data,
   /// merged with what changed here.
-  public func lookForChangesElsewhere() {
-    store.send(.lookForChangesElsewhere)
+  public func readChangesElsewhere() {
+    store.send(.readChangesElsewhere)
   }
 
   /// Saves what is pending and says whether the app may exit now. When changes could not be

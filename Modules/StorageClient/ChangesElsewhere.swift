@@ -2,7 +2,7 @@ public import IdentifiedCollections
 public import Models
 public import Tagged
 
-/// What other instances (or programs) committed since a client last looked.
+/// What other instances (or programs) committed since a client last read them.
 public struct ChangesElsewhere: Equatable, Sendable {
   /// Standups added or changed, as they are stored now, in the list's order; every stored
   /// standup when ``isComplete``.

@@ -7,7 +7,7 @@ public import Models
 /// The client speaks in changes, not collections. ``load`` reads everything once, at launch;
 /// after that, ``apply`` commits each change the user makes (a ``/Models/StandupsChange``) as one
 /// transaction that writes only what changed, and ``changesElsewhere`` says what other
-/// instances of the app committed since the last look, at a cost that does not grow with the
+/// instances of the app committed since it last read them, at a cost that does not grow with the
 /// data. A meeting being recorded is written as it goes (``saveMeetingInProgress``), so that a
 /// crash loses none of it: the next opening keeps it as a past meeting.
 ///
@@ -44,8 +44,8 @@ public struct StorageClient: Sendable {
   /// changes nothing. Throws a ``StorageError``.
   public var apply: @Sendable (_ change: StandupsChange) async throws -> ChangeOutcome
 
-  /// What other instances committed since this client last looked, or `nil` when nothing: a
-  /// look that finds nothing reads no standup. Throws a ``StorageError``.
+  /// What other instances committed since this client last read them, or `nil` when nothing:
+  /// a read that finds nothing reads no standup. Throws a ``StorageError``.
   public var changesElsewhere: @Sendable () async throws -> ChangesElsewhere?
 
   /// Forgets a value another save replaced: the user has read about it (and perhaps put it
@@ -56,8 +56,8 @@ public struct StorageClient: Sendable {
   /// for the same standup. Throws a ``StorageError``.
   public var saveMeetingInProgress: @Sendable (_ meeting: MeetingInProgress) async throws -> Void
 
-  /// Forgets the meeting being recorded for a standup: it was discarded. (A meeting that is kept
-  /// is forgotten by the ``/Models/StandupsChange/meetingRecorded(_:standup:)`` that keeps it.) Throws
+  /// Forgets the meeting being recorded for a standup: it was discarded. (A meeting that is kept is
+  /// forgotten by the ``/Models/StandupsChange/meetingRecorded(_:standup:)`` that keeps it.) Throws
   /// a ``StorageError``.
   public var discardMeetingInProgress: @Sendable (_ standupID: Standup.ID) async throws -> Void
 

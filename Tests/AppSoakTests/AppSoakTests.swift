@@ -158,7 +158,7 @@ struct Soak {
     }
   }
 
-  /// Another instance of the app changes the database; this one looks.
+  /// Another instance of the app changes the database; this one reads the change.
   private mutating func changeElsewhere() async {
     lastAction = "a change elsewhere"
     let standups = (try? await elsewhere.readStandups()) ?? []
@@ -172,7 +172,7 @@ struct Soak {
       change = .added([.productMock])
     }
     _ = try? await elsewhere.apply(change)
-    await store.send(.lookForChangesElsewhere).finish()
+    await store.send(.readChangesElsewhere).finish()
     await settle()
   }
 
@@ -343,20 +343,20 @@ struct Soak {
     }
     let running = store.effectRuntime.runningCount
     mostEffectsRunning = max(mostEffectsRunning, running)
-    // NB: A recorder's timer and transcription, a write, a look, a sound, a dismissal: a
-    // handful at most, however many steps have passed.
+    // NB: A recorder's timer and transcription, a write, a read of changes elsewhere, a sound, a
+    // dismissal: a handful at most, however many steps have passed.
     if running > 8 {
       failure = "step \(step), after \(lastAction): \(running) effects are running"
     }
   }
 
-  /// Writes what is pending, looks for what the other instance changed, and checks that the
+  /// Writes what is pending, reads what the other instance changed, and checks that the
   /// database holds what the list shows, but for the standups deleted elsewhere that the user is
   /// still to be asked about.
   mutating func checkTheDatabase(after step: Int) async {
     guard failure == nil else { return }
     await store.send(.flushPendingWrites).finish()
-    await store.send(.lookForChangesElsewhere).finish()
+    await store.send(.readChangesElsewhere).finish()
     let stored = try? await elsewhere.readStandups()
     // NB: A standup deleted elsewhere stays in the list until the user answers whether to keep
     // it, which waits for a meeting being recorded to end.

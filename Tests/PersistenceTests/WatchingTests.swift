@@ -25,11 +25,11 @@ struct WatchingTests {
     folder = try TemporaryFolder()
   }
 
-  @Test func aLookWhenNothingChangedDoesNothing() async throws {
+  @Test func aReadWhenNothingChangedDoesNothing() async throws {
     try await folder.seed([.mock])
     let store = await makeStore(on: folder.database())
 
-    await store.send(.lookForChangesElsewhere)
+    await store.send(.readChangesElsewhere)
     await store.finish()
   }
 
@@ -43,7 +43,7 @@ struct WatchingTests {
     var changed = Standup.mock
     changed.theme = .oxblood
 
-    await store.send(.lookForChangesElsewhere)
+    await store.send(.readChangesElsewhere)
     await store.receive(\.changesElsewhereFound) {
       $0.app.list.standups = [changed]
       $0.app.path[id: 0, case: \.detail]?.standup = changed
@@ -58,7 +58,7 @@ struct WatchingTests {
     _ = try await other.load()
     try await other.apply(.deleted(Standup.mock.id))
 
-    await store.send(.lookForChangesElsewhere)
+    await store.send(.readChangesElsewhere)
     await store.receive(\.changesElsewhereFound) {
       $0.app.list.standups = [.engineeringMock]
       $0.app.path = StackState()
@@ -84,7 +84,7 @@ struct WatchingTests {
 
     // NB: The meeting's own writes (as it goes) are the other tests'.
     store.exhaustivity = .off
-    await store.send(.lookForChangesElsewhere)
+    await store.send(.readChangesElsewhere)
     await store.receive(\.changesElsewhereFound)
     #expect(store.state.alert == nil, "nothing covers the recorder")
     #expect(store.state.storage.deletedElsewhere == [Standup.engineeringMock.id])
@@ -121,7 +121,7 @@ struct WatchingTests {
 
     store.exhaustivity = .off
     await store.send(.app(.path(.element(id: recorder, action: .record(.onTask)))))
-    await store.send(.lookForChangesElsewhere)
+    await store.send(.readChangesElsewhere)
     await store.receive(\.changesElsewhereFound)
     await clock.advance(by: .seconds(2))
     await store.skipReceivedActions()
@@ -153,7 +153,7 @@ struct WatchingTests {
     try await other.apply(.deleted(Standup.engineeringMock.id))
 
     store.exhaustivity = .off
-    await store.send(.lookForChangesElsewhere)
+    await store.send(.readChangesElsewhere)
     await store.receive(\.changesElsewhereFound)
     await store.send(
       .app(.path(.element(id: recorder, action: .record(.delegate(.save(transcript: "Done")))))))
@@ -187,7 +187,7 @@ struct WatchingTests {
     theirs.title = "Design sync"
     try await other.apply(.edited(Standup.mock.id, StandupEdit(from: .mock, to: theirs)))
 
-    await store.send(.lookForChangesElsewhere)
+    await store.send(.readChangesElsewhere)
     await store.receive(\.changesElsewhereFound)
     #expect(store.state.app.list.standups.first?.title == "Design sync")
     let replaced = try #require(store.state.storage.replacedValues.first)
@@ -232,7 +232,7 @@ struct WatchingTests {
   }
 
   /// Two instances tell the same replaced value; once one puts it back, the other's alert, on
-  /// screen, closes at its next look, saying why.
+  /// screen, closes at its next read of changes elsewhere, saying why.
   @Test func aReplacedValueAnsweredInAnotherInstanceClosesItsAlertHere() async throws {
     try await folder.seed([.mock])
     let first = folder.database { $0.owner = "first" }
@@ -256,7 +256,7 @@ struct WatchingTests {
     await there.receive(\.written)
     await there.receive(\.written)
 
-    await here.send(.lookForChangesElsewhere)
+    await here.send(.readChangesElsewhere)
     await here.receive(\.changesElsewhereFound)
     #expect(here.state.alert == nil)
     #expect(here.state.storage.replacedValues.isEmpty)
@@ -276,7 +276,7 @@ struct WatchingTests {
     _ = try await other.load()
     try await other.apply(.deleted(Standup.mock.id))
 
-    await store.send(.lookForChangesElsewhere)
+    await store.send(.readChangesElsewhere)
     await store.receive(\.changesElsewhereFound) {
       $0.alert = .deletedElsewhere(.mock, whileRecording: false)
       $0.storage.deletedElsewhere = [Standup.mock.id]
@@ -297,8 +297,9 @@ struct WatchingTests {
     #expect(try await folder.stored() == [.engineeringMock])
   }
 
-  /// The repro of issue 39: an edit confirmed before this instance looked, of a standup another
-  /// instance deleted, is not dropped: the user is asked, and keeping it stores it with the edit.
+  /// The repro of issue 39: an edit confirmed before this instance read the changes, of a standup
+  /// another instance deleted, is not dropped: the user is asked, and keeping it stores it with the
+  /// edit.
   @Test func anEditOfAStandupDeletedElsewhereIsNeverDroppedWithoutAWord() async throws {
     try await folder.seed([.mock])
     var form = StandupForm.State(standup: .mock)
@@ -334,7 +335,7 @@ struct WatchingTests {
     _ = try await elsewhere.load()
     try await elsewhere.apply(.edited(Standup.mock.id, StandupEdit(title: "Renamed there")))
 
-    await store.send(.lookForChangesElsewhere)
+    await store.send(.readChangesElsewhere)
     await store.receive(\.changesElsewhereFound)
 
     #expect(store.state.app.list.standups.isEmpty, "the deletion made here is not undone")
@@ -350,16 +351,16 @@ struct WatchingTests {
     }
     store.exhaustivity = .off
 
-    await store.send(.lookForChangesElsewhere)
+    await store.send(.readChangesElsewhere)
     await store.receive(\.changesElsewhereFound)
     let told = try #require(store.state.storage.notice)
     #expect(told.contains("“Design”"))
-    // NB: Each commit that touches the row again makes the next look read it, and find it
+    // NB: Each commit that touches the row again makes the next read fetch it, and find it
     // broken as before.
     try await other.queue.write { db in
       try db.execute(sql: "UPDATE standup SET title = title WHERE id = ?", arguments: [design])
     }
-    await store.send(.lookForChangesElsewhere)
+    await store.send(.readChangesElsewhere)
     await store.receive(\.changesElsewhereFound)
     #expect(store.state.storage.notice == told)
   }

@@ -192,8 +192,8 @@ struct WritingTests {
     }
     #expect(store.state.alert == .stoppedSaving(error))
 
-    // NB: A look under way when the write failed finds the file gone too, before and after the
-    // user has read the alert.
+    // NB: A read of changes elsewhere under way when the write failed finds the file gone too,
+    // before and after the user has read the alert.
     await store.send(.writeFailed(error))
     #expect(store.state.alert == .stoppedSaving(error))
     #expect(store.state.storage.waitingAlerts.isEmpty)

@@ -26,7 +26,8 @@ struct SharedDataFileTests {
     second.type("FromB\r")
     #expect(
       await second.read(from: beforeAdding, untilItShows: "FromA"), "the second shows the first's")
-    #expect(await first.read(untilItShows: "FromB"), "the first looks, and shows the second's")
+    #expect(
+      await first.read(untilItShows: "FromB"), "the first reads the second's change and shows it")
 
     // NB: The first deletes its standup; the second's next, unrelated change keeps it deleted.
     let beforeDeleting = first.mark

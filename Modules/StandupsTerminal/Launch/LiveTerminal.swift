@@ -45,8 +45,8 @@ final class LiveTerminal {
   /// How long a paste may go without bytes before it ends without its end marker: a terminal
   /// sends a paste at once, so only one that lost the marker waits this long.
   private static let pasteDelay = Duration.seconds(1)
-  /// How often the app looks for changes another instance saved, to show them.
-  private static let lookInterval = Duration.seconds(2)
+  /// How often the app reads the changes another instance saved, to show them.
+  private static let readAgainInterval = Duration.seconds(2)
   /// The longest quitting waits for writes another program holds up: then what is not written
   /// goes to a recovery file, and the user is told.
   private static let saveLimit = Duration.seconds(2)
@@ -59,7 +59,7 @@ final class LiveTerminal {
     case escapeTimedOut
     case pasteTimedOut(count: Int)
     case frameDue
-    case lookForChangesElsewhere
+    case readChangesElsewhere
     case suspendRequested
     case continued
   }
@@ -81,13 +81,13 @@ final class LiveTerminal {
     app.start()
     drawFrame()
     let send = self.send
-    let looking = Task {
+    let readingAgain = Task {
       while !Task.isCancelled {
-        try? await Task.sleep(for: Self.lookInterval)
-        send.yield(.lookForChangesElsewhere)
+        try? await Task.sleep(for: Self.readAgainInterval)
+        send.yield(.readChangesElsewhere)
       }
     }
-    defer { looking.cancel() }
+    defer { readingAgain.cancel() }
 
     for await event in events {
       switch event {
@@ -116,8 +116,8 @@ final class LiveTerminal {
       case .frameDue:
         isFramePending = false
         drawFrame()
-      case .lookForChangesElsewhere:
-        app.lookForChangesElsewhere()
+      case .readChangesElsewhere:
+        app.readChangesElsewhere()
       case .suspendRequested:
         suspend()
       case .continued:

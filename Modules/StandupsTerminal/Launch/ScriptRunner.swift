@@ -46,11 +46,11 @@ struct ScriptRunner {
       // NB: The clock jumps from one scheduled wake-up to the next, and lets the effects of
       // each run before the next (on the one thread every effect runs on here).
       await clock.advance(by: duration)
-      // NB: As the live app looks every two seconds, a script looks after each wait for what
+      // NB: As the live app reads them every two seconds, a script reads after each wait for what
       // other instances committed meanwhile, and what they did to the team's standups (a
       // `standups sync` or `share` run beside it).
-      app.lookForChangesElsewhere()
-      await team?.lookAgain(on: app)
+      app.readChangesElsewhere()
+      await team?.readAgain(on: app)
     case .screen(let size):
       output(app.render(size: size).plainText + "\n")
     }

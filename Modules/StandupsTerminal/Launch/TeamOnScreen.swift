@@ -83,11 +83,11 @@ struct TeamOnScreen: Sendable {
           app.tell("Your answer about the deleted standup was not saved: \(problem)")
         case .success(true): break
         }
-        app.lookForChangesElsewhere()
+        app.readChangesElsewhere()
       }
       await team.askAboutDeletions(on: app)
     }
-    await team.lookAgain(on: app)
+    await team.readAgain(on: app)
     return team
   }
 
@@ -112,7 +112,7 @@ struct TeamOnScreen: Sendable {
 
   /// Reads the team's state again and shows it: the shared standups, and a question about a
   /// standup another member deleted, unless one is up or the user put it away.
-  func lookAgain(on app: TerminalApp) async {
+  func readAgain(on app: TerminalApp) async {
     await showSharedStandups(on: app)
     await askAboutDeletions(on: app)
   }

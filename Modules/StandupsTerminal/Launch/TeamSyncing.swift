@@ -5,11 +5,11 @@ import TeamSync
 
 /// The teams' servers beside the live app: for each team this machine is in, a
 /// ``TeamSync/TeamSyncEngine`` runs for as long as the app does, on the database connection the
-/// teams are shown through (``TeamOnScreen``), the teams of one server sharing one connection
-/// to it (``TeamSync/ServerLink``). What it pulls reaches the screen as another instance's
-/// commits do (the app looks at once), with the questions it raises, which are read again every
-/// two seconds for the answers another instance gave; how it stands shows on the status line
-/// when that needs saying.
+/// teams are shown through (``TeamOnScreen``), the teams of one server sharing one connection to it
+/// (``TeamSync/ServerLink``). What it pulls reaches the screen as another instance's commits do
+/// (the app reads them at once), with the questions it raises, which are read again every two
+/// seconds for the answers another instance gave; how it stands shows on the status line when that
+/// needs saying.
 enum TeamSyncing {
   /// Shows the team and syncs with it until cancelled; does nothing while this machine is in no
   /// team (or its database cannot be opened a second time, which the app itself reports).
@@ -21,7 +21,7 @@ enum TeamSyncing {
     Task.detached {
       guard
         let team = await TeamOnScreen.show(
-          dataFile: dataFile, on: app, waitingForTheDatabase: Self.lookInterval)
+          dataFile: dataFile, on: app, waitingForTheDatabase: Self.readAgainInterval)
       else { return }
       let lines = StatusLines()
       let unshown = Unshown()
@@ -35,13 +35,13 @@ enum TeamSyncing {
             }
           }
         }
-        await syncEachTeam(in: team, every: Self.lookInterval) { membership, link in
+        await syncEachTeam(in: team, every: Self.readAgainInterval) { membership, link in
           let engine = TeamSyncEngine(database: team.database, membership: membership, link: link)
           await engine.run(
             onStatus: { unshown.status($0, of: membership) },
             onPulled: { unshown.pulled($0) })
-        } lookingAlso: { teamsChanged in
-          // NB: Only the questions (a small table) each look, the shared standups only when the
+        } readingAgain: { teamsChanged in
+          // NB: Only the questions (a small table) each time, the shared standups only when the
           // teams changed: an app holding thousands of standups stays idle.
           if teamsChanged { await team.showSharedStandups(on: app) }
           await team.askAboutDeletions(on: app)
@@ -92,7 +92,7 @@ enum TeamSyncing {
 
   /// Runs `sync` for each team of `team`'s database, from when this machine is in it, until
   /// cancelled: the teams are read again every `interval`, so that a team joined in a shell
-  /// while the app runs syncs within it, and `look` is told whether they changed since it was
+  /// while the app runs syncs within it, and `readAgain` is told whether they changed since it was
   /// last called. Each server's teams share one ``TeamSync/ServerLink``. A team this machine
   /// leaves needs nothing here: its engine stops once its membership is gone.
   ///
@@ -104,7 +104,7 @@ enum TeamSyncing {
     every interval: Duration,
     clock: some Clock<Duration> = ContinuousClock(),
     _ sync: @escaping @Sendable (TeamMembership, ServerLink) async -> Void,
-    lookingAlso look: (_ teamsChanged: Bool) async -> Void
+    readingAgain readAgain: (_ teamsChanged: Bool) async -> Void
   ) async {
     var links: [String: ServerLink] = [:]
     // NB: By machine too: `team join` of a team this machine is in makes it another machine.
@@ -121,14 +121,14 @@ enum TeamSyncing {
           links[membership.server] = link
           group.addTask { await sync(membership, link) }
         }
-        await look(current.map(\.id) != teams)
+        await readAgain(current.map(\.id) != teams)
         teams = current.map(\.id)
         try? await clock.sleep(for: interval)
       }
     }
   }
 
-  /// An engine ``syncEachTeam(in:every:clock:_:lookingAlso:)`` started: one for each membership,
+  /// An engine ``syncEachTeam(in:every:clock:_:readingAgain:)`` started: one for each membership,
   /// as each machine.
   private struct Engine: Hashable {
     var membership: TeamMembership.ID
@@ -138,12 +138,12 @@ enum TeamSyncing {
   /// How often the app reads again what other instances may have changed about the teams: the
   /// teams this machine is in, and the answers given to the team's questions; and, before a team
   /// shows, the team tables, until the database can be read and this machine is in a team.
-  static let lookInterval = Duration.seconds(2)
+  static let readAgainInterval = Duration.seconds(2)
 
   private static func show(_ report: TeamPullReport, _ team: TeamOnScreen, _ app: TerminalApp) async
   {
     await MainActor.run {
-      app.lookForChangesElsewhere()
+      app.readChangesElsewhere()
       let notApplied = report.notAppliedSentences
       if !notApplied.isEmpty { app.tell(notApplied.joined(separator: " ")) }
       if let resent = report.resentSentence { app.tell(resent) }

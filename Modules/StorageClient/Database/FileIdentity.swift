@@ -8,8 +8,8 @@ import Foundation
   import Darwin
 #endif
 
-/// Which file the database is: its device and inode, read when it is opened, so that a look
-/// can tell when the path names another file, or none.
+/// Which file the database is: its device and inode, read when it is opened, so that a read of
+/// changes elsewhere can tell when the path names another file, or none.
 ///
 /// SQLite keeps a database open by its file descriptor: once the file at the path is removed,
 /// moved or replaced (`rm`, `mv`, a restore from a backup), every commit still succeeds, into a

@@ -12,9 +12,10 @@ import GRDB
 /// - `standupChange`: for each standup, a number from one sequence that grows with every row
 ///   written: the triggers give each insert, update or delete of a standup's row (in `standup`,
 ///   `attendee` or `meeting`) the next number, so a commit that writes seven rows takes at least
-///   seven (a row's columns may be updated one statement each), and the standup keeps the last. They fire whoever writes — this app, another instance, the
-///   `sqlite3` shell — so another instance finds what changed since it last looked by reading
-///   only the rows with a higher number than it saw.
+///   seven (a row's columns may be updated one statement each), and the standup keeps the last.
+///   They fire whoever writes — this app, another instance, the `sqlite3` shell — so another
+///   instance finds what changed since it last read by fetching only the rows with a higher
+///   number than it saw.
 ///
 /// Added by "standups v2":
 ///

@@ -77,7 +77,7 @@ public actor StandupsDatabase {
   ///
   /// NB: One connection, never a pool, though GRDB recommends a `DatabasePool` for WAL
   /// databases: `PRAGMA data_version` counts the commits of *other* connections, per
-  /// connection, so a look on a pool's reader would miss this process's own writes or report
+  /// connection, so a read on a pool's reader would miss this process's own writes or report
   /// them as another's. `ChangesElsewhereTests.anInstanceIsNotToldOfItsOwnChanges` fails on a pool.
   var queue: DatabaseQueue?
   private(set) var access: StorageAccess?
@@ -89,7 +89,7 @@ public actor StandupsDatabase {
   /// Why the work of opening waits, when its last try failed: another program held the
   /// database, or the disk was full.
   private(set) var openingProblem: StorageError?
-  /// What the last look for other instances' commits had seen.
+  /// What the last read of other instances' commits had seen.
   var commitsSeen = CommitsSeen()
   /// The file opened, to tell when another is put at the path (``FileIdentity``).
   var openedFile: FileIdentity?
@@ -158,8 +158,9 @@ public actor StandupsDatabase {
           ? StandupRows.Read() : StandupRows.fetchAll(db),
         CommitsSeen(
           dataVersion: try Self.dataVersion(db), sequence: try Self.lastSequence(db),
-          // NB: Read now, not at the first look: a look reads them only after a commit, and one
-          // replaced while the app was closed (a team's pull by `standups sync`) waits for none.
+          // NB: Read now, not at the first read of changes elsewhere, which reads them only after a
+          // commit, and one replaced while the app was closed (a team's pull by `standups sync`)
+          // waits for none.
           replacedValues: try opened.access == .readWrite && db.tableExists("replacedValue")
             ? ReplacedValueRecord.fetchAll(db, notReplacedBy: .process(owner)) : [])
       )
@@ -350,8 +351,8 @@ public actor StandupsDatabase {
     return try Int.fetchOne(db, sql: "SELECT IFNULL(MAX(sequence), 0) FROM standupChange") ?? 0
   }
 
-  /// Commits `work` in one transaction, and keeps the look for other instances' commits where it
-  /// was: when no other connection committed since the last look, the rows this transaction
+  /// Commits `work` in one transaction, and keeps the read of other instances' commits where it
+  /// was: when no other connection committed since the last read, the rows this transaction
   /// changes need not be read back by the next one.
   func commit<T>(_ queue: DatabaseQueue, _ work: (Database) throws -> T) throws(StorageError) -> T {
     let seen = commitsSeen

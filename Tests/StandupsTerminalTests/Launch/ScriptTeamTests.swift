@@ -160,7 +160,8 @@ struct ScriptTeamTests {
   }
 
   /// Two instances show the same question, and the other one's answer reaches the database:
-  /// at its next look (a script's `wait`, the live app's every two seconds) the question here
+  /// the next time it reads what changed elsewhere (a script's `wait`, the live app's every
+  /// two seconds) the question here
   /// closes, saying so, rather than take a second answer.
   @Test func aQuestionAnsweredInAnotherInstanceClosesHereSayingSo() async throws {
     let file = try dataFile()

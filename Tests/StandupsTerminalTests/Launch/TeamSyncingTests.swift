@@ -40,9 +40,9 @@ struct TeamSyncingTests {
   }
 
   /// The live app syncs each team this machine is in from when it joins it, not only those it was
-  /// in at launch: a team joined in a shell while the app runs starts its engine at the app's next
-  /// look, on the connection its server's other teams share; one left and joined again is a new
-  /// membership with an engine of its own.
+  /// in at launch: a team joined in a shell while the app runs starts its engine the next time the
+  /// app reads its teams, on the connection its server's other teams share; one left and joined
+  /// again is a new membership with an engine of its own.
   @Test func aTeamJoinedWhileTheAppRunsSyncsOnItsServersSharedLink() async throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("each-team-\(UUID().uuidString)")
@@ -55,19 +55,19 @@ struct TeamSyncingTests {
     let team = TeamOnScreen(database: database, memberships: [platform])
     let clock = TestClock()
     let started = Mutex<[(team: String, id: TeamMembership.ID, link: ServerLink)]>([])
-    let (looks, looked) = AsyncStream.makeStream(of: Bool.self)
+    let (eachRead, tell) = AsyncStream.makeStream(of: Bool.self)
 
     let syncing = Task {
       await TeamSyncing.syncEachTeam(in: team, every: .seconds(2), clock: clock) {
         membership, link in
         started.withLock { $0.append((membership.team, membership.id, link)) }
         await untilCancelled()
-      } lookingAlso: { teamsChanged in
-        looked.yield(teamsChanged)
+      } readingAgain: { teamsChanged in
+        tell.yield(teamsChanged)
       }
     }
-    var look = looks.makeAsyncIterator()
-    #expect(await look.next() == false)
+    var teamsChanged = eachRead.makeAsyncIterator()
+    #expect(await teamsChanged.next() == false)
     #expect(started.withLock { $0.map(\.team) } == ["platform"])
 
     // NB: Joined in a shell, and left and joined again: each a membership of its own.
@@ -77,7 +77,8 @@ struct TeamSyncingTests {
     let elsewhere = try await database.joinTeam(
       server: "postgresql://alice@db.example/team", team: "product", machine: UUID())
     await advance(clock)
-    #expect(await look.next() == true, "the teams changed: the list's marks are drawn again")
+    #expect(
+      await teamsChanged.next() == true, "the teams changed: the list's marks are drawn again")
     let engines = started.withLock { $0 }
     #expect(engines.map(\.id) == [platform.id, design.id, again.id, elsewhere.id])
     #expect(engines[0].link === engines[1].link)
@@ -85,21 +86,21 @@ struct TeamSyncingTests {
     #expect(engines[2].link !== engines[3].link)
 
     await advance(clock)
-    #expect(await look.next() == false)
+    #expect(await teamsChanged.next() == false)
     #expect(started.withLock { $0.count } == 4, "no team's engine started twice")
 
     // NB: `team join` of a team this machine is in makes it another machine there.
     let asAnother = try await database.joinTeam(server: server, team: "design", machine: UUID())
     #expect(asAnother.id == design.id)
     await advance(clock)
-    _ = await look.next()
+    _ = await teamsChanged.next()
     #expect(started.withLock { $0.map(\.id) }.last == design.id)
     #expect(started.withLock { $0.count } == 5)
     syncing.cancel()
     await syncing.value
   }
 
-  /// Advances `clock` past the app's next look, once the app waits for it.
+  /// Advances `clock` past the app's next read of its teams, once the app waits for it.
   func advance(_ clock: TestClock<Duration>) async {
     while (try? await clock.checkSuspension()) != nil {}
     await clock.advance(by: .seconds(2))

@@ -5,7 +5,7 @@ import Models
 import StorageClient
 import Testing
 
-/// Instances of the app on one database see each other's commits, by a look that costs the
+/// Instances of the app on one database see each other's commits, by a read that costs the
 /// same whatever the data holds, and never write over each other.
 struct ChangesElsewhereTests {
   let folder: TemporaryFolder
@@ -14,7 +14,7 @@ struct ChangesElsewhereTests {
     folder = try TemporaryFolder()
   }
 
-  @Test func aLookFindsWhatAnotherInstanceAddedChangedAndDeleted() async throws {
+  @Test func aReadFindsWhatAnotherInstanceAddedChangedAndDeleted() async throws {
     let first = folder.database()
     let second = folder.database()
     _ = try await first.load()
@@ -67,7 +67,7 @@ struct ChangesElsewhereTests {
     #expect(changes.deletedBy == [Standup.mock.id: "bob"], "this machine deleted Engineering")
   }
 
-  @Test func anIdleLookReadsOnlyOnePragma() async throws {
+  @Test func anIdleReadTakesOnlyOnePragma() async throws {
     let log = StatementLog()
     let watching = folder.database { $0.onStatement = log.record }
     let setUp = folder.database()
@@ -85,7 +85,7 @@ struct ChangesElsewhereTests {
         == Array(repeating: "PRAGMA data_version", count: 5))
   }
 
-  @Test func aLookAfterAnotherInstancesCommitReadsOnlyTheStandupsItChanged() async throws {
+  @Test func aReadAfterAnotherInstancesCommitFetchesOnlyTheStandupsItChanged() async throws {
     let log = StatementLog()
     let watching = folder.database { $0.onStatement = log.record }
     let other = folder.database()
@@ -105,7 +105,7 @@ struct ChangesElsewhereTests {
       "\(reads)")
   }
 
-  /// Guards the one connection (`StandupsDatabase.queue`): on a pool, a look runs on a reader
+  /// Guards the one connection (`StandupsDatabase.queue`): on a pool, a read runs on a reader
   /// connection, whose `data_version` counts this instance's writes as another's.
   @Test func anInstanceIsNotToldOfItsOwnChanges() async throws {
     let database = folder.database()

@@ -3,15 +3,15 @@ import GRDB
 import IdentifiedCollections
 public import Models
 
-// Looking: what other connections — another instance of the app, `standups import`, the `sqlite3`
-// shell — committed since the last look. An idle look reads one pragma; a look after a commit
-// reads only the standups whose rows it changed. A replaced value a look told is put away here
-// once the user has read it.
+// Changes elsewhere: what other connections — another instance of the app, `standups import`, the
+// `sqlite3` shell — committed since this one last read them. An idle read takes one pragma; a read
+// after a commit fetches only the standups whose rows it changed. A replaced value a read told is
+// put away here once the user has read it.
 
 extension StandupsDatabase {
-  /// What a look for other instances' commits has seen, to look only past it next time.
+  /// What a read of other instances' commits has seen, to read only past it next time.
   struct CommitsSeen {
-    /// `PRAGMA data_version` at the last look: it changes when another connection commits.
+    /// `PRAGMA data_version` at the last read: it changes when another connection commits.
     var dataVersion = 0
     /// The highest `standupChange.sequence` seen.
     var sequence = 0
@@ -19,12 +19,12 @@ extension StandupsDatabase {
     var replacedValues: [ReplacedValue] = []
   }
 
-  /// What other connections committed since the last look: the standups whose rows changed, as
+  /// What other connections committed since the last read: the standups whose rows changed, as
   /// they are now, those that are gone, those that cannot be read, and the values other
   /// processes' saves replaced; `nil` when nothing was committed.
   ///
   /// A change log that went back (another program emptied `standupChange`) cannot say what
-  /// changed: the look then reads every standup (``ChangesElsewhere/isComplete``), rather than
+  /// changed: the read then fetches every standup (``ChangesElsewhere/isComplete``), rather than
   /// go quiet.
   ///
   /// - Throws: ``StorageError/replaced(_:)`` when the file at the path is no longer the one open.
