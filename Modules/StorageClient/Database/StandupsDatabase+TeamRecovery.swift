@@ -45,7 +45,7 @@ extension StandupsDatabase {
 
   /// The last change applied here of each machine's, numbered as that machine numbers them:
   /// empty until a pull has applied one (or when an earlier release did the pulling).
-  public func teamChangesSeen(in team: TeamMembership.ID) throws(StorageError)
+  public func teamMachinesSeen(in team: TeamMembership.ID) throws(StorageError)
     -> [MemberMachine: Int64]
   {
     try readingTeam(or: [:]) { db in try TeamLedger.machinesSeen(in: team, db) }
@@ -55,12 +55,12 @@ extension StandupsDatabase {
   /// server has forgotten changes this machine applied (it was restored from an older backup):
   /// the next pull applies only what is new here, and ``resendTeamStandups(in:)`` then sends again
   /// the standups `lost`, whose last change the server no longer has. Nothing here is deleted.
-  public func rewindTeam(
-    _ team: TeamMembership.ID, to prunedThrough: Int64, resending lost: [Standup.ID]
+  public func startTeamAgain(
+    _ team: TeamMembership.ID, after prunedThrough: Int64, resending lost: [Standup.ID]
   ) throws(StorageError) {
     let queue = try writableQueue()
     try commit(queue) { db in
-      try TeamLedger.rewind(team, to: prunedThrough, resending: lost, db)
+      try TeamLedger.startAgain(team, after: prunedThrough, resending: lost, db)
     }
   }
 
@@ -72,8 +72,8 @@ extension StandupsDatabase {
     try readingTeam(or: [:]) { db in try TeamLedger.lastChanges(in: team, db) }
   }
 
-  /// After ``rewindTeam(_:to:resending:)`` and a whole pull, keeps the standups it named for the
-  /// team again, whole, as they are now; returns how many.
+  /// After ``startTeamAgain(_:after:resending:)`` and a whole pull, keeps the standups it named for
+  /// the team again, whole, as they are now; returns how many.
   public func resendTeamStandups(in team: TeamMembership.ID) throws(StorageError) -> Int {
     let queue = try writableQueue()
     return try commit(queue) { db in try TeamLedger.resend(team, db) }

@@ -35,7 +35,7 @@ extension TeamLedger {
     var seen = try machinesSeen(in: team, db)
     var seenNow: [MemberMachine: Int64] = [:]
     for change in pulled {
-      // NB: A pull made again from the start (the server forgot changes: `rewind`) meets
+      // NB: A pull made again from the start (the server forgot changes: `startAgain`) meets
       // changes applied here already; each machine's come in the order it numbered them.
       let from = MemberMachine(madeBy: change.madeBy, machine: change.machine)
       guard change.machineSequence > seen[from, default: 0] else { continue }

@@ -39,9 +39,9 @@ extension TeamLedger {
   ///
   /// A resend still owed (`resharePending`, from a recovery whose round ended before it sent) stays
   /// owed: the engine sends again only while the flag is set. Guarded by
-  /// `TeamLedgerTests.aRewindKeepsAResendStillOwed`.
-  static func rewind(
-    _ team: TeamMembership.ID, to prunedThrough: Int64, resending lost: [Standup.ID],
+  /// `TeamLedgerTests.startingAgainKeepsAResendStillOwed`.
+  static func startAgain(
+    _ team: TeamMembership.ID, after prunedThrough: Int64, resending lost: [Standup.ID],
     _ db: Database
   ) throws {
     try db.execute(
@@ -75,10 +75,10 @@ extension TeamLedger {
     return last
   }
 
-  /// After ``rewind(_:to:resending:_:)`` and a pull of the server's whole order, keeps the standups
-  /// it named for the team again, whole, as they are now: added where the server lacks them,
-  /// and given this machine's values where it has them (``/Models/StandupEdit/init(restating:)``,
-  /// which removes nothing). Returns how many.
+  /// After ``startAgain(_:after:resending:_:)`` and a pull of the server's whole order, keeps the
+  /// standups it named for the team again, whole, as they are now: added where the server lacks
+  /// them, and given this machine's values where it has them
+  /// (``/Models/StandupEdit/init(restating:)``, which removes nothing). Returns how many.
   static func resend(_ team: TeamMembership.ID, _ db: Database) throws -> Int {
     let shared = try sharedIDs(in: team, db)
     let ids = try String.fetchAll(db, sql: "SELECT standupId FROM teamStandupToResend")

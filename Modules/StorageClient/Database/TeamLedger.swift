@@ -39,10 +39,11 @@ import Tagged
 ///   place, and this machine's is kept apart as a personal copy, told in the pull's
 ///   ``TeamPullReport``.
 /// - **The recoveries start again, keeping what is here.** A machine starts from the team's
-///   compacted state (``StandupsDatabase/startFromCompactedTeamState(_:in:as:keeping:)``), or pulls
-///   the whole order again after a restore
-///   (``StandupsDatabase/rewindTeam(_:to:resending:)``, ``StandupsDatabase/resendTeamStandups(in:)``),
-///   and neither deletes anything that was not the team's to delete.
+///   compacted state (``StandupsDatabase/startFromCompactedTeamState(_:in:as:keeping:)``), or
+///   pulls the whole order again after a restore
+///   (``StandupsDatabase/startTeamAgain(_:after:resending:)``,
+///   ``StandupsDatabase/resendTeamStandups(in:)``), and neither deletes anything that was not the
+///   team's to delete.
 ///
 /// The engine reaches the ledger only through those methods of ``StandupsDatabase``, each one
 /// transaction; the ledger's own functions take the transaction's database, and are internal.

@@ -298,7 +298,7 @@ public enum TeamHistory {
     let state = CompactedTeamState(
       through: newest,
       standups: Array(try await database.readStandups()),
-      machinesSeen: try await database.teamChangesSeen(in: folding))
+      machinesSeen: try await database.teamMachinesSeen(in: folding))
     return (state, leftOut)
   }
 

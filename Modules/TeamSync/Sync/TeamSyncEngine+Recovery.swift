@@ -13,8 +13,9 @@ extension TeamSyncEngine {
   /// Brings this machine onto the team's `order` when the server changed under it, before the
   /// pull.
   ///
-  /// - When the server has forgotten changes this machine applied (``serverForgot(place:order:on:)``),
-  ///   the machine starts again from the server's first change (``startAgain(at:order:as:on:into:)``).
+  /// - When the server has forgotten changes this machine applied
+  ///   (``serverForgot(place:order:on:)``), the machine starts again from the server's first
+  ///   change (``startAgain(at:order:as:on:into:)``).
   /// - When the owner pruned its place from the history, or it has never pulled from a team
   ///   whose history was compacted, it starts from the compacted state rather than from each
   ///   change (`StorageClient.TeamLedger.startFrom`).
@@ -65,7 +66,7 @@ extension TeamSyncEngine {
     guard place > 0 else { return false }
     // NB: A database an earlier release pulled into has seen no machine yet; it learns them as
     // it pulls.
-    let seen = try await database.teamChangesSeen(in: membership.id)
+    let seen = try await database.teamMachinesSeen(in: membership.id)
     guard place > order.prunedThrough else {
       let known = try await TeamServer.newestChanges(
         of: Array(seen.keys), team: membership.team, on: connection, logger: logger)

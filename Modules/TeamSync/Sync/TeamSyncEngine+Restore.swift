@@ -26,7 +26,7 @@ extension TeamSyncEngine {
       let state = try await TeamServer.compactedState(
         team: membership.team, on: connection, logger: logger)
     {
-      let seen = try await database.teamChangesSeen(in: membership.id)
+      let seen = try await database.teamMachinesSeen(in: membership.id)
       let unseen = state.machinesSeen.contains { machine, folded in
         seen[machine, default: 0] < folded
       }
@@ -37,8 +37,8 @@ extension TeamSyncEngine {
         return
       }
     }
-    try await database.rewindTeam(
-      membership.id, to: order.prunedThrough,
+    try await database.startTeamAgain(
+      membership.id, after: order.prunedThrough,
       resending: try await standupsTheServerLost(on: connection))
   }
 

@@ -120,7 +120,7 @@ struct TeamLedgerTeamsTests: LedgerTesting {
     #expect(membership.team == "platform" && membership.lastSequence == 7)
     #expect(try await database.sharedStandupIDs(in: membership.id) == [Standup.mock.id])
     #expect(
-      try await database.teamChangesSeen(in: membership.id)
+      try await database.teamMachinesSeen(in: membership.id)
         == [MemberMachine(madeBy: "bob", machine: other): 4])
     #expect(
       try await database.waitingTeamChanges(in: membership.id, limit: 10).map(\.machineSequence)

@@ -159,7 +159,7 @@ struct TeamLedgerTests: LedgerTesting {
 
     // NB: The server was restored to before change 3, and carol's machine made a change since.
     let team = try #require(try await database.teamMembership()).id
-    try await database.rewindTeam(team, to: 0, resending: [Standup.mock.id])
+    try await database.startTeamAgain(team, after: 0, resending: [Standup.mock.id])
     #expect(try await database.teamMembership()?.lastSequence == 0)
     // NB: The theme was pushed; the server lost it too, so it is pushed again.
     let pushed = try #require(try await database.newestPushedTeamChange(in: team))
@@ -261,13 +261,13 @@ struct TeamLedgerTests: LedgerTesting {
 
   /// A restore whose round ended before it sent again what the server lost, then a second
   /// restore that finds nothing lost of its own: the first resend is still owed, and made.
-  @Test func aRewindKeepsAResendStillOwed() async throws {
+  @Test func startingAgainKeepsAResendStillOwed() async throws {
     let (database, _) = try await joined(holding: [.mock])
     try await database.share([Standup.mock.id])
     let team = try #require(try await database.teamMembership()).id
 
-    try await database.rewindTeam(team, to: 0, resending: [Standup.mock.id])
-    try await database.rewindTeam(team, to: 0, resending: [])
+    try await database.startTeamAgain(team, after: 0, resending: [Standup.mock.id])
+    try await database.startTeamAgain(team, after: 0, resending: [])
     #expect(try await database.teamMembership()?.resharePending == true)
     try await database.teamChangesPushed(through: .max)
     #expect(try await database.resendTeamStandups(in: team) == 1)
