@@ -16,8 +16,16 @@ struct SpawnTests {
     // close-on-exec, so every child started while they are open would inherit them.
     var watched: [Int32] = [0, 0]
     var input: [Int32] = [0, 0]
-    try #require(pipe(&watched) == 0 && pipe(&input) == 0)
-    defer { close(watched[0]) }
+    var open: Set<Int32> = []
+    defer { for descriptor in open { close(descriptor) } }
+    try #require(pipe(&watched) == 0)
+    open.formUnion(watched)
+    try #require(pipe(&input) == 0)
+    open.formUnion(input)
+    func closeNow(_ descriptor: Int32) {
+      close(descriptor)
+      open.remove(descriptor)
+    }
 
     let pid = try spawn(["/bin/sh", "-c", "read line"]) { actions in
       posix_spawn_file_actions_adddup2(&actions, input[0], 0)
@@ -27,10 +35,9 @@ struct SpawnTests {
       kill(pid, SIGKILL)
       var status: Int32 = 0
       waitpid(pid, &status, 0)
-      close(input[1])
     }
-    close(input[0])
-    close(watched[1])
+    closeNow(input[0])
+    closeNow(watched[1])
 
     // NB: Waits for the end rather than looks once: a program that another test starts at this
     // moment holds a copy of every descriptor from its fork until its spawn closes them.
