@@ -1,16 +1,52 @@
 import Foundation
 import PostgresNIO
+import StorageClient
 import Synchronization
 
 // A flood of the team's channel: a member can announce as often as they like, and each
-// announcement costs a listening machine its decoding. The engine counts them
+// announcement costs a listening machine its decoding. The engine counts them as it hears them
 // (`AnnouncementRate`), and after a flood looks at the server twice a second for a while instead
-// of listening (`run(onStatus:onPulled:)`, TeamSyncEngine+Listening.swift); the connection the
-// flood came on, which the other teams there share, is ended at once (`endForAFlood`). Guarded by
+// of listening; the connection the flood came on, which the other teams there share, is ended at
+// once (`endForAFlood`). Guarded by
 // `StatusTests.aFloodOfAnnouncementsIsLeftUnheardAndChangesStillArrive` and
 // `Sync.UnderAttack/announcementFlood`.
 
 extension TeamSyncEngine {
+  /// Calls `wake` at each of the team's `announcements`, until they come faster than a team's
+  /// commits ever make them (``AnnouncementRate``): then the engine stops listening for a while
+  /// (``flooded()``) and the connection ends. Throws when the connection ends first.
+  nonisolated func hear(
+    _ announcements: PostgresNotificationSequence, on server: ServerLink.Open,
+    wake: @Sendable () -> Void
+  ) async throws {
+    var heard = AnnouncementRate()
+    for try await _ in announcements {
+      guard heard.takes(ContinuousClock.now) else {
+        await flooded()
+        // NB: Ended at once, not by UNLISTEN: the server sends announcements until it reads
+        // that, and each one costs this machine its decoding. The other teams on the connection
+        // connect again at once.
+        await server.endForAFlood()
+        return
+      }
+      wake()
+    }
+    throw SyncProblem.unreachable(server: "", reason: "the connection ended")
+  }
+
+  /// Syncs as ``keepSyncing(on:channel:heartbeat:onStatus:onPulled:announced:)`` does, without
+  /// listening, until `quietUntil`: after a flood, the engine looks twice a second instead.
+  func keepSyncingUnheard(
+    on server: ServerLink.Open, channel: String, until quietUntil: ContinuousClock.Instant,
+    onStatus: @escaping @Sendable (TeamSyncStatus) -> Void,
+    onPulled: @escaping @Sendable (TeamPullReport) -> Void
+  ) async throws {
+    try await keepSyncing(
+      on: server, channel: channel, heartbeat: Self.floodedHeartbeat, onStatus: onStatus,
+      onPulled: onPulled
+    ) { _ in try await Task.sleep(until: quietUntil) }
+  }
+
   /// How often the engine asks the server whether anything is new while it does not listen,
   /// after a flood of announcements.
   static let floodedHeartbeat = Duration.milliseconds(500)

@@ -50,11 +50,9 @@ extension TeamSyncEngine {
               logger: self.logger)
           }
           if let quietUntil = await self.quietUntil, ContinuousClock.now < quietUntil {
-            // NB: The team's channel was flooded: look twice a second instead, for a while.
-            try await self.keepSyncing(
-              on: server, channel: channel, heartbeat: Self.floodedHeartbeat,
-              onStatus: onStatus, onPulled: onPulled
-            ) { _ in try await Task.sleep(until: quietUntil) }
+            try await self.keepSyncingUnheard(
+              on: server, channel: channel, until: quietUntil, onStatus: onStatus,
+              onPulled: onPulled)
             return
           }
           try await server.connection.listen(on: channel) { announcements in
@@ -62,19 +60,7 @@ extension TeamSyncEngine {
               on: server, channel: channel, heartbeat: Self.heartbeat,
               onStatus: onStatus, onPulled: onPulled
             ) { wake in
-              var heard = AnnouncementRate()
-              for try await _ in announcements {
-                guard heard.takes(ContinuousClock.now) else {
-                  await self.flooded()
-                  // NB: Ended at once, not by UNLISTEN: the server sends announcements until it
-                  // reads that, and each one costs this machine its decoding. The other teams
-                  // on the connection connect again at once.
-                  await server.endForAFlood()
-                  return
-                }
-                wake()
-              }
-              throw SyncProblem.unreachable(server: "", reason: "the connection ended")
+              try await self.hear(announcements, on: server, wake: wake)
             }
           }
         }
