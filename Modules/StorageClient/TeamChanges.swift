@@ -58,8 +58,9 @@ public struct TeamPullReport: Equatable, Sendable {
   /// user is asked (``TeamDeletionQuestion``).
   public var deletedWhileChangedHere: [Standup.ID] = []
 
-  /// How many shared standups this machine sent again, whole, because the server had lost their
-  /// last change (it was restored from an older backup); 0 when it had lost none.
+  /// How many shared standups this machine sent again, whole: because the server had lost their
+  /// last change (it was restored from an older backup), or because this machine kept them while
+  /// starting from the team's compacted state; 0 when it sent none.
   public var resent = 0
 
   /// The number the team's compacted state was made through, when this machine started from it

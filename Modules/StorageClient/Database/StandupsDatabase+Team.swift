@@ -1,7 +1,7 @@
 import GRDB
 public import Tagged
 
-// A team's server: what the sync engine's ordinary round asks of this machine's database (see
+// The sync engine's doors into this machine's database: what its ordinary round asks (see
 // `TeamLedger`); what its recoveries ask is StandupsDatabase+TeamRecovery.swift's. Each call is
 // one transaction.
 
@@ -38,8 +38,9 @@ extension StandupsDatabase {
 
   /// Applies changes in the server's order, up to and including number `sequence` (the machine's
   /// place once they are applied), then this machine's waiting changes again, in one transaction
-  /// (``TeamLedger``, the merge). The app shows them as it shows another instance's commits. `role` is the role this machine connects as: its own
-  /// changes are those of this machine's ID that `role` made.
+  /// (``TeamLedger``, the merge). The app shows them as it shows another instance's commits.
+  /// `role` is the role this machine connects as: its own changes are those of this machine's ID
+  /// that `role` made.
   public func applyPulledTeamChanges(
     _ pulled: [PulledTeamChange],
     in team: TeamMembership.ID,

@@ -72,8 +72,8 @@ extension StandupsDatabase {
     try readingTeam(or: [:]) { db in try TeamLedger.lastChanges(in: team, db) }
   }
 
-  /// After ``startTeamAgain(_:after:resending:)`` and a whole pull, keeps the standups it named for
-  /// the team again, whole, as they are now; returns how many.
+  /// After ``startTeamAgain(_:after:resending:)`` and a whole pull, sends again the standups it
+  /// named, whole, as they are now: each goes into the outbox as a change; returns how many.
   public func resendTeamStandups(in team: TeamMembership.ID) throws(StorageError) -> Int {
     let queue = try writableQueue()
     return try commit(queue) { db in try TeamLedger.resend(team, db) }

@@ -75,8 +75,8 @@ extension TeamLedger {
     return last
   }
 
-  /// After ``startAgain(_:after:resending:_:)`` and a pull of the server's whole order, keeps the
-  /// standups it named for the team again, whole, as they are now: added where the server lacks
+  /// After ``startAgain(_:after:resending:_:)`` and a pull of the server's whole order, puts the
+  /// standups it named in the outbox again, whole, as they are now: added where the server lacks
   /// them, and given this machine's values where it has them
   /// (``/Models/StandupEdit/init(restating:)``, which removes nothing). Returns how many.
   static func resend(_ team: TeamMembership.ID, _ db: Database) throws -> Int {

@@ -24,6 +24,8 @@ enum TeamServer {
     for value in try usable.decode(Bool?.self) { mayUse = value }
     guard let mayUse else { throw SyncProblem.schema(.missingSchema) }
     guard mayUse else { throw SyncProblem.notAMember(role: role, team: team) }
+    // NB: The version first, in statements of its own: the membership's statement reads columns
+    // an older schema lacks (`MixedReleaseTests`), where it would fail without saying why.
     do {
       try await TeamSchema.requireSyncable(on: connection, logger: logger)
     } catch let error as TeamSchemaError {

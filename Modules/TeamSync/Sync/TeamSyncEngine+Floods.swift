@@ -16,7 +16,7 @@ extension TeamSyncEngine {
   /// commits ever make them (``AnnouncementRate``): then the engine stops listening for a while
   /// (``flooded()``) and the connection ends. Throws when the connection ends first.
   nonisolated func hear(
-    _ announcements: PostgresNotificationSequence, on server: ServerLink.Open,
+    _ announcements: PostgresNotificationSequence, on open: ServerLink.Open,
     wake: @Sendable () -> Void
   ) async throws {
     var heard = AnnouncementRate()
@@ -26,7 +26,7 @@ extension TeamSyncEngine {
         // NB: Ended at once, not by UNLISTEN: the server sends announcements until it reads
         // that, and each one costs this machine its decoding. The other teams on the connection
         // connect again at once.
-        await server.endForAFlood()
+        await open.endForAFlood()
         return
       }
       wake()
@@ -37,12 +37,12 @@ extension TeamSyncEngine {
   /// Syncs as ``keepSyncing(on:channel:heartbeat:onStatus:onPulled:announced:)`` does, without
   /// listening, until `quietUntil`: after a flood, the engine looks twice a second instead.
   func keepSyncingUnheard(
-    on server: ServerLink.Open, channel: String, until quietUntil: ContinuousClock.Instant,
+    on open: ServerLink.Open, channel: String, until quietUntil: ContinuousClock.Instant,
     onStatus: @escaping @Sendable (TeamSyncStatus) -> Void,
     onPulled: @escaping @Sendable (TeamPullReport) -> Void
   ) async throws {
     try await keepSyncing(
-      on: server, channel: channel, heartbeat: Self.floodedHeartbeat, onStatus: onStatus,
+      on: open, channel: channel, heartbeat: Self.floodedHeartbeat, onStatus: onStatus,
       onPulled: onPulled
     ) { _ in try await Task.sleep(until: quietUntil) }
   }

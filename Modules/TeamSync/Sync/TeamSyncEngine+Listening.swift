@@ -40,27 +40,27 @@ extension TeamSyncEngine {
     while !Task.isCancelled {
       isEndingForAFlood = false
       // NB: Set by this connection's body; a connection that failed before it ran was no flood's.
-      server = nil
+      openConnection = nil
       do {
-        try await withServer { server in
-          await self.connecting(on: server)
-          let channel = try await server.inTurn {
+        try await withOpenConnection { open in
+          await self.connecting(on: open)
+          let channel = try await open.inTurn {
             try await TeamServer.checkAccess(
-              team: self.membership.team, role: server.role, on: server.connection,
+              team: self.membership.team, role: open.role, on: open.connection,
               logger: self.logger)
           }
           if let quietUntil = await self.quietUntil, ContinuousClock.now < quietUntil {
             try await self.keepSyncingUnheard(
-              on: server, channel: channel, until: quietUntil, onStatus: onStatus,
+              on: open, channel: channel, until: quietUntil, onStatus: onStatus,
               onPulled: onPulled)
             return
           }
-          try await server.connection.listen(on: channel) { announcements in
+          try await open.connection.listen(on: channel) { announcements in
             try await self.keepSyncing(
-              on: server, channel: channel, heartbeat: Self.heartbeat,
+              on: open, channel: channel, heartbeat: Self.heartbeat,
               onStatus: onStatus, onPulled: onPulled
             ) { wake in
-              try await self.hear(announcements, on: server, wake: wake)
+              try await self.hear(announcements, on: open, wake: wake)
             }
           }
         }
@@ -91,8 +91,8 @@ extension TeamSyncEngine {
   }
 
   /// Notes the connection this run of the engine is on, shared or not.
-  func connecting(on server: ServerLink.Open) {
-    self.server = server
+  func connecting(on open: ServerLink.Open) {
+    openConnection = open
   }
 
   /// Makes a round now, then looks again at each announcement, each change of this machine's,
@@ -106,7 +106,7 @@ extension TeamSyncEngine {
   /// `announced` calls its argument at each announcement, and returns when the engine should
   /// connect again (a flood, or the end of a quiet spell).
   func keepSyncing(
-    on server: ServerLink.Open,
+    on open: ServerLink.Open,
     channel: String,
     heartbeat: Duration,
     onStatus: @escaping @Sendable (TeamSyncStatus) -> Void,
@@ -114,6 +114,8 @@ extension TeamSyncEngine {
     announced: @escaping @Sendable (@escaping @Sendable () -> Void) async throws -> Void
   ) async throws {
     let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    let (gapsMet, gapMet) = AsyncStream.makeStream(
+      of: Void.self, bufferingPolicy: .bufferingNewest(1))
     wake.yield()
     let database = self.database
     let team = membership.id
@@ -136,30 +138,32 @@ extension TeamSyncEngine {
         }
       }
       group.addTask {
+        // NB: A pull stopped at a missing number looks again once the team may have passed it.
+        for await _ in gapsMet {
+          try await Task.sleep(for: Self.gapGrace)
+          wake.yield()
+        }
+      }
+      group.addTask {
         var isFirst = true
         for await _ in wakes {
           let started = ContinuousClock.now
           // NB: In turn with the other teams on the connection: a round's statements and the
           // look before it run together.
-          let (look, round) = try await server.inTurn { [isFirst] () -> (Look, Round?) in
-            let look =
-              isFirst ? .round : try await self.look(on: server.connection, channel: channel)
-            guard look == .round else { return (look, nil) }
-            return (look, try await self.round(on: server.connection, role: server.role))
+          let (found, made) = try await open.inTurn { [isFirst] () -> (Look, Round?) in
+            let found =
+              isFirst ? .round : try await self.look(on: open.connection, channel: channel)
+            guard found == .round else { return (found, nil) }
+            return (found, try await self.round(on: open.connection, role: open.role))
           }
           isFirst = false
-          if look == .newChannel { return }
-          if let round {
+          if found == .newChannel { return }
+          if let made {
             await self.connected()
             let applied = await self.takeUnreported()
             if !applied.isEmpty { onPulled(applied) }
             await self.tell(.online(waiting: try await self.waitingCount()), to: onStatus)
-            if round.gap != nil {
-              Task {
-                try await Task.sleep(for: Self.gapGrace)
-                wake.yield()
-              }
-            }
+            if made.gap != nil { gapMet.yield() }
           }
           try await Task.sleep(until: started + Self.lookFloor)
         }

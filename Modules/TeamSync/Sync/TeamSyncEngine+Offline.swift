@@ -10,7 +10,7 @@ extension TeamSyncEngine {
     after error: SyncProblem, onStatus: @escaping @Sendable (TeamSyncStatus) -> Void
   ) async -> Bool {
     guard !Task.isCancelled else { return false }
-    if isEndingForAFlood || server?.wasEndedForAFlood == true { return true }
+    if isEndingForAFlood || openConnection?.wasEndedForAFlood == true { return true }
     let problem = await leavingIfRemoved(error)
     // NB: Read after the leave, and after any count the watcher told meanwhile: a count read
     // before could be older than the one on the line.

@@ -12,17 +12,17 @@ extension TeamSyncEngine {
   /// - Throws: ``SyncProblem``.
   public func syncOnce() async throws(SyncProblem) -> Round {
     do {
-      return try await withServer { server in
-        var round = try await server.inTurn {
+      return try await withOpenConnection { open in
+        var round = try await open.inTurn {
           try await TeamServer.checkAccess(
-            team: self.membership.team, role: server.role, on: server.connection,
+            team: self.membership.team, role: open.role, on: open.connection,
             logger: self.logger)
-          return try await self.round(on: server.connection, role: server.role)
+          return try await self.round(on: open.connection, role: open.role)
         }
         for _ in 1...3 where round.gap != nil {
           try await Task.sleep(for: Self.gapGrace)
-          let again = try await server.inTurn {
-            try await self.round(on: server.connection, role: server.role)
+          let again = try await open.inTurn {
+            try await self.round(on: open.connection, role: open.role)
           }
           round.pushed += again.pushed
           round.pulled += again.pulled
@@ -45,10 +45,10 @@ extension TeamSyncEngine {
   public func checkAccess() async throws(SyncProblem) {
     let team = membership.team
     let logger = self.logger
-    _ = try await withServer { server in
-      try await server.inTurn {
+    _ = try await withOpenConnection { open in
+      try await open.inTurn {
         try await TeamServer.checkAccess(
-          team: team, role: server.description.user, on: server.connection, logger: logger)
+          team: team, role: open.description.user, on: open.connection, logger: logger)
       }
     }
   }

@@ -225,7 +225,7 @@ public actor TeamSyncEngine {
   var isEndingForAFlood = false
 
   /// The connection this run of the engine is on, which another team's flood may end.
-  var server: ServerLink.Open?
+  var openConnection: ServerLink.Open?
 
   /// The copies of this machine's own standups this engine's rounds kept apart (as
   /// ``TeamPullReport/keptApart`` tells them), for ``leaveAfterAFailedJoin()``. A copy is made
@@ -305,7 +305,7 @@ public actor TeamSyncEngine {
 
   /// Runs `body` on the connection to the team's server (``ServerLink``), which it may share
   /// with other teams' engines; every failure comes out as a ``SyncProblem``.
-  nonisolated func withServer<Result: Sendable>(
+  nonisolated func withOpenConnection<Result: Sendable>(
     _ body: @escaping @Sendable (ServerLink.Open) async throws -> Result
   ) async throws(SyncProblem) -> Result {
     try await link.withConnection(body)
