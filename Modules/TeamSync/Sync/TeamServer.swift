@@ -196,16 +196,16 @@ enum TeamServer {
     return order
   }
 
-  /// Tells the server how far this machine has pulled the team's order, so that a prune keeps
-  /// every change it still needs.
-  static func reportPulled(
-    through sequence: Int64, machine: UUID, team: String, on connection: PostgresConnection,
+  /// Tells the server this machine's place, how far it has pulled the team's order (the
+  /// `machines` table's `pulled_through`), so that a prune keeps every change it still needs.
+  static func reportPlace(
+    _ place: Int64, machine: UUID, team: String, on connection: PostgresConnection,
     logger: Logger
   ) async throws {
     try await connection.query(
       """
       INSERT INTO standups_team.machines (team, machine, pulled_through)
-      VALUES (\(team), \(machine), \(sequence))
+      VALUES (\(team), \(machine), \(place))
       ON CONFLICT (team, made_by, machine) DO UPDATE SET pulled_through = EXCLUDED.pulled_through
       """, logger: logger)
   }

@@ -104,7 +104,9 @@ extension TeamSyncEngine {
   /// many there are, so that no flood of them makes an idle app busy.
   ///
   /// `announced` calls its argument at each announcement, and returns when the engine should
-  /// connect again (a flood, or the end of a quiet spell).
+  /// connect again (a flood, or the end of a quiet spell). Syncing ends when the first of its
+  /// tasks does: it returns when `announced` does or a look finds the team's channel moved, and
+  /// throws what any of them throws (a failed statement, here or on the server).
   func keepSyncing(
     on open: ServerLink.Open,
     channel: String,
@@ -191,8 +193,9 @@ extension TeamSyncEngine {
   }
 
   /// Whether a round has anything to do: a change waits here, a pull waits at a missing number,
-  /// or the team's newest change is not the last one applied here (or the role can no longer
-  /// see the team, which the round says). One statement when nothing waits here.
+  /// a recovery owes a resend (the membership's `resharePending`), or the team's newest change
+  /// is not the last one applied here (or the role can no longer see the team, which the round
+  /// says). One statement when nothing waits here.
   func look(on connection: PostgresConnection, channel: String) async throws -> Look {
     // NB: A team left here makes a round, which ends the engine (`membershipNow()`).
     guard let here = try await database.teamMembership(membership.id) else { return .round }

@@ -197,14 +197,13 @@ public actor TeamSyncEngine {
     return here
   }
 
-  /// Tells the server how far this machine has pulled (`pulled`, its place), when that moved in
-  /// this run of the engine: a prune keeps every change a machine still needs.
-  private func reportPlace(_ pulled: Int64, on connection: PostgresConnection) async throws {
-    guard pulled != reportedPlace else { return }
-    try await TeamServer.reportPulled(
-      through: pulled, machine: membership.machine, team: membership.team, on: connection,
-      logger: logger)
-    reportedPlace = pulled
+  /// Tells the server this machine's `place`, when it moved in this run of the engine: a prune
+  /// keeps every change a machine still needs.
+  private func reportPlace(_ place: Int64, on connection: PostgresConnection) async throws {
+    guard place != reportedPlace else { return }
+    try await TeamServer.reportPlace(
+      place, machine: membership.machine, team: membership.team, on: connection, logger: logger)
+    reportedPlace = place
   }
 
   /// Failed connections since the last that worked: the wait before the next grows with them.
