@@ -120,7 +120,8 @@ public struct StandupEdit: Equatable, Sendable {
   ///
   /// ```swift
   /// let edit = StandupEdit(restating: standup)
-  /// edit.applied(to: olderCopy)  // standup's fields, attendees and meetings, and olderCopy's others
+  /// // standup's fields, attendees and meetings, and olderCopy's others:
+  /// edit.applied(to: olderCopy)
   /// ```
   public init(restating standup: Standup) {
     self.init(
@@ -167,7 +168,8 @@ public struct StandupEdit: Equatable, Sendable {
   ///
   /// ```swift
   /// // A form opened on "Design"; another instance saved "Design review"; this form saves "Sync".
-  /// edit.valuesReplaced(in: now)  // [Replacement(replaced: .title("Design review"), by: .title("Sync"))]
+  /// edit.valuesReplaced(in: now)
+  /// // [Replacement(replaced: .title("Design review"), by: .title("Sync"))]
   /// ```
   public func valuesReplaced(in now: Standup) -> [Replacement] {
     var replaced: [Replacement] = []

@@ -100,7 +100,8 @@ public struct StandupForm: Reducer {
     /// form is saved, it keeps whatever changed elsewhere while the form was open.
     ///
     /// ```swift
-    /// let saved = form.edit.applied(to: current)  // the new title, and an attendee added elsewhere
+    /// // The new title, and an attendee added elsewhere:
+    /// let saved = form.edit.applied(to: current)
     /// ```
     public var edit: StandupEdit {
       var result = validatedStandup

@@ -16,9 +16,10 @@ extension Effect {
     mappingActions(transform, wrappingEachRun: nil)
   }
 
-  /// Transforms every action, and runs the work of every ``run(priority:operation:catch:fileID:filePath:line:column:)``
-  /// inside `wrapRun`, when given, which receives the new effect's ``Send``: how a navigation
-  /// operator installs a child's dismissal (``lifted(from:embed:dismiss:)``).
+  /// Transforms every action, and runs the work of every
+  /// ``run(priority:operation:catch:fileID:filePath:line:column:)`` inside `wrapRun`, when given,
+  /// which receives the new effect's ``Send``: how a navigation operator installs a child's
+  /// dismissal (``lifted(from:embed:dismiss:)``).
   ///
   /// Without `wrapRun` the mapped work calls the original directly: each wrapper is one more
   /// asynchronous frame in the work's task at every level of parents.

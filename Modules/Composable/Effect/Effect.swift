@@ -3,10 +3,10 @@ public import Dependencies
 /// Work a reducer asks the store to do after it has updated state: send more actions, run
 /// asynchronous code, or cancel earlier work.
 ///
-/// An effect is a description, not running work. The store that receives it from a reducer
-/// starts it, tracks it, and cancels it when asked to (see ``cancellable(id:cancelInFlight:)``)
-/// or when the feature that owns it leaves the screen. Effects compose with ``merge(_:)-(Effect<Action>...)``,
-/// ``concatenate(_:)-(Effect<Action>...)`` and ``map(_:)``.
+/// An effect is a description, not running work. The store that receives it from a reducer starts
+/// it, tracks it, and cancels it when asked to (see ``cancellable(id:cancelInFlight:)``) or when
+/// the feature that owns it leaves the screen. Effects compose with
+/// ``merge(_:)-(Effect<Action>...)``, ``concatenate(_:)-(Effect<Action>...)`` and ``map(_:)``.
 ///
 /// ```swift
 /// case .refreshButtonTapped:
@@ -173,7 +173,8 @@ extension Effect {
     }
   }
 
-  /// The asynchronous work of ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)``.
+  /// The asynchronous work of
+  /// ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)``.
   @usableFromInline
   package final class RunBox: EffectBox, @unchecked Sendable {
     /// The priority the work's task starts at; `nil` inherits the starting context's.

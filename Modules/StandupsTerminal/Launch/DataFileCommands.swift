@@ -7,9 +7,9 @@ public import StorageClient
 /// earlier releases, `StandupsFile`), out of the database and into it.
 ///
 /// Export only reads: nothing in the database changes, not even a meeting a crash interrupted.
-/// Import merges, in one transaction, and never removes anything (``StandupsDatabase/importStandups(_:from:)``):
-/// a recovery file, an old data file or a hand-edited export can be brought in any number of
-/// times.
+/// Import merges, in one transaction, and never removes anything
+/// (``StandupsDatabase/importStandups(_:from:)``): a recovery file, an old data file or a
+/// hand-edited export can be brought in any number of times.
 ///
 /// ```swift
 /// let json = try await DataFileCommands.export(from: database)

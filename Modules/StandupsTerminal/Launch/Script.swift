@@ -17,11 +17,10 @@ public import TerminalUI
 /// `left`, `right`, `home`, `end`, `pageup`, `pagedown`, `space`), `ctrl-` and a letter, or a
 /// single character (`q`, `?`, `D`). `type "…"` types text (`\"` and `\\` inside the quotes),
 /// letting the app settle after each key; `burst "…"` types it as fast typing arrives, every key
-/// before the app settles.
-/// `wait` takes `ms`, `s`, `m` or `h` (`wait 1m30s`). `screen` prints the frame, at 80×24
-/// unless given a size (`screen 40x12`). A `#` that starts a word, outside the quotes of
-/// `type` or `burst`, starts a comment to the end of the line (`enter  # save`, `type "Retro #1"`); blank
-/// lines and comments are skipped.
+/// before the app settles. `wait` takes `ms`, `s`, `m` or `h` (`wait 1m30s`). `screen` prints the
+/// frame, at 80×24 unless given a size (`screen 40x12`). A `#` that starts a word, outside the
+/// quotes of `type` or `burst`, starts a comment to the end of the line (`enter  # save`,
+/// `type "Retro #1"`); blank lines and comments are skipped.
 public struct Script: Equatable, Sendable {
   /// The commands, each with its line number.
   public var commands: [Line]

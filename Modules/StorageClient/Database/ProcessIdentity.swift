@@ -45,8 +45,8 @@ enum ProcessIdentity {
       let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
       let afterName = stat.range(of: ")", options: .backwards)
     else { return nil }
-    // NB: Fields count from the state after the name (which may hold spaces): the start time is
-    // the 20th. A zombie (Z) or dead (X) process runs no more (`aProcessThatExitedButIsNotReaped…`).
+    // NB: Fields count from the state after the name (which may hold spaces): the start time is the
+    // 20th. A zombie (Z) or dead (X) process runs no more (`aProcessThatExitedButIsNotReaped…`).
     let fields = stat[afterName.upperBound...].split(separator: " ")
     guard fields.count > 19, fields[0] != "Z", fields[0] != "X" else { return nil }
     let bootID = boot.trimmingCharacters(in: .whitespacesAndNewlines)

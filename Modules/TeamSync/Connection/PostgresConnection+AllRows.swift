@@ -14,7 +14,8 @@ extension PostgresConnection {
   /// terminates the server's session in the middle of a large result.
   ///
   /// ```swift
-  /// let rows = try await connection.allRows("SELECT name FROM standups_team.teams", logger: logger)
+  /// let rows = try await connection.allRows(
+  ///   "SELECT name FROM standups_team.teams", logger: logger)
   /// let names = try rows.decode(String.self)
   /// ```
   func allRows(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {

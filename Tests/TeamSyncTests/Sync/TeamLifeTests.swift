@@ -10,14 +10,13 @@ import Testing
 @testable import TeamSync
 
 /// A team's life, at random: three members' machines edit every field of two shared standups
-/// (title, length, theme, an attendee's name, the attendees' order, an attendee removed or
-/// added), put back values they were told of, record meetings, delete standups, answer the
-/// question a deletion asks (keep it or let it go),
-/// sync now and then and go without syncing for a while, leave the team and join it again; the
-/// schema's owner prunes the history, removes members and lets them back in. A fourth role,
-/// dave, is in another team on the same server, and alice's machine is in it too, editing its
-/// standup beside the team's, leaving it and joining it again. At the quiet point after every run, the sync's rules hold
-/// (TeamSync's article states them):
+/// (title, length, theme, an attendee's name, the attendees' order, an attendee removed or added),
+/// put back values they were told of, record meetings, delete standups, answer the question a
+/// deletion asks (keep it or let it go), sync now and then and go without syncing for a while,
+/// leave the team and join it again; the schema's owner prunes the history, removes members and
+/// lets them back in. A fourth role, dave, is in another team on the same server, and alice's
+/// machine is in it too, editing its standup beside the team's, leaving it and joining it again. At
+/// the quiet point after every run, the sync's rules hold (TeamSync's article states them):
 ///
 /// - every machine holds the server's order applied, whatever its user answered;
 /// - no meeting recorded is lost, but with a standup the team let go: it is the team's, or, when

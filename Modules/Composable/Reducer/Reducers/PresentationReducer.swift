@@ -11,14 +11,14 @@ extension Reducer {
   /// last time, then the state is cleared.
   ///
   /// The presented feature's effects belong to the presentation: they are cancelled when it is
-  /// dismissed — by `.dismiss`, by the feature calling the `dismiss` dependency, or by any reducer setting
-  /// the state to `nil` — and when it is replaced by a different presentation (a different case
-  /// of the destination enum, or a different `id`). A change made while this operator runs
+  /// dismissed — by `.dismiss`, by the feature calling the `dismiss` dependency, or by any reducer
+  /// setting the state to `nil` — and when it is replaced by a different presentation (a different
+  /// case of the destination enum, or a different `id`). A change made while this operator runs
   /// cancels them at once; a change made by a reducer elsewhere (before this one in a body, or a
-  /// grandparent replacing the state that holds it), when the next action reaches this
-  /// operator. Each `PresentationState` is its own slot: two sheets of the same feature never
-  /// cancel each other's effects. Alerts and confirmation dialogs are cleared as soon
-  /// as one of their own buttons sends an action.
+  /// grandparent replacing the state that holds it), when the next action reaches this operator.
+  /// Each `PresentationState` is its own slot: two sheets of the same feature never cancel each
+  /// other's effects. Alerts and confirmation dialogs are cleared as soon as one of their own
+  /// buttons sends an action.
   ///
   /// ```swift
   /// var body: some ReducerOf<Self> {
