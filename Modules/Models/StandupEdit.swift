@@ -207,6 +207,31 @@ public struct StandupEdit: Equatable, Sendable {
     return replaced
   }
 
+  /// The attendees this edit takes from `now`, beside the names ``valuesReplaced(in:)`` finds:
+  /// an attendee named in `now` that the edit removes without having seen that name, and an
+  /// attendee gone from `now` that the edit renames, which brings them back. What a team's
+  /// change replaces on a machine that made these changes itself; an edit saved by another
+  /// instance keeps such an attendee instead (``attendeesRenamedButGone(in:)``).
+  ///
+  /// ```swift
+  /// // Another machine removed "Blob", whom it knew as "Blob"; this machine renamed them "Bob".
+  /// edit.attendeesReplaced(in: here)
+  /// // [Replacement(replaced: .attendeeName(bob), by: .attendeeRemoved(bob))]
+  /// ```
+  public func attendeesReplaced(in now: Standup) -> [Replacement] {
+    var replaced: [Replacement] = []
+    for id in attendees?.removed ?? [] {
+      guard let named = now.attendees[id: id], seen.attendeeNames[id] != named.name
+      else { continue }
+      replaced.append(Replacement(replaced: .attendeeName(named), by: .attendeeRemoved(named)))
+    }
+    for attendee in attendees?.renamed ?? [] where now.attendees[id: attendee.id] == nil {
+      replaced.append(
+        Replacement(replaced: .attendeeRemoved(attendee), by: .attendeeName(attendee)))
+    }
+    return replaced
+  }
+
   /// A value of a standup that an edit replaces, and the value it puts in its place.
   public struct Replacement: Equatable, Sendable {
     /// The value the standup held.

@@ -66,6 +66,34 @@ struct StandupEditTests {
     #expect(StandupEdit(from: .mock, to: formResult).applied(to: now).attendees[id: removed] == nil)
   }
 
+  /// What another machine's edit takes from the standup here: a name given here to an attendee
+  /// it removes, and an attendee removed here that it renames; an attendee it removes under the
+  /// name it saw takes nothing, nor does a rename of one still here.
+  @Test func anEditTakesAnAttendeeRenamedHereThatItRemovesAndBringsBackOneRemovedHere() throws {
+    let renamedHere = Standup.mock.attendees[0]
+    let removedHere = Standup.mock.attendees[1]
+    let removedAsSeen = Standup.mock.attendees[2]
+    let renamedThere = Standup.mock.attendees[3]
+    var there = Standup.mock
+    there.attendees.remove(id: renamedHere.id)
+    there.attendees.remove(id: removedAsSeen.id)
+    there.attendees[id: removedHere.id]?.name = "Renamed there"
+    there.attendees[id: renamedThere.id]?.name = "Also renamed there"
+    let edit = StandupEdit(from: .mock, to: there)
+    var here = Standup.mock
+    here.attendees[id: renamedHere.id]?.name = "Renamed here"
+    here.attendees.remove(id: removedHere.id)
+
+    let named = try #require(here.attendees[id: renamedHere.id])
+    let broughtBack = try #require(there.attendees[id: removedHere.id])
+    #expect(
+      edit.attendeesReplaced(in: here) == [
+        .init(replaced: .attendeeName(named), by: .attendeeRemoved(named)),
+        .init(replaced: .attendeeRemoved(broughtBack), by: .attendeeName(broughtBack)),
+      ])
+    #expect(edit.attendeesReplaced(in: .mock) == [], "nothing changed here since the edit saw it")
+  }
+
   @Test func anEditRestatingAStandupGivesAnyCopyItsValuesAndRemovesNothing() throws {
     var newer = Standup.mock
     newer.title = "Restated"

@@ -199,9 +199,8 @@ public struct TestServer: Sendable {
     }
   }
 
-  /// Starts a server for one test: a database and roles on the run's server, `.ci/run`'s or the one
-  /// the run's tests share; ``stop()`` removes them. Tests use ``withTestServer(_:)``, which does
-  /// both.
+  /// Starts a server for one test: a database and roles on the run's server (`.ci/run`'s, or one
+  /// the run's tests share), which ``stop()`` removes. Tests use ``withTestServer(_:)``.
   public static func start() async throws -> TestServer {
     let environment = ProcessInfo.processInfo.environment
     let (port, password): (Int, String)

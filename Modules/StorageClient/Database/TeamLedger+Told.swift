@@ -50,30 +50,11 @@ extension TeamLedger {
     guard fields.contains(where: { owned.contains($0.1) && !waiting.contains($0.1) }),
       let stored = try? StandupRows.fetchOne(db, id: id)
     else { return }
-    for replacement in edit.valuesReplaced(in: stored) + attendeesReplaced(by: edit, in: stored) {
+    for replacement in edit.valuesReplaced(in: stored) + edit.attendeesReplaced(in: stored) {
       let field = TeamField(of: replacement.replaced).column
       guard owned.contains(field), !waiting.contains(field) else { continue }
       try ReplacedValueRecord.insert(
         replacement, in: stored, by: .team, member: member, id: makeID(), at: now, db)
     }
-  }
-
-  /// The attendees another machine's `edit` takes from this machine, beside the names
-  /// ``/Models/StandupEdit/valuesReplaced(in:)`` finds: an attendee named here that the edit
-  /// removes without having seen that name, and an attendee removed here that the edit renames,
-  /// which brings them back. (Which of them this machine set is the caller's to check.)
-  private static func attendeesReplaced(by edit: StandupEdit, in stored: Standup)
-    -> [StandupEdit.Replacement]
-  {
-    var replaced: [StandupEdit.Replacement] = []
-    for id in edit.attendees?.removed ?? [] {
-      guard let named = stored.attendees[id: id], edit.seen.attendeeNames[id] != named.name
-      else { continue }
-      replaced.append(.init(replaced: .attendeeName(named), by: .attendeeRemoved(named)))
-    }
-    for attendee in edit.attendees?.renamed ?? [] where stored.attendees[id: attendee.id] == nil {
-      replaced.append(.init(replaced: .attendeeRemoved(attendee), by: .attendeeName(attendee)))
-    }
-    return replaced
   }
 }
