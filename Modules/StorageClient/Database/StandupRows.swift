@@ -3,7 +3,8 @@ import GRDB
 import IdentifiedCollections
 import Models
 
-/// A standup as rows: reading standups from the database and writing the rows a change touches.
+/// A standup as rows: reading standups from the database, and writing or deleting the rows a
+/// change touches.
 ///
 /// Writes go row by row and column by column: ``write(from:to:_:)`` compares the standup
 /// as stored with the standup as it should be and updates, inserts or deletes only the rows and
@@ -84,6 +85,12 @@ enum StandupRows {
     try Bool.fetchOne(
       db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM standup WHERE id = ?)"),
       arguments: [id.rawValue.uuidString]) ?? false
+  }
+
+  /// Deletes the standup with this ID, with its attendees and meetings (the schema's foreign keys
+  /// cascade); nothing when it is not stored.
+  static func delete(_ id: Standup.ID, _ db: Database) throws {
+    try StandupRecord.deleteOne(db, key: id.rawValue.uuidString)
   }
 
   /// Inserts a standup that is not stored, with its attendees and meetings: the rows its

@@ -66,7 +66,7 @@ extension StandupsDatabase {
       let kept = edit.attendeesRenamedButGone(in: stored)
       return kept.isEmpty ? .applied : .renamedAttendeesKept(id, kept)
     case .deleted(let id):
-      try StandupRecord.deleteOne(db, key: id.rawValue.uuidString)
+      try StandupRows.delete(id, db)
       return .applied
     case .meetingRecorded(let meeting, let standup):
       let stored = try StandupRows.fetchOne(db, id: standup.id)

@@ -39,7 +39,7 @@ extension StandupsDatabase {
         stored = try StandupRows.fetchOne(db, id: standup.id)
       } catch let unreadable as UnreadableStandup {
         let at = try StandupRows.position(of: standup.id, db)
-        try StandupRecord.deleteOne(db, key: standup.id.rawValue.uuidString)
+        try StandupRows.delete(standup.id, db)
         try StandupRows.insert(standup, at: at ?? position, db)
         report.replacedUnreadable.append(unreadable.title)
         report.standupIDs.append(standup.id)

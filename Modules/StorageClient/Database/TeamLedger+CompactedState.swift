@@ -91,7 +91,7 @@ extension TeamLedger {
         report.deletedWhileChangedHere.append(id)
         continue
       }
-      try StandupRecord.deleteOne(db, key: id.rawValue.uuidString)
+      try StandupRows.delete(id, db)
       report.standupIDs.insert(id)
     }
 

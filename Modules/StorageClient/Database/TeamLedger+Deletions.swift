@@ -129,7 +129,7 @@ extension TeamLedger {
     } else {
       try db.execute(
         sql: "DELETE FROM teamDeletionQuestion WHERE standupId = ?", arguments: [key])
-      try StandupRecord.deleteOne(db, key: key)
+      try StandupRows.delete(id, db)
       // NB: Otherwise nothing for the team: the server has the deletion already.
       if broughtBack {
         try TeamLedger.addToOutbox(.deleted(id), db)

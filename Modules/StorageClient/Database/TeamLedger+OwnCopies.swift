@@ -33,7 +33,7 @@ extension TeamLedger {
       else { continue }
       let copy = TeamPullReport.KeptCopy(keepingApart: own, makeID: makeID)
       try StandupsDatabase.checkRules(copy.copy)
-      try StandupRecord.deleteOne(db, key: key)
+      try StandupRows.delete(standup.id, db)
       try StandupRows.insert(copy.copy, at: position, db)
       kept.append(copy)
     }
@@ -54,7 +54,7 @@ extension TeamLedger {
         stillKept.append(kept)
         continue
       }
-      try StandupRecord.deleteOne(db, key: kept.copy.id.rawValue.uuidString)
+      try StandupRows.delete(kept.copy.id, db)
     }
     return stillKept
   }
@@ -69,8 +69,8 @@ extension TeamLedger {
       guard let position = try StandupRows.position(of: kept.copy.id, db),
         try StandupRows.fetchOne(db, id: kept.copy.id) == kept.copy
       else { continue }
-      try StandupRecord.deleteOne(db, key: kept.copy.id.rawValue.uuidString)
-      try StandupRecord.deleteOne(db, key: kept.held.id.rawValue.uuidString)
+      try StandupRows.delete(kept.copy.id, db)
+      try StandupRows.delete(kept.held.id, db)
       try StandupRows.insert(kept.held, at: position, db)
     }
   }

@@ -89,6 +89,32 @@ struct StandupRowsTests {
     #expect(try fast.read { try StandupRows.fetchAll($0) }.standups.elements == after)
   }
 
+  /// A deletion takes the standup's attendees and meetings with it, and no other standup's rows.
+  @Test func aDeletionTakesTheStandupsRowsAndOnlyThose() throws {
+    var random = Xoshiro(seed: (7, 11, 13, 17))
+    let standups = (0..<3).map { _ in Standup.random(using: &random) }
+    try #require(!standups[1].attendees.isEmpty && !standups[1].meetings.isEmpty)
+    let database = try migratedDatabase()
+    try database.write { db in
+      for (position, standup) in standups.enumerated() {
+        try StandupRows.insert(standup, at: position, db)
+      }
+      try StandupRows.delete(standups[1].id, db)
+      try StandupRows.delete(standups[1].id, db)
+    }
+
+    let left = try database.read { db in
+      try ["attendee", "meeting"].map { table in
+        try String.fetchAll(db, sql: "SELECT DISTINCT standupId FROM \(table)")
+      }
+    }
+    #expect(
+      try database.read { try StandupRows.fetchAll($0) }.standups.elements == [
+        standups[0], standups[2],
+      ])
+    #expect(left.allSatisfy { !$0.contains(standups[1].id.rawValue.uuidString) })
+  }
+
   private func migratedDatabase() throws -> DatabaseQueue {
     let database = try DatabaseQueue()
     try Schema.migrator.migrate(database)
