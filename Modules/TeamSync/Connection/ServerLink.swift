@@ -149,7 +149,7 @@ public actor ServerLink {
     }
     await closing?.value
     let task = Task { () -> Swift.Result<Open, SyncProblem> in
-      let opened = await Self.connect(
+      let opened = await Open.connect(
         to: server, environment: environment, logger: logger, answerLimit: answerLimit)
       // NB: On the link, before any waiter resumes: a waiter finds it current.
       opening = nil
@@ -161,27 +161,6 @@ public actor ServerLink {
     }
     opening = task
     return await task.value
-  }
-
-  private static func connect(
-    to server: String, environment: [String: String], logger: Logger, answerLimit: Duration?
-  ) async -> Swift.Result<Open, SyncProblem> {
-    let description: ConnectionDescription
-    let password: String?
-    do throws(ConnectionProblem) {
-      description = try ConnectionDescription(url: server, environment: environment)
-      password = try description.password(environment: environment)
-    } catch {
-      return .failure(.connection(error))
-    }
-    let verdict = DeadLinkDetection.Verdict()
-    do {
-      let connection = try await description.connect(
-        password: password, logger: logger, answerLimit: answerLimit, verdict: verdict)
-      return .success(Open(connection: connection, description: description, verdict: verdict))
-    } catch {
-      return .failure(SyncProblem.from(error, for: description))
-    }
   }
 
   private func release(_ open: Open) async {
