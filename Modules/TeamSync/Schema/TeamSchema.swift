@@ -276,12 +276,16 @@ public enum TeamSchema {
   /// Throws unless this release can sync with the schema on the server: one of its own
   /// version, or a newer release's that is still compatible with it (``compatibleFrom``).
   ///
-  /// - Throws: ``TeamSchemaError/newerSchema(found:supported:)`` ("update standups") or
-  ///   ``TeamSchemaError/otherVersion(found:supported:)`` (an older schema, for the owner to
-  ///   upgrade).
+  /// - Throws: ``SyncProblem/schema(_:)`` with ``TeamSchemaError/newerSchema(found:supported:)``
+  ///   ("update standups") or ``TeamSchemaError/otherVersion(found:supported:)`` (an older
+  ///   schema, for the owner to upgrade), or what the server answered.
   static func requireSyncable(on connection: PostgresConnection, logger: Logger) async throws {
     let found = try await installed(on: connection, logger: logger)
-    try requireSyncable(version: found.version, compatibleFrom: found.compatibleFrom)
+    do {
+      try requireSyncable(version: found.version, compatibleFrom: found.compatibleFrom)
+    } catch {
+      throw SyncProblem.schema(error)
+    }
   }
 
   /// Throws unless this release can sync with a schema of `version`, compatible from

@@ -26,11 +26,7 @@ enum TeamServer {
     guard mayUse else { throw SyncProblem.notAMember(role: role, team: team) }
     // NB: The version first, in statements of its own: the membership's statement reads columns
     // an older schema lacks (`MixedReleaseTests`), where it would fail without saying why.
-    do {
-      try await TeamSchema.requireSyncable(on: connection, logger: logger)
-    } catch let error as TeamSchemaError {
-      throw SyncProblem.schema(error)
-    }
+    try await TeamSchema.requireSyncable(on: connection, logger: logger)
     return try await requireMembership(team: team, role: role, on: connection, logger: logger)
   }
 
