@@ -26,8 +26,7 @@ extension StandupsDatabase {
       if case .standupGone = outcome { return outcome }
       try TeamLedger.addToOutbox(change, db)
       if case .meetingRecorded(_, let standup) = change {
-        try MeetingInProgressRecord.deleteOne(
-          db, key: ["standupId": standup.id.rawValue.uuidString, "owner": owner])
+        try Self.forgetMeetingInProgress(of: standup.id, by: owner, db)
       }
       return outcome
     }

@@ -18,10 +18,16 @@ extension StandupsDatabase {
   public func discardMeetingInProgress(_ standupID: Standup.ID) throws(StorageError) {
     let queue = try writableQueue()
     let owner = options.owner
-    try commit(queue) { db in
-      _ = try MeetingInProgressRecord.deleteOne(
-        db, key: ["standupId": standupID.rawValue.uuidString, "owner": owner])
-    }
+    try commit(queue) { db in try Self.forgetMeetingInProgress(of: standupID, by: owner, db) }
+  }
+
+  /// Forgets what `owner`, this process, has recorded of a meeting of `standupID`: the meeting
+  /// was discarded, or kept (``apply(_:)``, in the transaction that keeps it).
+  static func forgetMeetingInProgress(
+    of standupID: Standup.ID, by owner: String, _ db: Database
+  ) throws {
+    _ = try MeetingInProgressRecord.deleteOne(
+      db, key: ["standupId": standupID.rawValue.uuidString, "owner": owner])
   }
 
   /// Keeps every meeting whose recording process is gone as a past meeting of its standup, dated
