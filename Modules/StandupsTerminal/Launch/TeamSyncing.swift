@@ -54,14 +54,14 @@ enum TeamSyncing {
   /// What the engines told that the screen has yet to show, for the one task that shows it:
   /// each team's last status, and the pulls' reports merged.
   ///
-  /// Invariant: what waits is one status a team and one report, however fast the engines tell
+  /// Invariant: what is held is one status a team and one report, however fast the engines tell
   /// (a member's rounds, four a second); and a team's last word (a removal, say) is never drawn
   /// over by an earlier one. Guarded by `TeamSyncingTests`.
   final class Unshown: Sendable {
-    /// Says there is something to show; one signal waits at most.
+    /// Says there is something to show; at most one signal is held.
     let news: AsyncStream<Void>
     private let signal: AsyncStream<Void>.Continuation
-    private let waiting = Mutex<
+    private let held = Mutex<
       (report: TeamPullReport, statuses: [TeamMembership.ID: (TeamSyncStatus, TeamMembership)])
     >((TeamPullReport(), [:]))
 
@@ -70,20 +70,20 @@ enum TeamSyncing {
     }
 
     func status(_ status: TeamSyncStatus, of membership: TeamMembership) {
-      waiting.withLock { $0.statuses[membership.id] = (status, membership) }
+      held.withLock { $0.statuses[membership.id] = (status, membership) }
       signal.yield()
     }
 
     func pulled(_ report: TeamPullReport) {
-      waiting.withLock { $0.report.merge(report) }
+      held.withLock { $0.report.merge(report) }
       signal.yield()
     }
 
-    /// What waits, leaving nothing.
+    /// What is held, leaving nothing.
     func take() -> (report: TeamPullReport, statuses: [(TeamSyncStatus, TeamMembership)]) {
-      waiting.withLock { waiting in
-        defer { waiting = (TeamPullReport(), [:]) }
-        return (waiting.report, Array(waiting.statuses.values))
+      held.withLock { held in
+        defer { held = (TeamPullReport(), [:]) }
+        return (held.report, Array(held.statuses.values))
       }
     }
 
