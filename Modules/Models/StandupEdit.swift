@@ -209,9 +209,9 @@ public struct StandupEdit: Equatable, Sendable {
 
   /// The attendees this edit takes from `now`, beside the names ``valuesReplaced(in:)`` finds:
   /// an attendee named in `now` that the edit removes without having seen that name, and an
-  /// attendee gone from `now` that the edit renames, which brings them back. What a team's
-  /// change replaces on a machine that made these changes itself; an edit saved by another
-  /// instance keeps such an attendee instead (``attendeesRenamedButGone(in:)``).
+  /// attendee gone from `now` that the edit renames, which brings them back: what another
+  /// member's change replaces of a machine's standup. Which of them that machine set is the
+  /// caller's to check.
   ///
   /// ```swift
   /// // Another machine removed "Blob", whom it knew as "Blob"; this machine renamed them "Bob".

@@ -7,8 +7,9 @@ import Synchronization
 // announcement costs a listening machine its decoding. The engine counts them as it hears them
 // (`AnnouncementRate`), and after a flood looks at the server twice a second for a while instead
 // of listening; the connection the flood came on, which the other teams there share, is ended at
-// once (`endForAFlood`). Guarded by
-// `StatusTests.aFloodOfAnnouncementsIsLeftUnheardAndChangesStillArrive` and
+// once (`endForAFlood`).
+//
+// Guarded by `StatusTests.aFloodOfAnnouncementsIsLeftUnheardAndChangesStillArrive` and
 // `Sync.UnderAttack/announcementFlood`.
 
 extension TeamSyncEngine {

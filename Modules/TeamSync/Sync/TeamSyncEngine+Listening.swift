@@ -106,7 +106,7 @@ extension TeamSyncEngine {
   /// `announced` calls its argument at each announcement, and returns when the engine should
   /// connect again (a flood, or the end of a quiet spell). Syncing ends when the first of its
   /// tasks does: it returns when `announced` does or a look finds the team's channel moved, and
-  /// throws what any of them throws (a failed statement, here or on the server).
+  /// throws what the first of them to fail throws (a failed statement, here or on the server).
   func keepSyncing(
     on open: ServerLink.Open,
     channel: String,
@@ -116,8 +116,7 @@ extension TeamSyncEngine {
     announced: @escaping @Sendable (@escaping @Sendable () -> Void) async throws -> Void
   ) async throws {
     let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-    let (gapsMet, gapMet) = AsyncStream.makeStream(
-      of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    let (gapsMet, gapMet) = AsyncStream.makeStream(of: Void.self)
     wake.yield()
     let database = self.database
     let team = membership.id
@@ -140,10 +139,15 @@ extension TeamSyncEngine {
         }
       }
       group.addTask {
-        // NB: A pull stopped at a missing number looks again once the team may have passed it.
-        for await _ in gapsMet {
-          try await Task.sleep(for: Self.gapGrace)
-          wake.yield()
+        // NB: Each round a missing number stopped looks again once the team may have passed that
+        // number: a wake of its own, however many such rounds there were meanwhile.
+        await withDiscardingTaskGroup { waits in
+          for await _ in gapsMet {
+            waits.addTask {
+              guard (try? await Task.sleep(for: Self.gapGrace)) != nil else { return }
+              wake.yield()
+            }
+          }
         }
       }
       group.addTask {

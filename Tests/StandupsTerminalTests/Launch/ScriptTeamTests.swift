@@ -159,10 +159,9 @@ struct ScriptTeamTests {
     #expect(again.first?.contains("“Waiting here” was deleted by bob") == true)
   }
 
-  /// Two instances show the same question, and the other one's answer reaches the database:
-  /// the next time it reads what changed elsewhere (a script's `wait`, the live app's every
-  /// two seconds) the question here
-  /// closes, saying so, rather than take a second answer.
+  /// Two instances show the same question, and the other one's answer reaches the database: the
+  /// next time this one reads what changed elsewhere (a script's `wait`, the live app's every two
+  /// seconds), the question here closes, saying so, rather than take a second answer.
   @Test func aQuestionAnsweredInAnotherInstanceClosesHereSayingSo() async throws {
     let file = try dataFile()
     defer { removeFolder(of: file) }
