@@ -35,19 +35,6 @@ extension TeamSyncEngine {
     throw SyncProblem.unreachable(server: "", reason: "the connection ended")
   }
 
-  /// Syncs as ``keepSyncing(on:channel:heartbeat:onStatus:onPulled:announced:)`` does, without
-  /// listening, until `quietUntil`: after a flood, the engine looks twice a second instead.
-  func keepSyncingUnheard(
-    on open: ServerLink.Open, channel: String, until quietUntil: ContinuousClock.Instant,
-    onStatus: @escaping @Sendable (TeamSyncStatus) -> Void,
-    onPulled: @escaping @Sendable (TeamPullReport) -> Void
-  ) async throws {
-    try await keepSyncing(
-      on: open, channel: channel, heartbeat: Self.floodedHeartbeat, onStatus: onStatus,
-      onPulled: onPulled
-    ) { _ in try await Task.sleep(until: quietUntil) }
-  }
-
   /// How often the engine asks the server whether anything is new while it does not listen,
   /// after a flood of announcements.
   static let floodedHeartbeat = Duration.milliseconds(500)

@@ -50,18 +50,15 @@ extension TeamSyncEngine {
               logger: self.logger)
           }
           if let quietUntil = await self.quietUntil, ContinuousClock.now < quietUntil {
-            try await self.keepSyncingUnheard(
-              on: open, channel: channel, until: quietUntil, onStatus: onStatus,
-              onPulled: onPulled)
+            try await self.keepSyncing(
+              on: open, channel: channel, hearing: .nothingUntil(quietUntil),
+              onStatus: onStatus, onPulled: onPulled)
             return
           }
           try await open.connection.listen(on: channel) { announcements in
             try await self.keepSyncing(
-              on: open, channel: channel, heartbeat: Self.heartbeat,
-              onStatus: onStatus, onPulled: onPulled
-            ) { wake in
-              try await self.hear(announcements, on: open, wake: wake)
-            }
+              on: open, channel: channel, hearing: .announcements(announcements),
+              onStatus: onStatus, onPulled: onPulled)
           }
         }
       } catch {
@@ -95,25 +92,41 @@ extension TeamSyncEngine {
     openConnection = open
   }
 
-  /// Makes a round now, then looks again at each announcement, each change of this machine's,
-  /// every ``heartbeat``, and, while a pull waits at a missing number, once the team may pass
-  /// it; until the connection fails or the team's channel changes.
+  /// How the engine hears of the team's changes between its looks.
+  enum Hearing: Sendable {
+    /// The team's channel, listened to: each announcement wakes the engine.
+    case announcements(PostgresNotificationSequence)
+    /// Nothing, until a quiet spell after a flood ends (TeamSyncEngine+Floods.swift): the
+    /// engine looks twice a second instead.
+    case nothingUntil(ContinuousClock.Instant)
+
+    /// How often an idle engine asks the server whether anything is new, hearing this way.
+    var heartbeat: Duration {
+      switch self {
+      case .announcements: TeamSyncEngine.heartbeat
+      case .nothingUntil: TeamSyncEngine.floodedHeartbeat
+      }
+    }
+  }
+
+  /// Makes a round now, then looks again at each announcement `hearing` brings, each change of
+  /// this machine's, every heartbeat, and, while a pull waits at a missing number, once the team
+  /// may pass it; until the connection fails or the team's channel changes.
   ///
   /// A look costs one small statement when nothing is new (``look(on:channel:)``), and looks
   /// are at least ``lookFloor`` apart: announcements that come meanwhile make one look, however
   /// many there are, so that no flood of them makes an idle app busy.
   ///
-  /// `announced` calls its argument at each announcement, and returns when the engine should
-  /// connect again (a flood, or the end of a quiet spell). Syncing ends when the first of its
-  /// tasks does: it returns when `announced` does or a look finds the team's channel moved, and
-  /// throws what the first of them to fail throws (a failed statement, here or on the server).
+  /// Syncing ends when the first of its tasks does. It returns when the engine should connect
+  /// again: the announcements flooded (``hear(_:on:wake:)``), the quiet spell ended, or a look
+  /// found the team's channel moved. It throws what the first of them to fail throws (a failed
+  /// statement, here or on the server).
   func keepSyncing(
     on open: ServerLink.Open,
     channel: String,
-    heartbeat: Duration,
+    hearing: Hearing,
     onStatus: @escaping @Sendable (TeamSyncStatus) -> Void,
-    onPulled: @escaping @Sendable (TeamPullReport) -> Void,
-    announced: @escaping @Sendable (@escaping @Sendable () -> Void) async throws -> Void
+    onPulled: @escaping @Sendable (TeamPullReport) -> Void
   ) async throws {
     let (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     let (gapsMet, gapMet) = AsyncStream.makeStream(of: Void.self)
@@ -122,7 +135,12 @@ extension TeamSyncEngine {
     let team = membership.id
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask {
-        try await announced { wake.yield() }
+        switch hearing {
+        case .announcements(let announcements):
+          try await self.hear(announcements, on: open) { wake.yield() }
+        case .nothingUntil(let end):
+          try await Task.sleep(until: end)
+        }
       }
       group.addTask {
         while !Task.isCancelled {
@@ -134,7 +152,7 @@ extension TeamSyncEngine {
         // NB: Asking the server something now and then is what shows a server that stopped
         // answering within seconds (`DeadLinkDetection.AnswerWatch`).
         while !Task.isCancelled {
-          try await Task.sleep(for: heartbeat)
+          try await Task.sleep(for: hearing.heartbeat)
           wake.yield()
         }
       }
